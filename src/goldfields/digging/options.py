@@ -1,0 +1,58 @@
+"""Rule options: the readings of the rule sheets that the rulings did not pick.
+
+Every option is off by default; with all options off the engine plays the
+game exactly as ``RULINGS.md`` decides. docs/digging/rules.md explains each.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, fields
+from typing import Any
+
+TARGETS_INDIVIDUAL = {2: 40, 3: 45, 4: 50}
+TARGET_PARTNERSHIP = 60
+
+
+@dataclass(frozen=True, slots=True)
+class DiggingOptions:
+    target_exceeded: bool = False
+    """D9: a side must pass the target, not just reach it (the German sheet's
+    "überschreiten" for the partnership game)."""
+
+    full_deck: bool = False
+    """Modes: play 2 and 3 players with all 60 cards (the German sheet only
+    "recommends" laying chests aside)."""
+
+    no_chests_during_fight: bool = False
+    """D4: a mine under attack may not receive chests until the fight ends."""
+
+    close_needs_chest: bool = False
+    """D5: a closed-mine card may only go onto a mine holding a chest."""
+
+    resolve_fight_at_hand_end: bool = False
+    """D6: a fight still under way when the hand ends is resolved with the
+    bandits laid so far, instead of lapsing."""
+
+    def to_json(self) -> dict[str, bool]:
+        """Only the options that are on: a record with all defaults has ``{}``."""
+        return {k: v for k, v in asdict(self).items() if v}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any] | None) -> DiggingOptions:
+        data = dict(data or {})
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise ValueError(
+                f"unknown Digging rule option(s) {', '.join(unknown)}; "
+                f"known: {', '.join(sorted(known))}"
+            )
+        for key, value in data.items():
+            if not isinstance(value, bool):
+                raise ValueError(f"rule option {key} must be true or false, not {value!r}")
+        return cls(**data)
+
+
+def target_for(players: int, partnership: bool) -> int:
+    return TARGET_PARTNERSHIP if partnership else TARGETS_INDIVIDUAL[players]

@@ -1,0 +1,855 @@
+"""The Digging rules engine.
+
+The rulings (D1..D9) are those of ``RULINGS.md``; docs/digging/rules.md states
+them in the project's words. Comments cite the ruling each piece implements.
+
+Representation, chosen for speed (search bots apply millions of actions):
+hands are counts per card code, the pile is a list with its top at the end,
+actions are integers (see :mod:`goldfields.digging.actions`), and the list of
+legal actions is computed once per position and cached.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any, Self
+
+from ..core.game import CHANCE, TERMINAL, Event, GameState, RuleError
+from . import actions as A
+from .cards import (
+    CLOSE,
+    CODES,
+    METAL_VALUE,
+    METALS,
+    NUM_CODES,
+    bandit_value,
+    deck_counts,
+    expand,
+    is_double,
+)
+from .options import DiggingOptions, target_for
+
+HAND_SIZE = 6
+
+
+class Mine:
+    """A mine on the table: its metal, owner, chests (in the order laid), closed or not."""
+
+    __slots__ = ("chests", "closed", "index", "metal", "owner")
+
+    def __init__(self, index: int, metal: int, owner: int, chests: list[int], closed: bool) -> None:
+        self.index = index
+        self.metal = metal
+        self.owner = owner
+        self.chests = chests
+        self.closed = closed
+
+    @property
+    def name(self) -> str:
+        return A.mine_name(self.index)
+
+    def points(self) -> int:
+        return mine_points(self.metal, self.chests) if self.closed else 0
+
+    def copy(self) -> Mine:
+        return Mine(self.index, self.metal, self.owner, self.chests[:], self.closed)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "owner": self.owner,
+            "metal": METALS[self.metal],
+            "chests": [CODES[c] for c in self.chests],
+            "closed": self.closed,
+        }
+
+
+def mine_points(metal: int, chests: Sequence[int]) -> int:
+    """D8: what a closed mine with these chest cards scores."""
+    if not chests:
+        return 0
+    value = METAL_VALUE[metal]
+    if is_double(chests[0]):
+        # A double chest first: every chest card of the mine scores double.
+        return 2 * value * len(chests)
+    return sum(2 * value if is_double(c) else value for c in chests)
+
+
+class Fight:
+    """D6: the one fight under way."""
+
+    __slots__ = ("attacker", "bandits", "chances", "mine")
+
+    def __init__(self, mine: int, attacker: int, bandits: list[tuple[int, int]], chances: list[int]) -> None:
+        self.mine = mine
+        self.attacker = attacker
+        self.bandits = bandits  # (seat, bandit code), in the order laid
+        self.chances = chances  # seats whose one chance to join is not spent yet
+
+    def copy(self) -> Fight:
+        return Fight(self.mine, self.attacker, self.bandits[:], self.chances[:])
+
+
+class DiggingState(GameState):
+    """A game of Digging, from the first deal to the final score.
+
+    Create one with :func:`goldfields.digging.new_game` (shuffled from a seed)
+    or construct it and deal an explicit deck with :meth:`apply_chance`.
+    """
+
+    game_name = "digging"
+
+    def __init__(
+        self,
+        players: int = 4,
+        partnership: bool | None = None,
+        options: DiggingOptions | None = None,
+        dealer: int | None = None,
+    ) -> None:
+        if partnership is None:
+            partnership = players == 4
+        if partnership and players != 4:
+            raise ValueError("the partnership game is for exactly 4 players")
+        if not 2 <= players <= 4:
+            raise ValueError("Digging is for 2, 3 or 4 players")
+        self.num_players = players
+        self.partnership = partnership
+        self.options = options or DiggingOptions()
+        self.target = target_for(players, partnership)
+        self.deck_counts = tuple(deck_counts(players, partnership, self.options.full_deck))
+        # The first dealer defaults to the last seat, so that seat 0 moves first.
+        self.dealer = players - 1 if dealer is None else dealer
+        if not 0 <= self.dealer < players:
+            raise ValueError(f"dealer must be a seat from 0 to {players - 1}")
+        self.hand_no = -1  # no hand dealt yet
+        self.totals = [0] * players
+        self.history: list[list[int]] = []  # closed-mine points per seat, per finished hand
+        self._winners: list[int] | None = None
+        self._to_move = CHANCE
+        self._reset_hand()
+        self.logs: list[dict[str, Any]] | None = []  # per hand: dealer, deck, moves (ids)
+
+    def _reset_hand(self) -> None:
+        n = self.num_players
+        self.hands = [[0] * NUM_CODES for _ in range(n)]
+        self.sizes = [0] * n
+        self.pile: list[int] = []
+        self.mines: list[Mine] = []
+        self.open_by_metal: list[list[int]] = [[], [], []]
+        self.discard: list[int] = []
+        self.fight: Fight | None = None
+        self.final_left = -1  # turns left in the last round (D7); -1 until the pile is empty
+        self.first = (self.dealer + 1) % n
+        # What each seat knows of its partner's hand: at least these counts (from passes).
+        self.known = [[0] * NUM_CODES for _ in range(n)]
+        self.passes: list[list[tuple[int, int]]] = [[] for _ in range(n)]  # (card, to), this hand
+        # Codes a seat showed it cannot hold: it skipped with cards in hand (D2).
+        self.cannot_hold: list[list[int]] = [[] for _ in range(n)]
+        self._legal: list[int] | None = None
+
+    # ------------------------------------------------------------------
+    # Whose turn
+    # ------------------------------------------------------------------
+    @property
+    def current_player(self) -> int:
+        return self._to_move
+
+    @property
+    def pile_size(self) -> int:
+        return len(self.pile)
+
+    def partner(self, seat: int) -> int | None:
+        return (seat + 2) % 4 if self.partnership else None
+
+    def team(self, seat: int) -> int:
+        """The side a seat plays for: its team (partnership) or itself."""
+        return seat % 2 if self.partnership else seat
+
+    def is_opponent(self, seat: int, other: int) -> bool:
+        return self.team(seat) != self.team(other)
+
+    # ------------------------------------------------------------------
+    # Chance: the deal (D1)
+    # ------------------------------------------------------------------
+    def sample_chance(self, rng: random.Random) -> list[int]:
+        if self._to_move != CHANCE:
+            raise RuleError("D1", "no deal is due: the hand is still being played")
+        deck = expand(self.deck_counts)
+        rng.shuffle(deck)
+        return deck
+
+    def apply_chance(self, outcome: Sequence[int | str]) -> list[Event]:
+        """Deal ``outcome``, the whole deck in use, top card first (D1)."""
+        if self._to_move != CHANCE:
+            raise RuleError("D1", "no deal is due: the hand is still being played")
+        deck = [c if isinstance(c, int) else _code(c) for c in outcome]
+        counts = [0] * NUM_CODES
+        for c in deck:
+            if not 0 <= c < NUM_CODES:
+                raise RuleError("D1", f"the deck holds an unknown card {c!r}")
+            counts[c] += 1
+        if tuple(counts) != self.deck_counts:
+            raise RuleError(
+                "D1",
+                f"the deck must be the {sum(self.deck_counts)} cards in use for this table, "
+                f"each exactly once; got {len(deck)} cards that differ from it",
+            )
+        n = self.num_players
+        if self.hand_no >= 0:
+            # D9: the deal moves on; the new dealer is the last hand's first player.
+            self.dealer = self.first
+        self.hand_no += 1
+        self._reset_hand()
+        for i in range(HAND_SIZE * n):
+            seat = (self.dealer + 1 + i) % n
+            self.hands[seat][deck[i]] += 1
+        self.sizes = [HAND_SIZE] * n
+        self.pile = deck[HAND_SIZE * n :][::-1]  # top of the pile at the end
+        self._to_move = self.first
+        if self.logs is not None:
+            self.logs.append({"dealer": self.dealer, "deck": deck, "moves": []})
+        return [
+            Event(
+                "deal",
+                {"hand": self.hand_no, "dealer": self.dealer, "first": self.first, "pile": len(self.pile)},
+                {s: {"cards": self.hand_codes(s)} for s in range(n)},
+            )
+        ]
+
+    def hand_codes(self, seat: int) -> list[str]:
+        return [CODES[c] for c in expand(self.hands[seat])]
+
+    # ------------------------------------------------------------------
+    # Legal actions (D2..D6)
+    # ------------------------------------------------------------------
+    def legal_actions(self) -> list[int]:
+        legal = self._legal
+        if legal is not None:
+            return legal
+        seat = self._to_move
+        if seat < 0:
+            self._legal = []
+            return self._legal
+        hand = self.hands[seat]
+        plays: list[int] = []
+        passes: list[int] = []
+        opts = self.options
+        fight = self.fight
+        bandit_targets: list[int] | None = None
+        open_all: list[int] | None = None
+        for code in range(NUM_CODES):
+            if not hand[code]:
+                continue
+            if self.partnership:
+                passes.append(A.PASS_BASE + code)
+            if code < 3:  # D3: a mine may open in any display
+                base = A.OPEN_BASE + code * 4
+                plays.extend(range(base, base + self.num_players))
+            elif code < 9:  # D4: onto an open mine of its metal
+                ids = self.open_by_metal[code % 3]
+                if ids:
+                    base = A.CHEST_BASE + (code - 3) * 9
+                    if fight is not None and opts.no_chests_during_fight:
+                        plays.extend([base + i for i in ids if i != fight.mine])
+                    else:
+                        plays.extend([base + i for i in ids])
+            elif code == CLOSE:  # D5: onto any open mine
+                if open_all is None:
+                    open_all = self._open_mines()
+                if opts.close_needs_chest:
+                    plays.extend([A.CLOSE_BASE + i for i in open_all if self.mines[i].chests])
+                else:
+                    plays.extend([A.CLOSE_BASE + i for i in open_all])
+            else:  # D6: bandits
+                if bandit_targets is None:
+                    bandit_targets = self._bandit_targets(seat)
+                if bandit_targets:
+                    base = A.BANDIT_BASE + (code - 10) * 9
+                    plays.extend([base + i for i in bandit_targets])
+        legal = [A.DRAW] if self.pile else []
+        legal += passes
+        legal += plays
+        if not legal:
+            legal.append(A.SKIP)  # D2: skipping only when nothing else is legal
+        self._legal = legal
+        return legal
+
+    def _open_mines(self) -> list[int]:
+        return sorted(self.open_by_metal[0] + self.open_by_metal[1] + self.open_by_metal[2])
+
+    def _bandit_targets(self, seat: int) -> list[int]:
+        fight = self.fight
+        if fight is not None:
+            # One fight at a time; a seat may only join, on its one chance.
+            return [fight.mine] if seat in fight.chances else []
+        team = self.team(seat)
+        return [
+            i
+            for i in self._open_mines()
+            if self.mines[i].chests and self.team(self.mines[i].owner) != team
+        ]
+
+    # ------------------------------------------------------------------
+    # Applying actions
+    # ------------------------------------------------------------------
+    def apply_action(self, action: int, at: float | None = None) -> list[Event]:
+        if action not in self.legal_actions():
+            raise self._why_illegal(action)
+        return self._apply(action)
+
+    def apply_move(self, text: str) -> list[Event]:
+        return self.apply_action(self.string_to_action(text))
+
+    def action_to_string(self, action: int) -> str:
+        return A.action_to_string(action)
+
+    def string_to_action(self, text: str) -> int:
+        try:
+            return A.string_to_action(text)
+        except A.NotationError as err:
+            raise RuleError("notation", str(err)) from None
+
+    def _apply(self, action: int) -> list[Event]:
+        seat = self._to_move
+        kind, code, target = A.DECODED[action]
+        hand = self.hands[seat]
+        events: list[Event] = []
+        if code >= 0:
+            hand[code] -= 1
+            self.sizes[seat] -= 1
+            if self.partnership:
+                # The partner's knowledge of this hand loses one copy of the card.
+                k = self.known[(seat + 2) % 4]
+                if k[code]:
+                    k[code] -= 1
+        last_draw = False
+        if kind == A.K_DRAW:
+            card = self.pile.pop()
+            hand[card] += 1
+            self.sizes[seat] += 1
+            events.append(Event("draw", {"seat": seat, "pile": len(self.pile)}, {seat: {"card": CODES[card]}}))
+            if not self.pile:
+                last_draw = True
+        elif kind == A.K_PASS:
+            mate = (seat + 2) % 4
+            self.hands[mate][code] += 1
+            self.sizes[mate] += 1
+            self.known[seat][code] += 1
+            self.passes[seat].append((code, mate))
+            card = {"card": CODES[code]}
+            events.append(Event("pass", {"seat": seat, "to": mate}, {seat: card, mate: card}))
+        elif kind == A.K_OPEN:
+            index = len(self.mines)
+            self.mines.append(Mine(index, code, target, [], False))
+            self.open_by_metal[code].append(index)
+            events.append(Event("open", {"seat": seat, "card": CODES[code], "mine": A.mine_name(index), "owner": target}))
+        elif kind == A.K_CHEST:
+            self.mines[target].chests.append(code)
+            events.append(Event("chest", {"seat": seat, "card": CODES[code], "mine": A.mine_name(target)}))
+        elif kind == A.K_CLOSE:
+            self._close(seat, target, events)
+        elif kind == A.K_BANDIT:
+            self._bandit(seat, code, target, events)
+        else:  # skip
+            if self.sizes[seat]:
+                # Skipping with cards in hand tells everyone none of them was playable.
+                self.cannot_hold[seat] = sorted(set(self.cannot_hold[seat]) | set(self._playable_codes(seat)))
+            events.append(Event("skip", {"seat": seat}))
+        if self.logs is not None:
+            self.logs[-1]["moves"].append(action)
+        self._end_turn(seat, last_draw, events)
+        return events
+
+    def _playable_codes(self, seat: int) -> list[int]:
+        """Codes that would have a legal play for ``seat`` now (whatever its hand)."""
+        saved = self.hands[seat]
+        self.hands[seat] = [1] * NUM_CODES
+        self._legal = None
+        try:
+            codes = {A.CARD_OF_ACTION[a] for a in self.legal_actions() if a >= A.OPEN_BASE}
+        finally:
+            self.hands[seat] = saved
+            self._legal = None
+        return sorted(codes)
+
+    def _close(self, seat: int, index: int, events: list[Event]) -> None:
+        """D5, and D6 for a mine closed while it is fought over."""
+        mine = self.mines[index]
+        mine.closed = True
+        self.open_by_metal[mine.metal].remove(index)
+        fight = self.fight
+        if fight is not None and fight.mine == index:
+            # The fight ends at once; the last chest laid goes with the bandits.
+            lost = mine.chests.pop()
+            self.discard.append(lost)
+            self.discard.extend(code for _, code in fight.bandits)
+            self.fight = None
+            events.append(
+                Event(
+                    "fight_ended",
+                    {
+                        "mine": mine.name,
+                        "discarded": [CODES[lost]] + [CODES[c] for _, c in fight.bandits],
+                    },
+                )
+            )
+        events.append(
+            Event("close", {"seat": seat, "mine": mine.name, "owner": mine.owner, "points": mine.points()})
+        )
+
+    def _bandit(self, seat: int, code: int, index: int, events: list[Event]) -> None:
+        fight = self.fight
+        mine = self.mines[index]
+        if fight is None:
+            n = self.num_players
+            chances = [(seat + k) % n for k in range(1, n)]
+            self.fight = Fight(index, seat, [(seat, code)], chances)
+            events.append(
+                Event("fight_start", {"seat": seat, "card": CODES[code], "mine": mine.name, "owner": mine.owner})
+            )
+        else:
+            fight.bandits.append((seat, code))
+            events.append(
+                Event(
+                    "fight_join",
+                    {"seat": seat, "card": CODES[code], "mine": mine.name, "side": self._side(fight, seat)},
+                )
+            )
+
+    def _side(self, fight: Fight, seat: int) -> str:
+        if self.team(seat) == self.team(self.mines[fight.mine].owner):
+            return "defence"
+        return "attack"
+
+    def _end_turn(self, seat: int, last_draw: bool, events: list[Event]) -> None:
+        self._legal = None
+        fight = self.fight
+        if fight is not None and seat in fight.chances:
+            fight.chances.remove(seat)  # D6: whatever it did, its chance is spent
+        if last_draw:
+            # D7: everyone has one more turn, the one who drew last included.
+            self.final_left = self.num_players
+        elif self.final_left > 0:
+            self.final_left -= 1
+            if self.final_left == 0:
+                self._end_hand(events)
+                return
+        nxt = (seat + 1) % self.num_players
+        self._to_move = nxt
+        if fight is not None and self.fight is fight and nxt == fight.attacker:
+            self._resolve(events)
+
+    def _resolve(self, events: list[Event]) -> None:
+        """D6: play is back at the first attacker; the fight is decided."""
+        fight = self.fight
+        assert fight is not None
+        self.fight = None
+        mine = self.mines[fight.mine]
+        owner = mine.owner
+        new_owner = owner
+        if self.partnership:
+            attack_team = self.team(fight.attacker)
+            attack = sum(bandit_value(c) for s, c in fight.bandits if self.team(s) == attack_team)
+            defence = sum(bandit_value(c) for s, c in fight.bandits if self.team(s) != attack_team)
+            if attack > defence:  # a tie goes to the defenders
+                new_owner = fight.attacker
+            detail: dict[str, Any] = {"attack": attack, "defence": defence}
+        else:
+            best_seat, best = max(fight.bandits, key=lambda sc: sc[1])
+            if best_seat != owner:
+                new_owner = best_seat
+            detail = {"highest": CODES[best], "by": best_seat}
+        mine.owner = new_owner
+        self.discard.extend(c for _, c in fight.bandits)
+        events.append(
+            Event(
+                "fight_resolved",
+                {
+                    "mine": mine.name,
+                    "winner": "defence" if new_owner == owner else "attack",
+                    "from": owner,
+                    "owner": new_owner,
+                    "bandits": [[s, CODES[c]] for s, c in fight.bandits],
+                    **detail,
+                },
+            )
+        )
+
+    def _end_hand(self, events: list[Event]) -> None:
+        """D7, D8, D9: score the hand and see whether the game is over."""
+        if self.fight is not None:
+            if self.options.resolve_fight_at_hand_end:
+                self._resolve(events)
+            else:
+                fight = self.fight
+                self.fight = None
+                self.discard.extend(c for _, c in fight.bandits)
+                events.append(Event("fight_lapsed", {"mine": self.mines[fight.mine].name}))
+        points = self.hand_points()
+        self.history.append(points)
+        for s in range(self.num_players):
+            self.totals[s] += points[s]
+        events.append(
+            Event(
+                "hand_scored",
+                {
+                    "hand": self.hand_no,
+                    "points": points,
+                    "totals": self.totals[:],
+                    "mines": [
+                        {"mine": m.name, "owner": m.owner, "points": m.points()} for m in self.mines if m.closed
+                    ],
+                },
+            )
+        )
+        self._legal = None
+        winners = self._game_winners()
+        if winners is None:
+            self._to_move = CHANCE
+        else:
+            self._winners = winners
+            self._to_move = TERMINAL
+            events.append(Event("game_over", {"winners": winners, "totals": self.totals[:]}))
+
+    def hand_points(self) -> list[int]:
+        """Closed-mine points per seat in the hand being played (D8)."""
+        points = [0] * self.num_players
+        for m in self.mines:
+            if m.closed:
+                points[m.owner] += mine_points(m.metal, m.chests)
+        return points
+
+    def side_totals(self) -> dict[int, int]:
+        """Game totals per side: team 0/1 (partnership) or seat."""
+        sides: dict[int, int] = {}
+        for s, t in enumerate(self.totals):
+            sides[self.team(s)] = sides.get(self.team(s), 0) + t
+        return sides
+
+    def _game_winners(self) -> list[int] | None:
+        """D9: over once a side reaches the target, with a single side on top."""
+        sides = self.side_totals()
+        top = max(sides.values())
+        reached = top > self.target if self.options.target_exceeded else top >= self.target
+        if not reached:
+            return None
+        leaders = [side for side, total in sides.items() if total == top]
+        if len(leaders) > 1:
+            return None  # tied at the top: another hand
+        return [s for s in range(self.num_players) if self.team(s) == leaders[0]]
+
+    # ------------------------------------------------------------------
+    # Why an action is illegal (only on the error path)
+    # ------------------------------------------------------------------
+    def _why_illegal(self, action: int) -> RuleError:
+        seat = self._to_move
+        if not isinstance(action, int) or not 0 <= action < A.NUM_ACTIONS:
+            return RuleError("notation", f"no Digging action has id {action!r}")
+        text = A.action_to_string(action)
+        if seat == TERMINAL:
+            return RuleError("D9", f"{text}: the game is over")
+        if seat == CHANCE:
+            return RuleError("D1", f"{text}: the cards must be dealt first")
+        kind, code, target = A.DECODED[action]
+        if kind == A.K_SKIP:
+            return RuleError("D2", "skip is only allowed when no other action is legal")
+        if kind == A.K_DRAW:
+            return RuleError("D2", "the pile is empty: no card can be drawn")
+        if self.hands[seat][code] == 0:
+            return RuleError("D2", f"{text}: seat {seat} has no {CODES[code]} in hand")
+        if kind == A.K_PASS:
+            return RuleError("D2", "passing is only allowed in the partnership game")
+        if kind == A.K_OPEN:
+            return RuleError("D3", f"{text}: there is no seat {target} at this table")
+        if target >= len(self.mines):
+            return RuleError("notation", f"{text}: mine {A.mine_name(target)} has not been opened")
+        mine = self.mines[target]
+        if mine.closed:
+            return RuleError("D5", f"{text}: {mine.name} is closed; nothing more may be laid on it")
+        if kind == A.K_CHEST:
+            if mine.metal != code % 3:
+                return RuleError("D4", f"{text}: a {METALS[code % 3]} chest cannot go on a {METALS[mine.metal]} mine")
+            return RuleError("D4", f"{text}: {mine.name} is under attack (option no_chests_during_fight)")
+        if kind == A.K_CLOSE:
+            return RuleError("D5", f"{text}: {mine.name} holds no chest (option close_needs_chest)")
+        fight = self.fight
+        if fight is not None:
+            if target != fight.mine:
+                return RuleError("D6", f"{text}: only one fight at a time, and it is over {A.mine_name(fight.mine)}")
+            if seat == fight.attacker:
+                return RuleError("D6", f"{text}: the first attacker lays no second bandit")
+            return RuleError("D6", f"{text}: seat {seat} has had its one chance to join this fight")
+        if not self.is_opponent(seat, mine.owner):
+            return RuleError("D6", f"{text}: a fight is only started on an opponent's mine")
+        return RuleError("D6", f"{text}: a fight needs a mine holding at least one chest")
+
+    # ------------------------------------------------------------------
+    # Observations and the sampler
+    # ------------------------------------------------------------------
+    def observation(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may know (``None``: a spectator, who sees no hand)."""
+        n = self.num_players
+        obs: dict[str, Any] = {
+            "game": "digging",
+            "players": n,
+            "partnership": self.partnership,
+            "options": self.options.to_json(),
+            "target": self.target,
+            "seat": seat,
+            "hand_no": self.hand_no,
+            "dealer": self.dealer,
+            "to_move": self._to_move,
+            "hand": self.hand_codes(seat) if seat is not None else None,
+            "hand_sizes": self.sizes[:],
+            "pile": len(self.pile),
+            "last_round": self.final_left if self.final_left >= 0 else None,
+            "mines": [m.to_json() for m in self.mines],
+            "fight": self._fight_json(),
+            "discard": [CODES[c] for c in self.discard],
+            "points": self.hand_points(),
+            "totals": self.totals[:],
+            "history": [h[:] for h in self.history],
+            "cannot_hold": [[CODES[c] for c in ch] for ch in self.cannot_hold],
+            "winners": self._winners,
+        }
+        if seat is not None and self.partnership:
+            obs["passed"] = [{"card": CODES[c], "to": to} for c, to in self.passes[seat]]
+            obs["partner_holds"] = [CODES[c] for c in expand(self.known[seat])]
+        obs["legal"] = (
+            [A.action_to_string(a) for a in self.legal_actions()] if seat is not None and seat == self._to_move else []
+        )
+        return obs
+
+    def _fight_json(self) -> dict[str, Any] | None:
+        f = self.fight
+        if f is None:
+            return None
+        out: dict[str, Any] = {
+            "mine": A.mine_name(f.mine),
+            "attacker": f.attacker,
+            "owner": self.mines[f.mine].owner,
+            "bandits": [[s, CODES[c]] for s, c in f.bandits],
+            "chances": f.chances[:],
+        }
+        if self.partnership:
+            out["attack"] = sum(bandit_value(c) for s, c in f.bandits if self._side(f, s) == "attack")
+            out["defence"] = sum(bandit_value(c) for s, c in f.bandits if self._side(f, s) == "defence")
+        return out
+
+    def resample(self, seat: int, rng: random.Random) -> Self:
+        """Deal the cards ``seat`` cannot see at random, consistently with what it knows.
+
+        Kept fixed: ``seat``'s hand, everything face up, every hand's size,
+        the pile's size, the cards ``seat`` knows its partner holds (it passed
+        them), and the codes a seat showed it cannot hold by skipping. The
+        unseen cards are gathered as counts (so their true places cannot
+        matter), shuffled with ``rng`` and dealt again. The result carries
+        no record: its past is not the real one.
+        """
+        if self._to_move < 0:
+            return self.clone()
+        n = self.num_players
+        pool = [0] * NUM_CODES
+        for s in range(n):
+            if s != seat:
+                for c, k in enumerate(self.hands[s]):
+                    pool[c] += k
+        for c in self.pile:
+            pool[c] += 1
+        mate = self.partner(seat)
+        fixed = [0] * NUM_CODES
+        if mate is not None:
+            fixed = self.known[seat][:]
+            for c in range(NUM_CODES):
+                pool[c] -= fixed[c]
+        cards = expand(pool)
+        others = [s for s in range(n) if s != seat]
+        for _attempt in range(200):
+            rng.shuffle(cards)
+            hands, pile = self._deal_unseen(cards, others, mate, fixed)
+            if all(not any(hands[s][c] for c in self.cannot_hold[s]) for s in others):
+                break
+        else:
+            hands, pile = self._deal_respecting(cards, others, mate, fixed)
+        out = self.clone()
+        for s in others:
+            out.hands[s] = hands[s]
+        out.pile = pile
+        for s in range(n):
+            if s != seat and s != mate:
+                out.known[s] = [0] * NUM_CODES
+                out.passes[s] = []
+        out.logs = None
+        out._legal = None
+        return out
+
+    def _deal_unseen(
+        self, cards: list[int], others: list[int], mate: int | None, fixed: list[int]
+    ) -> tuple[dict[int, list[int]], list[int]]:
+        hands: dict[int, list[int]] = {}
+        i = 0
+        for s in others:
+            h = fixed[:] if s == mate else [0] * NUM_CODES
+            need = self.sizes[s] - (sum(fixed) if s == mate else 0)
+            for c in cards[i : i + need]:
+                h[c] += 1
+            i += need
+            hands[s] = h
+        return hands, cards[i:]
+
+    def _deal_respecting(
+        self, cards: list[int], others: list[int], mate: int | None, fixed: list[int]
+    ) -> tuple[dict[int, list[int]], list[int]]:
+        """Fallback when random deals keep breaking the skip constraints:
+        the most constrained seats pick first among the cards they may hold."""
+        rest = cards[:]
+        hands: dict[int, list[int]] = {}
+        for s in sorted(others, key=lambda s: -len(self.cannot_hold[s])):
+            h = fixed[:] if s == mate else [0] * NUM_CODES
+            need = self.sizes[s] - (sum(fixed) if s == mate else 0)
+            banned = set(self.cannot_hold[s])
+            taken = [j for j, c in enumerate(rest) if c not in banned][:need]
+            if len(taken) < need:
+                raise RuntimeError("no deal is consistent with this observation")
+            for j in reversed(taken):
+                h[rest[j]] += 1
+                del rest[j]
+            hands[s] = h
+        return hands, rest
+
+    # ------------------------------------------------------------------
+    # Results
+    # ------------------------------------------------------------------
+    def scores(self) -> list[int]:
+        return self.totals[:]
+
+    def winners(self) -> list[int] | None:
+        return None if self._winners is None else self._winners[:]
+
+    def _win_shares(self, winners: Sequence[int]) -> int:
+        # A partnership wins as one side: each partner gets the full point.
+        return 1 if self.partnership else len(winners)
+
+    # ------------------------------------------------------------------
+    # Copies and storage
+    # ------------------------------------------------------------------
+    def clone(self) -> Self:
+        new = object.__new__(type(self))
+        new.num_players = self.num_players
+        new.partnership = self.partnership
+        new.options = self.options
+        new.target = self.target
+        new.deck_counts = self.deck_counts
+        new.dealer = self.dealer
+        new.hand_no = self.hand_no
+        new.totals = self.totals[:]
+        new.history = [h[:] for h in self.history]
+        new._winners = None if self._winners is None else self._winners[:]
+        new._to_move = self._to_move
+        new.hands = [h[:] for h in self.hands]
+        new.sizes = self.sizes[:]
+        new.pile = self.pile[:]
+        new.mines = [m.copy() for m in self.mines]
+        new.open_by_metal = [ids[:] for ids in self.open_by_metal]
+        new.discard = self.discard[:]
+        new.fight = None if self.fight is None else self.fight.copy()
+        new.final_left = self.final_left
+        new.first = self.first
+        new.known = [k[:] for k in self.known]
+        new.passes = [p[:] for p in self.passes]
+        new.cannot_hold = [c[:] for c in self.cannot_hold]
+        new._legal = self._legal  # lists are never mutated once cached
+        new.logs = None if self.logs is None else [
+            {"dealer": h["dealer"], "deck": h["deck"], "moves": h["moves"][:]} for h in self.logs
+        ]
+        return new
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": "digging",
+            "players": self.num_players,
+            "partnership": self.partnership,
+            "options": self.options.to_json(),
+            "dealer": self.dealer,
+            "hand_no": self.hand_no,
+            "totals": self.totals[:],
+            "history": [h[:] for h in self.history],
+            "winners": self._winners,
+            "to_move": self._to_move,
+            "hands": [h[:] for h in self.hands],
+            "pile": self.pile[:],
+            "mines": [[m.metal, m.owner, m.chests[:], m.closed] for m in self.mines],
+            "discard": self.discard[:],
+            "fight": None
+            if self.fight is None
+            else [self.fight.mine, self.fight.attacker, [list(b) for b in self.fight.bandits], self.fight.chances[:]],
+            "final_left": self.final_left,
+            "first": self.first,
+            "known": [k[:] for k in self.known],
+            "passes": [[list(p) for p in ps] for ps in self.passes],
+            "cannot_hold": [c[:] for c in self.cannot_hold],
+            "logs": None
+            if self.logs is None
+            else [{"dealer": h["dealer"], "deck": h["deck"][:], "moves": h["moves"][:]} for h in self.logs],
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Self:
+        if data.get("game") != "digging":
+            raise ValueError("not a Digging state")
+        new = cls(data["players"], data["partnership"], DiggingOptions.from_json(data["options"]), data["dealer"])
+        new.hand_no = data["hand_no"]
+        new.totals = list(data["totals"])
+        new.history = [list(h) for h in data["history"]]
+        new._winners = None if data["winners"] is None else list(data["winners"])
+        new._to_move = data["to_move"]
+        new.hands = [list(h) for h in data["hands"]]
+        new.sizes = [sum(h) for h in new.hands]
+        new.pile = list(data["pile"])
+        new.mines = [Mine(i, m[0], m[1], list(m[2]), m[3]) for i, m in enumerate(data["mines"])]
+        new.open_by_metal = [[m.index for m in new.mines if m.metal == metal and not m.closed] for metal in range(3)]
+        new.discard = list(data["discard"])
+        f = data["fight"]
+        new.fight = None if f is None else Fight(f[0], f[1], [(b[0], b[1]) for b in f[2]], list(f[3]))
+        new.final_left = data["final_left"]
+        new.first = data["first"]
+        new.known = [list(k) for k in data["known"]]
+        new.passes = [[(p[0], p[1]) for p in ps] for ps in data["passes"]]
+        new.cannot_hold = [list(c) for c in data["cannot_hold"]]
+        new.logs = (
+            None
+            if data["logs"] is None
+            else [{"dealer": h["dealer"], "deck": list(h["deck"]), "moves": list(h["moves"])} for h in data["logs"]]
+        )
+        new._legal = None
+        return new
+
+    def record(self) -> dict[str, Any]:
+        if self.logs is None:
+            raise ValueError("a resampled state has no record: its past is not the real one")
+        rec: dict[str, Any] = {"game": "digging", "players": self.num_players, "partnership": self.partnership}
+        if self.options.to_json():
+            rec["options"] = self.options.to_json()
+        rec["hands"] = [
+            {
+                "dealer": h["dealer"],
+                "deck": [CODES[c] for c in h["deck"]],
+                "moves": [A.action_to_string(a) for a in h["moves"]],
+            }
+            for h in self.logs
+        ]
+        return rec
+
+    def __repr__(self) -> str:
+        return (
+            f"<DiggingState players={self.num_players} partnership={self.partnership} "
+            f"hand={self.hand_no} to_move={self._to_move} pile={len(self.pile)}>"
+        )
+
+
+def _code(name: str) -> int:
+    try:
+        return CODES.index(name.upper())
+    except ValueError:
+        raise RuleError("D1", f"the deck holds an unknown card {name!r}") from None

@@ -24,8 +24,7 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar, NamedTuple, Self
 
 CHANCE = -1
 """``current_player`` while the state waits for a chance outcome."""
@@ -47,24 +46,24 @@ class RuleError(ValueError):
         super().__init__(f"{rule}: {message}")
 
 
-@dataclass(frozen=True, slots=True)
-class Event:
+class Event(NamedTuple):
     """Something that happened, for front ends to animate and log.
 
     ``public`` is what every seat (and a spectator) may see; ``private`` adds,
     for some seats only, details the others may not know (the card drawn, the
     card passed). Always go through :meth:`view` when showing an event to a
-    seat.
+    seat. (A named tuple because engines create one per move, and search bots
+    make millions of moves.)
     """
 
     kind: str
     public: Mapping[str, Any]
-    private: Mapping[int, Mapping[str, Any]] = field(default_factory=dict)
+    private: Mapping[int, Mapping[str, Any]] | None = None
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """The event as ``seat`` may see it (``None``: a spectator)."""
         out = {"kind": self.kind, **self.public}
-        if seat is not None and seat in self.private:
+        if seat is not None and self.private and seat in self.private:
             out.update(self.private[seat])
         return out
 

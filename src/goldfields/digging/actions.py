@@ -21,7 +21,7 @@ at most nine mines exist in a hand (there are nine mine cards).
 
 from __future__ import annotations
 
-from .cards import CLOSE, CODE_OF, CODES, NUM_CODES, bandit_value
+from .cards import CLOSE, CODE_OF, CODES, NUM_CODES
 
 DRAW = 0
 SKIP = 1
@@ -150,10 +150,3 @@ def _card(word: str) -> int:
             f"unknown card {word!r}: cards are MG MS MC, G S C, GG SS CC, X, B1..B12"
         ) from None
 
-
-__all__ = [
-    "BANDIT_BASE", "CARD_OF_ACTION", "CHEST_BASE", "CLOSE_BASE", "DECODED", "DRAW",
-    "NUM_ACTIONS", "NotationError", "OPEN_BASE", "PASS_BASE", "SKIP", "action_to_string",
-    "bandit_action", "bandit_value", "chest_action", "close_action", "mine_name",
-    "open_action", "pass_action", "string_to_action",
-]  # fmt: skip

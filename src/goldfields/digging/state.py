@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from itertools import compress
 from typing import Any, Self
 
 from ..core.game import CHANCE, TERMINAL, Event, GameState, RuleError
@@ -31,6 +32,13 @@ from .cards import (
 from .options import DiggingOptions, target_for
 
 HAND_SIZE = 6
+
+# Precomputed action ids, so that listing legal actions is mostly list concatenation.
+_PASS_IDS = tuple(A.pass_action(c) for c in range(NUM_CODES))
+_BANDIT_CODES = tuple(range(10, NUM_CODES))
+_OPEN_IDS = tuple([A.open_action(code, seat) for seat in range(A.MAX_SEATS)] for code in range(3))
+_CHEST_BASE = {code: A.chest_action(code, 0) for code in range(3, 9)}
+_BANDIT_BASE = {code: A.bandit_action(code, 0) for code in _BANDIT_CODES}
 
 
 class Mine:
@@ -137,6 +145,7 @@ class DiggingState(GameState):
         self.pile: list[int] = []
         self.mines: list[Mine] = []
         self.open_by_metal: list[list[int]] = [[], [], []]
+        self.open_mines: list[int] = []  # every open mine, ascending
         self.discard: list[int] = []
         self.fight: Fight | None = None
         self.final_left = -1  # turns left in the last round (D7); -1 until the pile is empty
@@ -232,51 +241,40 @@ class DiggingState(GameState):
             self._legal = []
             return self._legal
         hand = self.hands[seat]
-        plays: list[int] = []
-        passes: list[int] = []
-        opts = self.options
-        fight = self.fight
-        bandit_targets: list[int] | None = None
-        open_all: list[int] | None = None
-        for code in range(NUM_CODES):
-            if not hand[code]:
-                continue
-            if self.partnership:
-                passes.append(A.PASS_BASE + code)
-            if code < 3:  # D3: a mine may open in any display
-                base = A.OPEN_BASE + code * 4
-                plays.extend(range(base, base + self.num_players))
-            elif code < 9:  # D4: onto an open mine of its metal
-                ids = self.open_by_metal[code % 3]
-                if ids:
-                    base = A.CHEST_BASE + (code - 3) * 9
-                    if fight is not None and opts.no_chests_during_fight:
-                        plays.extend([base + i for i in ids if i != fight.mine])
-                    else:
-                        plays.extend([base + i for i in ids])
-            elif code == CLOSE:  # D5: onto any open mine
-                if open_all is None:
-                    open_all = self._open_mines()
-                if opts.close_needs_chest:
-                    plays.extend([A.CLOSE_BASE + i for i in open_all if self.mines[i].chests])
-                else:
-                    plays.extend([A.CLOSE_BASE + i for i in open_all])
-            else:  # D6: bandits
-                if bandit_targets is None:
-                    bandit_targets = self._bandit_targets(seat)
-                if bandit_targets:
-                    base = A.BANDIT_BASE + (code - 10) * 9
-                    plays.extend([base + i for i in bandit_targets])
+        # Built in ascending id order: draw, passes, mines, chests, closes, bandits.
         legal = [A.DRAW] if self.pile else []
-        legal += passes
-        legal += plays
+        if self.partnership:
+            legal += compress(_PASS_IDS, hand)
+        for code in (0, 1, 2):  # D3: a mine may open in any display
+            if hand[code]:
+                legal += _OPEN_IDS[code][: self.num_players]
+        obm = self.open_by_metal
+        fight = self.fight
+        for code in (3, 4, 5, 6, 7, 8):  # D4: onto an open mine of its metal
+            if hand[code]:
+                ids = obm[code % 3]
+                if ids:
+                    base = _CHEST_BASE[code]
+                    if fight is not None and self.options.no_chests_during_fight:
+                        legal += [base + i for i in ids if i != fight.mine]
+                    else:
+                        legal += [base + i for i in ids]
+        if hand[CLOSE] and self.open_mines:  # D5: onto any open mine
+            if self.options.close_needs_chest:
+                legal += [A.CLOSE_BASE + i for i in self.open_mines if self.mines[i].chests]
+            else:
+                legal += [A.CLOSE_BASE + i for i in self.open_mines]
+        bandits = list(compress(_BANDIT_CODES, hand[10:]))
+        if bandits:  # D6
+            targets = self._bandit_targets(seat)
+            if targets:
+                for code in bandits:
+                    base = _BANDIT_BASE[code]
+                    legal += [base + i for i in targets]
         if not legal:
             legal.append(A.SKIP)  # D2: skipping only when nothing else is legal
         self._legal = legal
         return legal
-
-    def _open_mines(self) -> list[int]:
-        return sorted(self.open_by_metal[0] + self.open_by_metal[1] + self.open_by_metal[2])
 
     def _bandit_targets(self, seat: int) -> list[int]:
         fight = self.fight
@@ -284,11 +282,8 @@ class DiggingState(GameState):
             # One fight at a time; a seat may only join, on its one chance.
             return [fight.mine] if seat in fight.chances else []
         team = self.team(seat)
-        return [
-            i
-            for i in self._open_mines()
-            if self.mines[i].chests and self.team(self.mines[i].owner) != team
-        ]
+        mines = self.mines
+        return [i for i in self.open_mines if mines[i].chests and self.team(mines[i].owner) != team]
 
     # ------------------------------------------------------------------
     # Applying actions
@@ -343,7 +338,10 @@ class DiggingState(GameState):
             index = len(self.mines)
             self.mines.append(Mine(index, code, target, [], False))
             self.open_by_metal[code].append(index)
-            events.append(Event("open", {"seat": seat, "card": CODES[code], "mine": A.mine_name(index), "owner": target}))
+            self.open_mines.append(index)
+            events.append(
+                Event("open", {"seat": seat, "card": CODES[code], "mine": A.mine_name(index), "owner": target})
+            )
         elif kind == A.K_CHEST:
             self.mines[target].chests.append(code)
             events.append(Event("chest", {"seat": seat, "card": CODES[code], "mine": A.mine_name(target)}))
@@ -378,6 +376,7 @@ class DiggingState(GameState):
         mine = self.mines[index]
         mine.closed = True
         self.open_by_metal[mine.metal].remove(index)
+        self.open_mines.remove(index)
         fight = self.fight
         if fight is not None and fight.mine == index:
             # The fight ends at once; the last chest laid goes with the bandits.
@@ -563,7 +562,8 @@ class DiggingState(GameState):
         if kind == A.K_OPEN:
             return RuleError("D3", f"{text}: there is no seat {target} at this table")
         if target >= len(self.mines):
-            return RuleError("notation", f"{text}: mine {A.mine_name(target)} has not been opened")
+            rule = "D4" if kind == A.K_CHEST else "D5" if kind == A.K_CLOSE else "D6"
+            return RuleError(rule, f"{text}: there is no mine {A.mine_name(target)}: it has not been opened")
         mine = self.mines[target]
         if mine.closed:
             return RuleError("D5", f"{text}: {mine.name} is closed; nothing more may be laid on it")
@@ -752,6 +752,7 @@ class DiggingState(GameState):
         new.pile = self.pile[:]
         new.mines = [m.copy() for m in self.mines]
         new.open_by_metal = [ids[:] for ids in self.open_by_metal]
+        new.open_mines = self.open_mines[:]
         new.discard = self.discard[:]
         new.fight = None if self.fight is None else self.fight.copy()
         new.final_left = self.final_left
@@ -809,6 +810,7 @@ class DiggingState(GameState):
         new.pile = list(data["pile"])
         new.mines = [Mine(i, m[0], m[1], list(m[2]), m[3]) for i, m in enumerate(data["mines"])]
         new.open_by_metal = [[m.index for m in new.mines if m.metal == metal and not m.closed] for metal in range(3)]
+        new.open_mines = [m.index for m in new.mines if not m.closed]
         new.discard = list(data["discard"])
         f = data["fight"]
         new.fight = None if f is None else Fight(f[0], f[1], [(b[0], b[1]) for b in f[2]], list(f[3]))

@@ -1,0 +1,1 @@
+"""The ``goldfields`` command line (Typer). Each sub-command lives in its own module."""

@@ -1,0 +1,140 @@
+"""Checking a Digging game record move by move (``goldfields replay``).
+
+The output format is documented in docs/records.md. Exit statuses: 0 when
+the record is legal, 1 for the first illegal move, 2 for a malformed record.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ..core.game import RuleError
+from .cards import CODES
+from .options import DiggingOptions
+from .state import DiggingState
+
+OK, ILLEGAL, MALFORMED = 0, 1, 2
+
+
+class _Malformed(Exception):
+    def __init__(self, message: str, hand: int | None = None) -> None:
+        super().__init__(message)
+        self.hand = hand
+
+
+def replay(record: Any) -> tuple[dict[str, Any], int]:
+    """Replay ``record``; returns (the report to print, the exit status)."""
+    try:
+        state = _new_state(record)
+    except _Malformed as err:
+        return _report(None, {"hand": err.hand, "move": None, "message": str(err)}), MALFORMED
+    error: dict[str, Any] | None = None
+    status = OK
+    for i, hand in enumerate(record["hands"]):
+        try:
+            _check_hand_shape(hand, i)
+            if state.is_terminal():
+                raise _Malformed(f"D9: the game was over after hand {i - 1}; hand {i} cannot follow", i)
+            if not state.is_chance_node():
+                raise _Malformed(f"D7: hand {i - 1} is not finished, yet hand {i} follows", i)
+            expected = state.first if state.hand_no >= 0 else state.dealer
+            if hand["dealer"] != expected:
+                raise _Malformed(
+                    f"D9: hand {i} must be dealt by seat {expected} "
+                    + ("(the first player of the last hand)" if i else "(the record's first dealer)"),
+                    i,
+                )
+            try:
+                state.apply_chance(hand["deck"])
+            except RuleError as err:
+                raise _Malformed(str(err), i) from None
+        except _Malformed as err:
+            error, status = {"hand": err.hand, "move": None, "message": str(err)}, MALFORMED
+            break
+        for j, move in enumerate(hand["moves"]):
+            try:
+                if state.is_chance_node() or state.is_terminal():
+                    raise RuleError("D7", f"hand {i} is over: no move may follow")
+                state.apply_move(move)
+            except RuleError as err:
+                error, status = {"hand": i, "move": j, "message": f"{move!r}: {err}"}, ILLEGAL
+                break
+        if error is not None:
+            break
+    return _report(state, error), status
+
+
+def _new_state(record: Any) -> DiggingState:
+    if not isinstance(record, Mapping):
+        raise _Malformed("a record is a JSON object")
+    if record.get("game") != "digging":
+        raise _Malformed(f"not a Digging record: game is {record.get('game')!r}")
+    players = record.get("players")
+    if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= 4:
+        raise _Malformed(f"players must be 2, 3 or 4, not {players!r}")
+    partnership = record.get("partnership", players == 4)
+    if not isinstance(partnership, bool):
+        raise _Malformed(f"partnership must be true or false, not {partnership!r}")
+    if partnership and players != 4:
+        raise _Malformed("the partnership game is for exactly 4 players")
+    try:
+        options = DiggingOptions.from_json(record.get("options"))
+    except (ValueError, TypeError) as err:
+        raise _Malformed(str(err)) from None
+    hands = record.get("hands")
+    if not isinstance(hands, list) or not hands:
+        raise _Malformed("hands must be a non-empty list")
+    if not isinstance(hands[0], Mapping):
+        raise _Malformed("each hand is an object with dealer, deck and moves", 0)
+    dealer = hands[0].get("dealer")
+    if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < players:
+        raise _Malformed(f"dealer must be a seat from 0 to {players - 1}, not {dealer!r}", 0)
+    return DiggingState(players, partnership, options, dealer)
+
+
+def _check_hand_shape(hand: Any, i: int) -> None:
+    if not isinstance(hand, Mapping):
+        raise _Malformed("each hand is an object with dealer, deck and moves", i)
+    if not isinstance(hand.get("dealer"), int) or isinstance(hand.get("dealer"), bool):
+        raise _Malformed("dealer must be a seat number", i)
+    deck = hand.get("deck")
+    if not isinstance(deck, list) or not all(isinstance(c, str) and c.upper() in CODES for c in deck):
+        raise _Malformed("deck must be a list of card codes (MG, G, GG, X, B7...)", i)
+    moves = hand.get("moves")
+    if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
+        raise _Malformed("moves must be a list of moves written in the notation", i)
+
+
+def _report(state: DiggingState | None, error: dict[str, Any] | None) -> dict[str, Any]:
+    out: dict[str, Any] = {"ok": error is None, "error": error}
+    if state is None:
+        out.update(hands=[], totals=[], winner=None, state=None)
+        return out
+    hands = [{"points": points, "over": True} for points in state.history]
+    if state.hand_no >= 0 and len(state.history) == state.hand_no:
+        hands.append({"points": state.hand_points(), "over": False})
+    out["hands"] = hands
+    out["totals"] = state.scores()
+    out["winner"] = state.winners()
+    if state.hand_no < 0:
+        out["state"] = None
+        return out
+    fight = state.fight
+    out["state"] = {
+        "to_move": state.current_player if state.current_player >= 0 else None,
+        "pile": state.pile_size,
+        "hands": [state.hand_codes(s) for s in range(state.num_players)],
+        "mines": [m.to_json() for m in state.mines],
+        "fight": None
+        if fight is None
+        else {
+            "mine": state.mines[fight.mine].name,
+            "attacker": fight.attacker,
+            "bandits": [{"seat": s, "card": CODES[c]} for s, c in fight.bandits],
+        },
+    }
+    return out
+
+
+__all__ = ["ILLEGAL", "MALFORMED", "OK", "replay"]

@@ -1,0 +1,58 @@
+"""Game records: reading them from disk and replaying them, for either game.
+
+A record is a JSON object whose ``game`` field names the game; the formats
+are in docs/records.md. ``replay`` never raises on bad input: it reports.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from importlib import import_module
+from pathlib import Path
+from typing import Any
+
+OK, ILLEGAL, MALFORMED = 0, 1, 2
+
+# The game name in a record -> the module whose ``replay(record)`` checks it.
+REPLAYERS = {"digging": "goldfields.digging.replay", "digger": "goldfields.digger.replay"}
+
+
+def _malformed(message: str, **where: Any) -> tuple[dict[str, Any], int]:
+    return {"ok": False, "error": {**where, "move": None, "message": message}}, MALFORMED
+
+
+def replay(record: Any) -> tuple[dict[str, Any], int]:
+    """Check a record (already parsed from JSON): (report, exit status)."""
+    if not isinstance(record, dict):
+        return _malformed("a record is a JSON object")
+    game = record.get("game")
+    if game not in REPLAYERS:
+        return _malformed(f"unknown game {game!r}: records are for {' or '.join(sorted(REPLAYERS))}")
+    check: Callable[[Any], tuple[dict[str, Any], int]] = import_module(REPLAYERS[game]).replay
+    return check(record)
+
+
+def replay_file(path: str | Path) -> tuple[dict[str, Any], int]:
+    """Read and check the record in ``path`` (a missing or broken file is malformed)."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as err:
+        return _malformed(f"cannot read {path}: {err.strerror or err}")
+    except UnicodeDecodeError:
+        return _malformed(f"{path} is not a UTF-8 text file")
+    try:
+        record = json.loads(text)
+    except json.JSONDecodeError as err:
+        return _malformed(f"{path} is not valid JSON: {err.msg} at line {err.lineno}, column {err.colno}")
+    return replay(record)
+
+
+def save(record: dict[str, Any], path: str | Path) -> Path:
+    """Write a record as JSON; the folder is created if needed."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    tmp.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+    tmp.replace(path)  # never leave a half-written record behind
+    return path

@@ -1,0 +1,62 @@
+"""The installed `goldfields` command, run as a user runs it."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+EXE = shutil.which("goldfields") or str(Path(sys.executable).with_name("goldfields"))
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([EXE, *args], capture_output=True, text=True, timeout=120)
+
+
+def test_help_lists_the_commands() -> None:
+    out = run("--help")
+    assert out.returncode == 0
+    for command in ("replay", "demo"):
+        assert command in out.stdout
+
+
+def test_demo_plays_a_game_and_its_record_replays(tmp_path: Path) -> None:
+    record = tmp_path / "game.json"
+    out = run("demo", "--seed", "7", "--save", str(record))
+    assert out.returncode == 0, out.stderr
+    assert "Game over" in out.stdout
+    check = run("replay", str(record))
+    assert check.returncode == 0
+    report = json.loads(check.stdout)
+    assert report["ok"] is True and report["winner"]
+
+
+@pytest.mark.parametrize("players", ["2", "3"])
+def test_demo_individual_games(players: str) -> None:
+    out = run("demo", "--players", players, "--seed", "1")
+    assert out.returncode == 0, out.stderr
+    assert "Game over" in out.stdout
+
+
+def test_replay_exit_statuses(tmp_path: Path) -> None:
+    missing = run("replay", str(tmp_path / "nope.json"))
+    assert missing.returncode == 2
+    assert json.loads(missing.stdout)["ok"] is False
+    record = tmp_path / "g.json"
+    run("demo", "--seed", "3", "--save", str(record))
+    data = json.loads(record.read_text())
+    data["hands"][0]["moves"][0] = "play B1 m5"
+    record.write_text(json.dumps(data))
+    bad = run("replay", str(record))
+    assert bad.returncode == 1
+    assert json.loads(bad.stdout)["error"]["move"] == 0
+
+
+def test_demo_rejects_bad_options() -> None:
+    out = run("demo", "--players", "7")
+    assert out.returncode == 2
+    assert "players" in (out.stderr + out.stdout).lower()

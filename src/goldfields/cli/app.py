@@ -1,0 +1,26 @@
+"""The ``goldfields`` command: one Typer app, with a module per sub-command."""
+
+from __future__ import annotations
+
+import typer
+
+from . import demo, replay
+
+app = typer.Typer(
+    name="goldfields",
+    help="Digging and Digger: exact rules engines, game records, bots and play.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+replay.register(app)
+demo.register(app)
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from . import demo, replay
+from . import demo, replay, serve
 
 app = typer.Typer(
     name="goldfields",
@@ -16,6 +16,7 @@ app = typer.Typer(
 
 replay.register(app)
 demo.register(app)
+serve.register(app)
 
 
 def main() -> None:

@@ -1,0 +1,43 @@
+"""``goldfields serve``: the multiplayer server and the browser client."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+console = Console(highlight=False)
+
+
+def serve_command(
+    host: Annotated[str, typer.Option(help="Interface to listen on (0.0.0.0 for the local network).")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(min=1, max=65535, help="TCP port.")] = 8000,
+    database: Annotated[
+        str | None,
+        typer.Option(help="SQLAlchemy database URL. Default: an SQLite file goldfields.db in the current folder."),
+    ] = None,
+    bot_delay: Annotated[float, typer.Option(min=0.0, help="Seconds a bot waits before moving.")] = 0.6,
+    grace: Annotated[float, typer.Option(min=0.0, help="Seconds before a bot stands in for a player who left.")] = 20.0,
+) -> None:
+    """Serve the game server: lobby, tables, bots in empty seats, live play.
+
+    Open the printed address in a browser. Tables, seats and every move are
+    kept in the database, so a restarted server carries on every game.
+    """
+    import uvicorn
+
+    from ..server.app import create_app
+    from ..server.tables import Settings
+
+    url = database or f"sqlite:///{Path('goldfields.db').resolve()}"
+    app = create_app(url, Settings(bot_delay=bot_delay, grace_seconds=grace))
+    shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
+    console.print(f"[bold]goldfields[/bold] is serving at [link]http://{shown}:{port}/[/link]  (database: {url})")
+    console.print("Open that address in a browser; Ctrl-C stops the server (games are kept).")
+    uvicorn.run(app, host=host, port=port, ws_max_size=1 << 20, log_level="warning")
+
+
+def register(app: typer.Typer) -> None:
+    app.command("serve")(serve_command)

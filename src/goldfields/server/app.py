@@ -1,0 +1,278 @@
+"""The FastAPI application: HTTP API, WebSocket, and the browser client's files.
+
+WebSocket protocol (JSON text messages), client to server:
+
+* ``{"type": "hello", "seat": 2, "token": "..."}`` sit at a seat (token from
+  creating or claiming it), or ``{"type": "hello"}`` to watch;
+* ``{"type": "move", "move": "play G m1", "seq": 41}`` a move in the notation;
+  ``seq`` (optional) is the step the client last saw, so a move meant for an
+  older position is refused instead of misapplied;
+* ``{"type": "resume"}`` take the seat back from a stand-in bot;
+* ``{"type": "ping"}``.
+
+Server to client: ``update`` (the seat's own view, new events, their log lines,
+the table summary and clocks; ``full`` on connect), ``ack`` (a move is stored),
+``error`` (``code``, ``rule`` where a game rule said no, ``message``), ``pong``.
+A bad message gets an error and changes nothing; the connection stays open.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import fields
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import JSONResponse
+from fastapi.staticfiles import StaticFiles
+
+from ..bots.registry import known_bots
+from ..core.game import RuleError
+from ..digging import DiggingOptions
+from .games import GAMES, ConfigError
+from .schemas import ClaimSeat, Created, CreateTable, GameInfo, Problem, SeatToken, TableSummary
+from .store import Store
+from .tables import LiveTable, Settings, TableError, TableManager
+
+log = logging.getLogger("goldfields.server")
+
+MAX_MESSAGE = 8192  # bytes; no legal message comes near it
+MAX_QUEUE = 500  # updates waiting for a slow client before it is dropped
+
+
+def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings | None = None) -> FastAPI:
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        store = Store(database_url)
+        manager = TableManager(store, settings)
+        await manager.restore()
+        app.state.manager = manager
+        try:
+            yield
+        finally:
+            await manager.shutdown()
+            store.close()
+
+    app = FastAPI(
+        title="goldfields",
+        summary="Play Digging and Digger online: tables, seats, bots and live play.",
+        version="0.1.0",
+        lifespan=lifespan,
+        responses={409: {"model": Problem}, 404: {"model": Problem}, 422: {"model": Problem}},
+    )
+
+    def manager(request: Request | WebSocket) -> TableManager:
+        return request.app.state.manager
+
+    def find(request: Request, table_id: str) -> LiveTable:
+        table = manager(request).tables.get(table_id)
+        if table is None:
+            raise HTTPException(404, detail={"code": "no_such_table", "message": f"no table {table_id!r}"})
+        return table
+
+    @app.exception_handler(TableError)
+    async def table_error(_request: Request, err: TableError) -> JSONResponse:
+        return JSONResponse({"code": err.code, "message": str(err)}, status_code=err.status)
+
+    @app.exception_handler(ConfigError)
+    async def config_error(_request: Request, err: ConfigError) -> JSONResponse:
+        return JSONResponse({"code": "bad_config", "message": str(err)}, status_code=422)
+
+    @app.exception_handler(HTTPException)
+    async def http_error(_request: Request, err: HTTPException) -> JSONResponse:
+        detail = err.detail if isinstance(err.detail, dict) else {"code": "http", "message": str(err.detail)}
+        return JSONResponse(detail, status_code=err.status_code)
+
+    @app.get("/api/health")
+    async def health() -> dict[str, str]:
+        return {"status": "ok"}
+
+    @app.get("/api/games", response_model=list[GameInfo])
+    async def games() -> list[dict[str, Any]]:
+        out = []
+        for name, game in GAMES.items():
+            options: dict[str, Any] = {}
+            if name == "digging":
+                options = {f.name: f.default for f in fields(DiggingOptions)}
+            out.append(
+                {
+                    "name": name,
+                    "min_players": game.min_players,
+                    "max_players": game.max_players,
+                    "options": options,
+                    "bots": known_bots(name),
+                }
+            )
+        return out
+
+    @app.get("/api/tables", response_model=list[TableSummary])
+    async def lobby(request: Request) -> list[dict[str, Any]]:
+        tables = sorted(manager(request).tables.values(), key=lambda t: -t.created_at)
+        return [t.summary() for t in tables[:200]]
+
+    @app.post("/api/tables", response_model=Created, status_code=201)
+    async def create(request: Request, body: CreateTable) -> dict[str, Any]:
+        if body.claim is not None and (body.claim >= len(body.seats) or body.seats[body.claim].kind != "human"):
+            raise ConfigError(f"claim: seat {body.claim} is not a human seat of this table")
+        table = await manager(request).create(body.model_dump())
+        you = None
+        if body.claim is not None:
+            token = await manager(request).claim(table, body.claim, body.player_name)
+            you = _seat_token(table, body.claim, token)
+        return {"table": table.summary(), "you": you}
+
+    @app.get("/api/tables/{table_id}", response_model=TableSummary)
+    async def table_summary(request: Request, table_id: str) -> dict[str, Any]:
+        return find(request, table_id).summary()
+
+    @app.post("/api/tables/{table_id}/seats/{seat}/claim", response_model=SeatToken)
+    async def claim(request: Request, table_id: str, seat: int, body: ClaimSeat) -> dict[str, Any]:
+        table = find(request, table_id)
+        token = await manager(request).claim(table, seat, body.name)
+        return _seat_token(table, seat, token)
+
+    @app.get("/api/tables/{table_id}/view")
+    async def public_view(request: Request, table_id: str) -> dict[str, Any]:
+        """What a spectator sees: the table with every hand hidden."""
+        table = find(request, table_id)
+        return table.state.observation(None)
+
+    @app.get("/api/tables/{table_id}/record")
+    async def record(request: Request, table_id: str) -> dict[str, Any]:
+        """The game record, once the game is over (it holds every card, so not before)."""
+        table = find(request, table_id)
+        if table.status != "finished":
+            raise TableError("not_finished", "the record can be downloaded once the game is over")
+        return table.state.record()
+
+    @app.websocket("/api/tables/{table_id}/ws")
+    async def play(websocket: WebSocket, table_id: str) -> None:
+        await websocket.accept()
+        table = websocket.app.state.manager.tables.get(table_id)
+        if table is None:
+            await websocket.send_json({"type": "error", "code": "no_such_table", "message": f"no table {table_id!r}"})
+            await websocket.close(code=4404)
+            return
+        await Session(websocket, websocket.app.state.manager, table).run()
+
+    static = _static_dir()
+    if static is not None:
+        app.mount("/", StaticFiles(directory=static, html=True), name="client")
+    return app
+
+
+def _seat_token(table: LiveTable, seat: int, token: str) -> dict[str, Any]:
+    return {"seat": seat, "token": token, "link": f"/table.html?t={table.id}&seat={seat}#token={token}"}
+
+
+def _static_dir() -> Path | None:
+    path = Path(str(resources.files("goldfields") / "web" / "static"))
+    return path if path.is_dir() else None
+
+
+class Session:
+    """One WebSocket client: its seat (after hello) and its outgoing queue."""
+
+    def __init__(self, websocket: WebSocket, manager: TableManager, table: LiveTable) -> None:
+        self.ws = websocket
+        self.manager = manager
+        self.table = table
+        self.seat: int | None = None
+        self.joined = False
+        self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+
+    def send(self, message: dict[str, Any]) -> None:
+        if self.queue.qsize() > MAX_QUEUE:
+            self.queue.put_nowait(None)  # too far behind: drop it; it will reconnect and resync
+            return
+        self.queue.put_nowait(message)
+
+    async def _sender(self) -> None:
+        while (message := await self.queue.get()) is not None:
+            await self.ws.send_text(json.dumps(message))
+        await self.ws.close(code=4008)
+
+    def error(self, code: str, message: str, rule: str | None = None) -> None:
+        self.send({"type": "error", "code": code, "rule": rule, "message": message})
+
+    async def run(self) -> None:
+        sender = asyncio.create_task(self._sender())
+        try:
+            while True:
+                text = await self.ws.receive_text()
+                await self.handle(text)
+        except WebSocketDisconnect:
+            pass
+        except RuntimeError:  # the socket closed under us
+            pass
+        finally:
+            if self.joined:
+                await self.manager.disconnect(self.table, self)
+            sender.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await sender
+
+    async def handle(self, text: str) -> None:
+        if len(text.encode()) > MAX_MESSAGE:
+            return self.error("too_big", f"messages are limited to {MAX_MESSAGE} bytes")
+        try:
+            msg = json.loads(text)
+        except json.JSONDecodeError:
+            return self.error("bad_json", "messages are JSON objects")
+        if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
+            return self.error("bad_message", 'every message is a JSON object with a "type"')
+        kind = msg["type"]
+        if kind == "ping":
+            return self.send({"type": "pong"})
+        if kind == "hello":
+            return await self.hello(msg)
+        if not self.joined:
+            return self.error("hello_first", 'say {"type": "hello"} first, with your seat and token to play')
+        if kind == "move":
+            return await self.move(msg)
+        if kind == "resume":
+            if self.seat is None:
+                return self.error("spectator", "spectators have no seat to take back")
+            return await self.manager.take_back(self.table, self.seat)
+        return self.error("bad_message", f"unknown message type {kind!r}: hello, move, resume or ping")
+
+    async def hello(self, msg: dict[str, Any]) -> None:
+        if self.joined:
+            return self.error("already_joined", "this connection already said hello; open another to change seat")
+        seat, token = msg.get("seat"), msg.get("token")
+        if seat is not None:
+            if not isinstance(seat, int) or isinstance(seat, bool) or not isinstance(token, str):
+                return self.error("bad_message", "hello takes a seat number and its token (a string)")
+            if not self.manager.authenticate(self.table, seat, token):
+                return self.error("auth", f"that token does not open seat {seat}")
+        self.seat = seat
+        self.joined = True
+        await self.manager.connect(self.table, self)
+        if seat is not None:
+            await self.manager.take_back(self.table, seat)
+
+    async def move(self, msg: dict[str, Any]) -> None:
+        if self.seat is None:
+            return self.error("spectator", "spectators cannot move")
+        text, seq = msg.get("move"), msg.get("seq")
+        if not isinstance(text, str) or not text.strip() or len(text) > 200:
+            return self.error("bad_message", 'a move is {"type": "move", "move": "<move in the notation>"}')
+        if seq is not None and (not isinstance(seq, int) or isinstance(seq, bool)):
+            return self.error("bad_message", "seq is the number of the last step you saw")
+        try:
+            stored = await self.manager.submit(self.table, self.seat, text.strip(), seq)
+        except RuleError as err:
+            return self.error("illegal", str(err), err.rule)
+        except TableError as err:
+            return self.error(err.code, str(err))
+        except Exception:  # a storage failure: nothing was applied, the client may retry
+            log.exception("table %s: move %r failed", self.table.id, text)
+            return self.error("server", "the move could not be saved; nothing changed, try again")
+        self.send({"type": "ack", "seq": stored, "move": text.strip()})

@@ -1,0 +1,55 @@
+"""The server's database: tables, their seats, and the log of every step.
+
+A table's game is never stored as a snapshot: it is the table's configuration
+plus its append-only list of steps (deals, dice, moves), replayed through the
+engine on restart. That keeps one source of truth (the engine) and makes a
+restored table exactly the table that was running.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import JSON, Float, ForeignKey, Integer, String
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class TableRow(Base):
+    __tablename__ = "tables"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    game: Mapped[str] = mapped_column(String(16))
+    name: Mapped[str] = mapped_column(String(80), default="")
+    config: Mapped[dict[str, Any]] = mapped_column(JSON)
+    # Seeds the table's chance outcomes and bots; never leaves the server.
+    secret: Mapped[str] = mapped_column(String(64))
+    status: Mapped[str] = mapped_column(String(16), default="waiting")  # waiting, playing, finished
+    created_at: Mapped[float] = mapped_column(Float)
+
+
+class SeatRow(Base):
+    __tablename__ = "seats"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(8))  # human or bot
+    bot: Mapped[str | None] = mapped_column(String(120), nullable=True)
+    name: Mapped[str] = mapped_column(String(40), default="")
+    # Only a hash of the seat's secret token is kept, so the database alone
+    # does not let anyone move for a seat.
+    token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+
+
+class StepRow(Base):
+    __tablename__ = "steps"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    # {"deal": [cards]} or {"move": "notation"}; see goldfields.server.games.
+    payload: Mapped[dict[str, Any]] = mapped_column(JSON)
+    # Wall-clock time of the step (time.time()), for restoring live clocks.
+    wall: Mapped[float] = mapped_column(Float)

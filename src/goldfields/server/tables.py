@@ -1,0 +1,450 @@
+"""Live tables: the games being played on this server, and the rules of the house.
+
+Every change to a table goes through :meth:`TableManager._commit`, under the
+table's lock: the step is checked on a copy of the game, written to the
+database (and synced) and only then applied and announced. So nothing is
+acknowledged that a crash could lose, and a rejected step changes nothing.
+
+Who acts for a seat: its human (through a WebSocket), its bot, or a stand-in
+bot when the human has been away longer than the grace period or let their
+move clock run out. The human takes the seat back by coming back and acting.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import random
+import secrets
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from ..bots.base import Bot, Budget
+from ..bots.registry import make_bot
+from ..core.game import Event, GameState, RuleError
+from .games import ConfigError, TableGame, table_game
+from .models import SeatRow, TableRow
+from .store import Store
+
+log = logging.getLogger("goldfields.server")
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class TableError(Exception):
+    """A request the table refuses; ``code`` is machine-readable, the message is for people."""
+
+    def __init__(self, code: str, message: str, status: int = 409) -> None:
+        super().__init__(message)
+        self.code = code
+        self.status = status
+
+
+@dataclass(slots=True)
+class Settings:
+    bot_delay: float = 0.6
+    """Seconds a bot waits before moving, so that people can follow."""
+    grace_seconds: float = 20.0
+    """How long a disconnected player's seat waits before a bot stands in."""
+    bot_seconds: float = 0.5
+    """Thinking budget for search bots on the server."""
+    standin_bot: str = "heuristic"
+
+
+class Outbox(Protocol):
+    """A client connection, as the table sees it."""
+
+    seat: int | None
+
+    def send(self, message: dict[str, Any]) -> None: ...
+
+
+@dataclass(slots=True)
+class Seat:
+    index: int
+    kind: str  # human or bot
+    bot: str | None
+    name: str
+    token_hash: str | None
+    connections: int = 0
+    standin: bool = False
+
+    @property
+    def open(self) -> bool:
+        return self.kind == "human" and self.token_hash is None
+
+
+@dataclass(eq=False)
+class LiveTable:
+    id: str
+    game: TableGame
+    name: str
+    config: dict[str, Any]
+    secret: str
+    created_at: float
+    seats: list[Seat]
+    state: GameState
+    status: str = "waiting"
+    seq: int = 0
+    events: list[tuple[int, Event]] = field(default_factory=list)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    conns: set[Outbox] = field(default_factory=set)
+    bots: dict[int, Bot] = field(default_factory=dict)
+    walls: list[float] = field(default_factory=list)  # wall time of each step
+    timers: dict[str, asyncio.TimerHandle] = field(default_factory=dict)
+    tasks: set[asyncio.Task[None]] = field(default_factory=set)
+
+    def rng(self, purpose: str) -> random.Random:
+        # A fresh generator per step, derived from the table's secret: chance
+        # never repeats after a restart, and nothing outside the server can
+        # predict it.
+        return random.Random(f"{self.secret}:{purpose}:{self.seq}")
+
+    def controlled_by_bot(self, seat: int) -> bool:
+        s = self.seats[seat]
+        return s.kind == "bot" or s.standin
+
+    def summary(self) -> dict[str, Any]:
+        state = self.state
+        return {
+            "id": self.id,
+            "game": self.game.name,
+            "name": self.name,
+            "players": len(self.seats),
+            "config": self.config,
+            "status": self.status,
+            "seq": self.seq,
+            "to_move": state.current_player if state.current_player >= 0 else None,
+            "created_at": self.created_at,
+            "seats": [
+                {
+                    "seat": s.index,
+                    "kind": s.kind,
+                    "bot": s.bot,
+                    "name": s.name,
+                    "label": self.game.seat_label(self.config, s.index),
+                    "open": s.open,
+                    "connected": s.connections > 0,
+                    "standin": s.standin,
+                }
+                for s in self.seats
+            ],
+        }
+
+
+class TableManager:
+    def __init__(self, store: Store, settings: Settings | None = None, clock: Callable[[], float] = time.time) -> None:
+        self.store = store
+        self.settings = settings or Settings()
+        self.clock = clock
+        self.tables: dict[str, LiveTable] = {}
+
+    # ------------------------------------------------------------------
+    # Creating, claiming, restoring
+    # ------------------------------------------------------------------
+    async def create(self, request: Mapping[str, Any]) -> LiveTable:
+        game = table_game(request["game"])
+        config = game.check_config(request)
+        config["move_seconds"] = request.get("move_seconds")
+        players = config["players"]
+        seat_specs = request["seats"]
+        if len(seat_specs) != players:
+            raise ConfigError(f"a table of {players} players needs {players} seats, not {len(seat_specs)}")
+        seats = []
+        for i, spec in enumerate(seat_specs):
+            if spec["kind"] == "bot":
+                bot = spec.get("bot") or "heuristic"
+                try:
+                    make_bot(bot, game.name)
+                except ValueError as err:
+                    raise ConfigError(f"seat {i}: {err}") from None
+                seats.append(Seat(i, "bot", bot, spec.get("name") or f"{bot} bot", None))
+            else:
+                seats.append(Seat(i, "human", None, spec.get("name") or "", None))
+        table = LiveTable(
+            id=secrets.token_urlsafe(6),
+            game=game,
+            name=request.get("name") or f"{game.name.capitalize()} table",
+            config=config,
+            secret=secrets.token_hex(16),
+            created_at=self.clock(),
+            seats=seats,
+            state=game.new_state(config),
+        )
+        await self.store.create_table(
+            TableRow(
+                id=table.id,
+                game=game.name,
+                name=table.name,
+                config=config,
+                secret=table.secret,
+                status="waiting",
+                created_at=table.created_at,
+            ),
+            [SeatRow(table_id=table.id, seat=s.index, kind=s.kind, bot=s.bot, name=s.name) for s in seats],
+        )
+        self.tables[table.id] = table
+        async with table.lock:
+            await self._maybe_start(table)
+        return table
+
+    async def claim(self, table: LiveTable, seat: int, name: str) -> str:
+        if not 0 <= seat < len(table.seats):
+            raise TableError("no_such_seat", f"this table has seats 0 to {len(table.seats) - 1}", 404)
+        async with table.lock:
+            s = table.seats[seat]
+            if not s.open:
+                raise TableError("seat_taken", f"seat {seat} is not open: it is a bot's or already taken")
+            token = secrets.token_urlsafe(18)
+            if not await self.store.claim_seat(table.id, seat, hash_token(token), name):
+                raise TableError("seat_taken", f"seat {seat} was just taken by someone else")
+            s.token_hash = hash_token(token)
+            s.name = name or f"player {seat}"
+            await self._maybe_start(table)
+            self._broadcast(table, [])
+        return token
+
+    def authenticate(self, table: LiveTable, seat: int, token: str) -> bool:
+        if not 0 <= seat < len(table.seats):
+            return False
+        expected = table.seats[seat].token_hash
+        return expected is not None and secrets.compare_digest(expected, hash_token(token))
+
+    async def restore(self) -> None:
+        """Load every table from the database and carry on where each stopped."""
+        for stored in await self.store.load_all():
+            row = stored.row
+            try:
+                game = table_game(row.game)
+                state = game.new_state(row.config)
+            except ConfigError:
+                log.error("table %s: unknown game %s, left out", row.id, row.game)
+                continue
+            table = LiveTable(
+                id=row.id,
+                game=game,
+                name=row.name,
+                config=row.config,
+                secret=row.secret,
+                created_at=row.created_at,
+                seats=[Seat(s.seat, s.kind, s.bot, s.name, s.token_hash) for s in stored.seats],
+                state=state,
+                status=row.status,
+            )
+            for step in stored.steps:
+                events = game.apply_step(table.state, step.payload)
+                table.seq = step.seq
+                table.walls.append(step.wall)
+                table.events.extend((step.seq, e) for e in events)
+            self.tables[table.id] = table
+            async with table.lock:
+                await self._advance(table)
+
+    # ------------------------------------------------------------------
+    # Moves
+    # ------------------------------------------------------------------
+    async def submit(self, table: LiveTable, seat: int, text: str, expected_seq: int | None) -> int:
+        """A move from the human in ``seat``; returns the step number it was stored as."""
+        async with table.lock:
+            s = table.seats[seat]
+            if s.standin:
+                s.standin = False  # acting again takes the seat back from the bot
+            if table.status == "waiting":
+                raise TableError("not_started", "the game starts when every human seat is taken")
+            if table.status == "finished":
+                raise RuleError("end", "the game is over")
+            if expected_seq is not None and expected_seq != table.seq:
+                raise TableError("stale", f"the table has moved on (step {table.seq}, not {expected_seq}): resync")
+            to_move = table.state.current_player
+            if to_move != seat:
+                who = f"seat {to_move} is to move" if to_move >= 0 else "nobody is to move now"
+                raise RuleError("turn", f"it is not your turn: {who}")
+            step = table.game.client_step(table.state, text, self._elapsed(table), table.rng("move"))
+            await self._commit(table, step)
+            await self._advance(table)
+            return table.seq
+
+    async def take_back(self, table: LiveTable, seat: int) -> None:
+        async with table.lock:
+            if table.seats[seat].standin:
+                table.seats[seat].standin = False
+                self._broadcast(table, [])
+                await self._advance(table)
+
+    def _elapsed(self, table: LiveTable) -> float | None:
+        return None  # turn-based games; real-time games override through TableGame
+
+    async def _commit(self, table: LiveTable, step: dict[str, Any]) -> list[Event]:
+        """Check ``step`` on a copy, store it durably, then make it the table's state."""
+        trial = table.state.clone()
+        events = table.game.apply_step(trial, step)  # raises RuleError: nothing changed
+        wall = self.clock()
+        await self.store.append_step(table.id, table.seq + 1, step, wall)
+        table.seq += 1
+        table.state = trial
+        table.walls.append(wall)
+        table.events.extend((table.seq, e) for e in events)
+        self._broadcast(table, events)
+        return events
+
+    async def _maybe_start(self, table: LiveTable) -> None:
+        if table.status == "waiting" and not any(s.open for s in table.seats):
+            table.status = "playing"
+            await self.store.set_status(table.id, "playing")
+            await self._advance(table)
+
+    async def _advance(self, table: LiveTable) -> None:
+        """After a step: deal or roll what chance owes, then wake whoever acts next."""
+        if table.status == "waiting":
+            return
+        while table.state.is_chance_node():
+            await self._commit(table, table.game.chance_step(table.state, table.rng("chance")))
+        if table.state.is_terminal():
+            if table.status != "finished":
+                table.status = "finished"
+                await self.store.set_status(table.id, "finished")
+                self._broadcast(table, [])
+            self._cancel_timers(table)
+            return
+        self._cancel_timers(table)
+        seat, seq = table.state.current_player, table.seq
+        if table.controlled_by_bot(seat):
+            self._spawn(table, self._bot_move(table, seat, seq))
+        elif (limit := table.config.get("move_seconds")) and table.seats[seat].connections > 0:
+            self._timer(table, "move", limit, lambda: self._spawn(table, self._out_of_time(table, seat, seq)))
+        elif table.seats[seat].connections == 0:
+            self._timer(
+                table, "grace", self.settings.grace_seconds, lambda: self._spawn(table, self._stand_in(table, seat))
+            )
+
+    async def _bot_move(self, table: LiveTable, seat: int, seq: int) -> None:
+        await asyncio.sleep(self.settings.bot_delay)
+        async with table.lock:
+            if table.seq != seq or not table.controlled_by_bot(seat) or table.state.current_player != seat:
+                return
+            view = table.state.view(seat)
+            bot = self._bot_for(table, seat)
+            rng = table.rng("bot")
+        budget = Budget(seconds=self.settings.bot_seconds)
+        action = await asyncio.to_thread(bot.act, view, rng, budget)
+        async with table.lock:
+            if table.seq != seq or not table.controlled_by_bot(seat):
+                return  # the table moved on while the bot was thinking
+            step = table.game.bot_step(table.state, action, self._elapsed(table), table.rng("move"))
+            try:
+                await self._commit(table, step)
+            except RuleError:
+                log.exception("table %s: bot %s chose an illegal action", table.id, table.seats[seat].bot)
+                return
+            await self._advance(table)
+
+    def _bot_for(self, table: LiveTable, seat: int) -> Bot:
+        if seat not in table.bots:
+            spec = table.seats[seat].bot or self.settings.standin_bot
+            table.bots[seat] = make_bot(spec, table.game.name)
+        return table.bots[seat]
+
+    async def _out_of_time(self, table: LiveTable, seat: int, seq: int) -> None:
+        async with table.lock:
+            if table.seq == seq and table.state.current_player == seat and not table.seats[seat].standin:
+                table.seats[seat].standin = True
+                self._broadcast(table, [])
+                await self._advance(table)
+
+    async def _stand_in(self, table: LiveTable, seat: int) -> None:
+        async with table.lock:
+            s = table.seats[seat]
+            if s.kind == "human" and s.connections == 0 and not s.standin and table.status == "playing":
+                s.standin = True
+                self._broadcast(table, [])
+                await self._advance(table)
+
+    # ------------------------------------------------------------------
+    # Connections
+    # ------------------------------------------------------------------
+    async def connect(self, table: LiveTable, conn: Outbox) -> None:
+        async with table.lock:
+            table.conns.add(conn)
+            if conn.seat is not None:
+                table.seats[conn.seat].connections += 1
+            conn.send(self.full_update(table, conn.seat))
+            if conn.seat is not None and table.status == "playing":
+                await self._advance(table)  # a move clock may start now that the player is here
+
+    async def disconnect(self, table: LiveTable, conn: Outbox) -> None:
+        async with table.lock:
+            table.conns.discard(conn)
+            if conn.seat is not None:
+                seat = table.seats[conn.seat]
+                seat.connections -= 1
+                if seat.connections == 0 and table.status == "playing":
+                    index = seat.index
+                    self._timer(
+                        table,
+                        f"away{index}",
+                        self.settings.grace_seconds,
+                        lambda: self._spawn(table, self._stand_in(table, index)),
+                    )
+            self._broadcast(table, [])
+
+    def full_update(self, table: LiveTable, seat: int | None) -> dict[str, Any]:
+        """Everything a (re)connecting client needs: its view and the game log so far."""
+        views = [e.view(seat) for _, e in table.events]
+        return self._update(table, seat, views, full=True)
+
+    def _update(self, table: LiveTable, seat: int | None, views: list[dict[str, Any]], full: bool) -> dict[str, Any]:
+        names = {s.index: (s.name or f"seat {s.index}") for s in table.seats}
+        return {
+            "type": "update",
+            "full": full,
+            "table": table.summary(),
+            "seat": seat,
+            "seq": table.seq,
+            "view": table.state.observation(seat),
+            "events": views,
+            "log": [table.game.narrate(v, lambda i: names.get(i, f"seat {i}")) for v in views],
+            "clock": self._clock_view(table, seat),
+        }
+
+    def _clock_view(self, table: LiveTable, seat: int | None) -> dict[str, Any]:
+        handle = table.timers.get("move")
+        if handle is None:
+            return {}
+        return {"move_deadline_in": max(0.0, handle.when() - asyncio.get_running_loop().time())}
+
+    def _broadcast(self, table: LiveTable, events: list[Event]) -> None:
+        by_seat: dict[int | None, dict[str, Any]] = {}
+        for conn in list(table.conns):
+            if conn.seat not in by_seat:
+                by_seat[conn.seat] = self._update(table, conn.seat, [e.view(conn.seat) for e in events], full=False)
+            conn.send(by_seat[conn.seat])
+
+    # ------------------------------------------------------------------
+    # Timers and tasks
+    # ------------------------------------------------------------------
+    def _timer(self, table: LiveTable, name: str, delay: float, callback: Callable[[], None]) -> None:
+        old = table.timers.pop(name, None)
+        if old is not None:
+            old.cancel()
+        table.timers[name] = asyncio.get_running_loop().call_later(delay, callback)
+
+    def _cancel_timers(self, table: LiveTable) -> None:
+        for name in [n for n in table.timers if not n.startswith("away")]:
+            table.timers.pop(name).cancel()
+
+    def _spawn(self, table: LiveTable, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        table.tasks.add(task)
+        task.add_done_callback(table.tasks.discard)
+
+    async def shutdown(self) -> None:
+        for table in self.tables.values():
+            for handle in table.timers.values():
+                handle.cancel()
+            for task in list(table.tasks):
+                task.cancel()

@@ -30,8 +30,12 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match
 
 from ..bots.registry import known_bots
 from ..core.game import RuleError
@@ -65,7 +69,7 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
         summary="Play Digging and Digger online: tables, seats, bots and live play.",
         version="0.1.0",
         lifespan=lifespan,
-        responses={409: {"model": Problem}, 404: {"model": Problem}, 422: {"model": Problem}},
+        responses={400: {"model": Problem}, 404: {"model": Problem}, 409: {"model": Problem}, 422: {"model": Problem}},
     )
 
     def manager(request: Request | WebSocket) -> TableManager:
@@ -85,10 +89,27 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
     async def config_error(_request: Request, err: ConfigError) -> JSONResponse:
         return JSONResponse({"code": "bad_config", "message": str(err)}, status_code=422)
 
-    @app.exception_handler(HTTPException)
-    async def http_error(_request: Request, err: HTTPException) -> JSONResponse:
+    @app.exception_handler(RequestValidationError)
+    async def invalid_request(_request: Request, err: RequestValidationError) -> JSONResponse:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e.get('loc', ()) if p != 'body') or 'body'}: {e.get('msg')}"
+            for e in err.errors()[:5]
+        )
+        return JSONResponse({"code": "bad_request", "message": problems}, status_code=422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, err: StarletteHTTPException) -> JSONResponse:
         detail = err.detail if isinstance(err.detail, dict) else {"code": "http", "message": str(err.detail)}
-        return JSONResponse(detail, status_code=err.status_code)
+        headers = dict(err.headers or {})
+        if err.status_code == 405:
+            # Starlette names only the first matching route's method; list them all.
+            methods = set()
+            for route in request.app.router.routes:
+                match, _ = route.matches({**request.scope, "method": "__none__"})
+                if match is Match.PARTIAL and isinstance(route, APIRoute) and route.include_in_schema:
+                    methods |= route.methods
+            headers["Allow"] = ", ".join(sorted(methods))
+        return JSONResponse(detail, status_code=err.status_code, headers=headers)
 
     @app.get("/api/health")
     async def health() -> dict[str, str]:
@@ -164,7 +185,14 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
 
     static = _static_dir()
     if static is not None:
-        app.mount("/", StaticFiles(directory=static, html=True), name="client")
+        files = StaticFiles(directory=static, html=True)
+
+        # A GET route rather than a mount at "/": a mount would also swallow
+        # other methods on /api paths and answer them as a file server would.
+        @app.get("/{path:path}", include_in_schema=False)
+        async def client(request: Request, path: str) -> Any:
+            return await files.get_response(path or ".", request.scope)
+
     return app
 
 

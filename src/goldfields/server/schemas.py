@@ -19,19 +19,32 @@ class SeatRequest(Strict):
     name: str = Name
 
 
-class CreateTable(Strict):
-    game: Literal["digging", "digger"]
-    players: int = Field(ge=2, le=5)
-    partnership: bool | None = Field(default=None, description="Digging with 4 players: partners 0+2 against 1+3.")
-    options: dict[str, bool | int | float | str] = Field(default_factory=dict, max_length=16)
-    crates: Literal["white"] | dict[str, list[str]] | None = Field(
-        default=None, description="Digger: 'white' or {'black': ['A', 'C', ...]}."
-    )
-    seats: list[SeatRequest] = Field(min_length=2, max_length=5)
+class DiggingRuleOptions(Strict):
+    """Digging's rule options (docs/digging.md#rule-options); all off by default."""
+
+    target_exceeded: bool = False
+    full_deck: bool = False
+    no_chests_during_fight: bool = False
+    close_needs_chest: bool = False
+    resolve_fight_at_hand_end: bool = False
+
+
+class TableRequest(Strict):
+    seats: list[SeatRequest] = Field(min_length=2, max_length=5, description="One entry per seat, seat 0 first.")
     name: str = Field(default="", max_length=80, pattern=r"^[^\x00-\x1f]*$")
     move_seconds: float | None = Field(default=None, ge=5, le=3600, description="Time per move (turn-based games).")
     claim: int | None = Field(default=None, ge=0, le=4, description="A human seat the creator takes at once.")
     player_name: str = Name
+
+
+class CreateDigging(TableRequest):
+    game: Literal["digging"]
+    players: int | None = Field(default=None, ge=2, le=4, description="Defaults to the number of seats.")
+    partnership: bool | None = Field(default=None, description="4 players only: partners 0+2 against 1+3.")
+    options: DiggingRuleOptions = Field(default_factory=DiggingRuleOptions)
+
+
+CreateTable = CreateDigging  # becomes a union discriminated by "game" as games are added
 
 
 class ClaimSeat(Strict):

@@ -149,6 +149,8 @@ class TableManager:
     # ------------------------------------------------------------------
     async def create(self, request: Mapping[str, Any]) -> LiveTable:
         game = table_game(request["game"])
+        if request.get("players") is None:
+            request = {**request, "players": len(request["seats"])}
         config = game.check_config(request)
         config["move_seconds"] = request.get("move_seconds")
         players = config["players"]

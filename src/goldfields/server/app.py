@@ -223,9 +223,12 @@ class Session:
         self.queue.put_nowait(message)
 
     async def _sender(self) -> None:
-        while (message := await self.queue.get()) is not None:
-            await self.ws.send_text(json.dumps(message))
-        await self.ws.close(code=4008)
+        try:
+            while (message := await self.queue.get()) is not None:
+                await self.ws.send_text(json.dumps(message))
+            await self.ws.close(code=4008)
+        except (WebSocketDisconnect, RuntimeError, OSError):
+            return  # the client went away; the receiving side ends the session
 
     def error(self, code: str, message: str, rule: str | None = None) -> None:
         self.send({"type": "error", "code": code, "rule": rule, "message": message})
@@ -294,8 +297,13 @@ class Session:
             return self.error("bad_message", 'a move is {"type": "move", "move": "<move in the notation>"}')
         if seq is not None and (not isinstance(seq, int) or isinstance(seq, bool)):
             return self.error("bad_message", "seq is the number of the last step you saw")
+        move = text.strip()
+
+        def ack(stored: int) -> None:
+            self.send({"type": "ack", "seq": stored, "move": move})
+
         try:
-            stored = await self.manager.submit(self.table, self.seat, text.strip(), seq)
+            await self.manager.submit(self.table, self.seat, move, seq, ack)
         except RuleError as err:
             return self.error("illegal", str(err), err.rule)
         except TableError as err:
@@ -303,4 +311,3 @@ class Session:
         except Exception:  # a storage failure: nothing was applied, the client may retry
             log.exception("table %s: move %r failed", self.table.id, text)
             return self.error("server", "the move could not be saved; nothing changed, try again")
-        self.send({"type": "ack", "seq": stored, "move": text.strip()})

@@ -250,8 +250,20 @@ class TableManager:
     # ------------------------------------------------------------------
     # Moves
     # ------------------------------------------------------------------
-    async def submit(self, table: LiveTable, seat: int, text: str, expected_seq: int | None) -> int:
-        """A move from the human in ``seat``; returns the step number it was stored as."""
+    async def submit(
+        self,
+        table: LiveTable,
+        seat: int,
+        text: str,
+        expected_seq: int | None,
+        stored: Callable[[int], None] = lambda seq: None,
+    ) -> int:
+        """A move from the human in ``seat``; returns the step number it was stored as.
+
+        ``stored(seq)`` is called as soon as the move is durable, before the
+        table moves on (deals, bots), so the player's acknowledgement is not
+        held up by what follows.
+        """
         async with table.lock:
             s = table.seats[seat]
             if s.standin:
@@ -268,8 +280,10 @@ class TableManager:
                 raise RuleError("turn", f"it is not your turn: {who}")
             step = table.game.client_step(table.state, text, self._elapsed(table), table.rng("move"))
             await self._commit(table, step)
+            seq = table.seq
+            stored(seq)
             await self._advance(table)
-            return table.seq
+            return seq
 
     async def take_back(self, table: LiveTable, seat: int) -> None:
         async with table.lock:

@@ -161,6 +161,12 @@ class GameState(ABC):
     @abstractmethod
     def apply_chance(self, outcome: Any) -> list[Event]: ...
 
+    def chance_outcomes(self) -> list[tuple[Any, float]]:
+        """Every chance outcome now due, with its probability, where that list is
+        small enough to enumerate (Digger's 252 rolls). Digging's deal (a shuffle
+        of the whole deck) is not: research adapters deal it card by card."""
+        raise NotImplementedError(f"{self.game_name} does not enumerate its chance outcomes")
+
     # -- what a seat knows ------------------------------------------------
     @abstractmethod
     def observation(self, seat: int | None) -> dict[str, Any]:

@@ -1,0 +1,138 @@
+"""Time for Digger (RULINGS G4): the simulated clock and the real one.
+
+The engine never reads a clock. Whoever drives a game stamps each timed step
+with the seconds since the turn's first roll and passes it in
+(``state.apply_action(action, at=...)``); the engine enforces the hourglass.
+Two stampers are provided:
+
+* :class:`TimeModel`, the simulated clock of bots, tests and the arena: each
+  step costs a fixed number of seconds, optionally jittered with a
+  ``random.Random`` the caller owns.
+* :class:`RealClock`, for live play: the wall clock, started at the first roll.
+
+Both answer ``stamp(state, action)``: the time to pass with that action.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .actions import DECODED, K_ROLL, K_STEAL, K_STOP, K_TAKE, ROLL, TIMEOUT
+
+if TYPE_CHECKING:
+    from .state import DiggerState
+
+
+@dataclass(frozen=True, slots=True)
+class TimeModel:
+    """Named costs in seconds for a simulated digger (G4).
+
+    The defaults describe a brisk but unhurried player: about ten actions fit
+    in the hourglass, so a greedy turn can run out of time, as at the table.
+    """
+
+    roll: float = 2.0
+    """Gathering the five dice and throwing them again (the first roll of a
+    turn is at 0 by definition: the hourglass starts with it)."""
+
+    take: float = 1.0
+    """Reaching for one token, from the centre or from an opponent's crate."""
+
+    stack: float = 0.5
+    """Stacking one token of the haul before calling "stop" (gems into the
+    crate, blue into the box): a stop comes at now + stack x haul size."""
+
+    limit: float = 30.0
+    """The hourglass this player believes in, for bots that plan with
+    :meth:`time_left`. The engine enforces the game's own ``time_limit``
+    option, never this."""
+
+    jitter: float = 0.0
+    """Each cost is multiplied by a factor drawn uniformly in
+    [1 - jitter, 1 + jitter] with the caller's generator; 0 is deterministic."""
+
+    def __post_init__(self) -> None:
+        for name in ("roll", "take", "stack", "limit"):
+            v = getattr(self, name)
+            if not isinstance(v, (int, float)) or isinstance(v, bool) or not math.isfinite(v) or v < 0:
+                raise ValueError(f"TimeModel.{name} must be a number of seconds >= 0, not {v!r}")
+        if not isinstance(self.jitter, (int, float)) or not 0.0 <= self.jitter < 1.0:
+            raise ValueError(f"TimeModel.jitter must be a fraction in [0, 1), not {self.jitter!r}")
+
+    def cost(self, action: int, haul: int = 0, rng: random.Random | None = None) -> float:
+        """Seconds that ``action`` takes after the previous step (0 for a timeout)."""
+        kind = DECODED[action][0]
+        if kind == K_ROLL:
+            base = self.roll
+        elif kind in (K_TAKE, K_STEAL):
+            base = self.take
+        elif kind == K_STOP:
+            base = self.stack * haul
+        else:
+            return 0.0
+        if self.jitter:
+            if rng is None:
+                raise ValueError("a TimeModel with jitter needs the caller's random.Random")
+            base *= rng.uniform(1.0 - self.jitter, 1.0 + self.jitter)
+        return base
+
+    def stamp(self, state: DiggerState, action: int, rng: random.Random | None = None) -> float | None:
+        """The time to apply ``action`` at in ``state``, to the millisecond.
+
+        ``None`` for a timeout (the engine sets the time to the limit itself).
+        """
+        if action == TIMEOUT:
+            return None
+        if action == ROLL and not state.started:
+            return 0.0
+        at = state.elapsed + self.cost(action, state.haul_size, rng)
+        # Rounding keeps records short; max() keeps time from running backwards.
+        return max(state.elapsed, round(at, 3))
+
+    def estimate(self, rolls: int, tokens: int) -> float:
+        """Seconds into a turn after ``rolls`` rolls and ``tokens`` tokens taken,
+        by this model's costs: what a digger can reckon without the hourglass."""
+        if rolls <= 0:
+            return 0.0
+        return self.roll * (rolls - 1) + self.take * tokens
+
+    def time_left(self, rolls: int, tokens: int) -> float:
+        """The digger's own reckoning of the time left (may be negative)."""
+        return self.limit - self.estimate(rolls, tokens)
+
+
+DEFAULT_TIME_MODEL = TimeModel()
+
+
+class RealClock:
+    """The wall clock of a live game, measured from the current turn's first roll.
+
+    ``clock`` is injectable (a test hands in a fake one); ``time.monotonic``
+    by default, so that a change of the system time cannot shorten a turn.
+    """
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock
+        self._start: float | None = None
+
+    def stamp(self, state: DiggerState, action: int) -> float | None:
+        """Seconds since the turn's first roll; a turn's first roll starts the count at 0."""
+        if action == TIMEOUT:
+            return None
+        if action == ROLL and not state.started:
+            self._start = self._clock()
+            return 0.0
+        if self._start is None or not state.started:
+            return None
+        return max(state.elapsed, self._clock() - self._start)
+
+    def expired(self, state: DiggerState) -> bool:
+        """Whether the sand has run out on the turn under way: the caller then applies ``TIMEOUT``."""
+        if self._start is None or not state.can_time_out:
+            return False
+        return self._clock() - self._start > state.limit

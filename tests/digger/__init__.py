@@ -1,0 +1,1 @@
+"""Tests of the Digger engine (goldfields.digger)."""

@@ -57,6 +57,7 @@ def test_sigkill_and_restart_lose_nothing_acknowledged(tmp_path: Path) -> None:
             server.create([BOTS, BOTS, BOTS, BOTS])["table"]["id"],
             server.create([BOTS, BOTS, BOTS])["table"]["id"],
             server.create([BOTS, BOTS])["table"]["id"],
+            server.post("/api/tables", {"game": "digger", "seats": [BOTS, BOTS, BOTS]}).json()["table"]["id"],
         ]
         human = server.create([HUMAN, BOTS], claim=0)
         hid, token = human["table"]["id"], human["you"]["token"]

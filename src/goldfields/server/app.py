@@ -122,6 +122,8 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
             options: dict[str, Any] = {}
             if name == "digging":
                 options = {f.name: f.default for f in fields(DiggingOptions)}
+            elif name == "digger":
+                options = {"time_limit": 30.0, "knock_probability": 0.0}
             out.append(
                 {
                     "name": name,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -44,7 +44,24 @@ class CreateDigging(TableRequest):
     options: DiggingRuleOptions = Field(default_factory=DiggingRuleOptions)
 
 
-CreateTable = CreateDigging  # becomes a union discriminated by "game" as games are added
+class DiggerRuleOptions(Strict):
+    """Digger's rule options (docs/digger.md); the defaults are the standard rules."""
+
+    time_limit: float = Field(default=30.0, gt=0, le=600, description="Seconds in the hourglass.")
+    knock_probability: float = Field(default=0.0, ge=0, le=1, description="G5: chance a steal knocks a pile.")
+
+
+class CreateDigger(TableRequest):
+    game: Literal["digger"]
+    players: int | None = Field(default=None, ge=2, le=5, description="Defaults to the number of seats.")
+    crates: Literal["white", "black"] | dict[Literal["black"], list[Literal["A", "B", "C", "D", "E"]]] = Field(
+        default="white", description="'white' (same values for all), 'black', or {'black': ['A', 'C', 'E']}."
+    )
+    options: DiggerRuleOptions = Field(default_factory=DiggerRuleOptions)
+    stack_seconds: float = Field(default=0.5, ge=0, le=5, description="Seconds to stack each token when stopping.")
+
+
+CreateTable = Annotated[CreateDigging | CreateDigger, Field(discriminator="game")]
 
 
 class ClaimSeat(Strict):

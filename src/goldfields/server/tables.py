@@ -97,6 +97,7 @@ class LiveTable:
     bots: dict[int, Bot] = field(default_factory=dict)
     walls: list[float] = field(default_factory=list)  # wall time of each step
     timers: dict[str, asyncio.TimerHandle] = field(default_factory=dict)
+    turn_started: float | None = None  # wall time of a real-time turn's first step
     tasks: set[asyncio.Task[None]] = field(default_factory=set)
 
     def rng(self, purpose: str) -> random.Random:
@@ -152,7 +153,7 @@ class TableManager:
         if request.get("players") is None:
             request = {**request, "players": len(request["seats"])}
         config = game.check_config(request)
-        config["move_seconds"] = request.get("move_seconds")
+        config["move_seconds"] = request.get("move_seconds") if not game.realtime else None
         players = config["players"]
         seat_specs = request["seats"]
         if len(seat_specs) != players:
@@ -243,6 +244,7 @@ class TableManager:
                 table.seq = step.seq
                 table.walls.append(step.wall)
                 table.events.extend((step.seq, e) for e in events)
+                self._track_turn(table, step.wall)
             self.tables[table.id] = table
             async with table.lock:
                 await self._advance(table)
@@ -278,7 +280,7 @@ class TableManager:
             if to_move != seat:
                 who = f"seat {to_move} is to move" if to_move >= 0 else "nobody is to move now"
                 raise RuleError("turn", f"it is not your turn: {who}")
-            step = table.game.client_step(table.state, text, self._elapsed(table), table.rng("move"))
+            step = table.game.client_step(table.state, text, self._elapsed(table), table.rng("move"), table.config)
             await self._commit(table, step)
             seq = table.seq
             stored(seq)
@@ -293,7 +295,17 @@ class TableManager:
                 await self._advance(table)
 
     def _elapsed(self, table: LiveTable) -> float | None:
-        return None  # turn-based games; real-time games override through TableGame
+        """Seconds since the running real-time turn began, by the server's clock."""
+        if table.turn_started is None:
+            return None
+        return max(0.0, self.clock() - table.turn_started)
+
+    def _track_turn(self, table: LiveTable, wall: float) -> None:
+        running = table.game.turn_running(table.state)
+        if not running:
+            table.turn_started = None
+        elif table.turn_started is None:
+            table.turn_started = wall
 
     async def _commit(self, table: LiveTable, step: dict[str, Any]) -> list[Event]:
         """Check ``step`` on a copy, store it durably, then make it the table's state."""
@@ -305,6 +317,7 @@ class TableManager:
         table.state = trial
         table.walls.append(wall)
         table.events.extend((table.seq, e) for e in events)
+        self._track_turn(table, wall)
         self._broadcast(table, events)
         return events
 
@@ -328,6 +341,10 @@ class TableManager:
             self._cancel_timers(table)
             return
         self._cancel_timers(table)
+        if table.turn_started is not None:
+            started = table.turn_started
+            left = started + table.game.time_limit(table.state) - self.clock()
+            self._timer(table, "hourglass", max(0.0, left), lambda: self._spawn(table, self._sand_out(table, started)))
         seat, seq = table.state.current_player, table.seq
         if table.controlled_by_bot(seat):
             self._spawn(table, self._bot_move(table, seat, seq))
@@ -351,7 +368,7 @@ class TableManager:
         async with table.lock:
             if table.seq != seq or not table.controlled_by_bot(seat):
                 return  # the table moved on while the bot was thinking
-            step = table.game.bot_step(table.state, action, self._elapsed(table), table.rng("move"))
+            step = table.game.bot_step(table.state, action, self._elapsed(table), table.rng("move"), table.config)
             try:
                 await self._commit(table, step)
             except RuleError:
@@ -364,6 +381,14 @@ class TableManager:
             spec = table.seats[seat].bot or self.settings.standin_bot
             table.bots[seat] = make_bot(spec, table.game.name)
         return table.bots[seat]
+
+    async def _sand_out(self, table: LiveTable, started: float) -> None:
+        """The hourglass of a real-time turn has run out: the server calls time."""
+        async with table.lock:
+            if table.turn_started != started or not table.game.turn_running(table.state):
+                return  # that turn ended in time
+            await self._commit(table, {"move": "timeout"})
+            await self._advance(table)
 
     async def _out_of_time(self, table: LiveTable, seat: int, seq: int) -> None:
         async with table.lock:
@@ -428,10 +453,16 @@ class TableManager:
         }
 
     def _clock_view(self, table: LiveTable, seat: int | None) -> dict[str, Any]:
+        out: dict[str, Any] = {}
         handle = table.timers.get("move")
-        if handle is None:
-            return {}
-        return {"move_deadline_in": max(0.0, handle.when() - asyncio.get_running_loop().time())}
+        if handle is not None:
+            out["move_deadline_in"] = max(0.0, handle.when() - asyncio.get_running_loop().time())
+        if table.turn_started is not None and seat != table.game.clock_hidden_from(table.state):
+            # The hourglass, for everyone but the digger.
+            limit = table.game.time_limit(table.state)
+            out["hourglass_left"] = max(0.0, table.turn_started + limit - self.clock())
+            out["hourglass_limit"] = limit
+        return out
 
     def _broadcast(self, table: LiveTable, events: list[Event]) -> None:
         by_seat: dict[int | None, dict[str, Any]] = {}

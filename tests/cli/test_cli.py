@@ -37,9 +37,25 @@ def test_demo_plays_a_game_and_its_record_replays(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("players", ["2", "3"])
 def test_demo_individual_games(players: str) -> None:
-    out = run("demo", "--players", players, "--seed", "1")
+    out = run("demo", "--players", players, "--seed", "1", "--bots", "random")
     assert out.returncode == 0, out.stderr
     assert "Game over" in out.stdout
+
+
+def test_demo_digger_game_and_its_record(tmp_path: Path) -> None:
+    record = tmp_path / "digger.json"
+    out = run("demo", "digger", "--players", "3", "--seed", "2", "--save", str(record))
+    assert out.returncode == 0, out.stderr
+    assert "game over" in out.stdout.lower()
+    check = run("replay", str(record))
+    assert check.returncode == 0
+    assert json.loads(check.stdout)["game_over"] is True
+
+
+def test_demo_rejects_unknown_bots() -> None:
+    out = run("demo", "--bots", "genius")
+    assert out.returncode == 2
+    assert "genius" in out.stderr + out.stdout
 
 
 def test_replay_exit_statuses(tmp_path: Path) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from . import demo, replay, serve
+from . import demo, play, replay, serve
 
 app = typer.Typer(
     name="goldfields",
@@ -17,6 +17,7 @@ app = typer.Typer(
 replay.register(app)
 demo.register(app)
 serve.register(app)
+play.register(app)
 
 
 def main() -> None:

@@ -1,7 +1,8 @@
 """Digger events in words, for game logs in every front end.
 
-Takes an event as a seat may see it (``Event.view(seat)``): the digger's own
-view of its steps carries no time, so its log never shows the hourglass.
+Takes an event as a seat may see it (``Event.view(seat)``). A step's time is
+only in the views of the seats that may see the hourglass (everyone but the
+digger), so a line says ``[12.5 s]`` exactly when its reader may know it.
 """
 
 from __future__ import annotations
@@ -9,45 +10,61 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-COLOURS = {"B": "blue (water)", "Y": "yellow (gold)", "R": "red (ruby)", "G": "green (emerald)", "W": "white (diamond)"}
+from .dice import COLOUR_NAMES, FACES
+
+
+def colour(letter: str) -> str:
+    return f"{COLOUR_NAMES[FACES.index(letter)]} ({letter})"
+
+
+def tokens(counts: Mapping[str, int]) -> str:
+    """``{"B": 1, "Y": 0, "R": 2}`` -> ``B1 R2``; empty: ``nothing``."""
+    text = " ".join(f"{k}{v}" for k, v in counts.items() if v)
+    return text or "nothing"
 
 
 def _at(ev: Mapping[str, Any]) -> str:
-    return f" at {ev['at']:.1f} s" if "at" in ev else ""
+    return f" [{ev['at']:.1f} s]" if ev.get("at") is not None else ""
 
 
-def _tokens(tokens: Mapping[str, int]) -> str:
-    parts = [f"{n} {COLOURS.get(c, c)}" for c, n in tokens.items() if n]
-    return ", ".join(parts) if parts else "nothing"
+def roll_text(faces: str, unique: list[str], black: bool) -> str:
+    gives = f"once: {' '.join(unique)}" if unique else "no colour shows once"
+    steal = "; black once: gems may be stolen" if black else ""
+    return f"{' '.join(faces)} ({gives}{steal})"
 
 
 def event_text(ev: Mapping[str, Any], seat_name: Callable[[int], str] = lambda s: f"seat {s}") -> str:
     """One line of English for an event view."""
     kind = ev["kind"]
     who = seat_name(ev["seat"]) if "seat" in ev else ""
-    if kind == "throw":
-        return f"{who} turns the hourglass and rolls." if ev.get("first") else f"{who} rolls again{_at(ev)}."
-    if kind == "roll":
-        unique = ", ".join(ev["unique"]) or "none"
-        steal = "; black shows once: stealing is open" if ev.get("black") else ""
-        return f"{who} rolls {ev['faces']} (single colours: {unique}{steal})."
-    if kind == "take":
-        return f"{who} takes a {COLOURS.get(ev['colour'], ev['colour'])} token from the centre{_at(ev)}."
-    if kind == "steal":
-        return f"{who} steals a {COLOURS.get(ev['colour'], ev['colour'])} token from {seat_name(ev['from'])}{_at(ev)}!"
-    if kind == "stop":
-        boxed = f", {ev['boxed']} water into the box" if ev.get("boxed") else ""
-        return f"{who} stops{_at(ev)} and banks {_tokens(ev['banked'])}{boxed}: {ev['score']} points."
-    if kind == "timeout":
-        why = {"hourglass": "The sand runs out", "late stop": "Too late: the sand ran out before the stop"}.get(
-            ev.get("cause", ""), "The sand runs out"
-        )
-        return f"{why}: {who} loses the haul ({_tokens(ev['returned'])} back to the centre)."
-    if kind == "knock":
-        return f"{who} knocks a pile over and loses the haul ({_tokens(ev['returned'])} back to the centre)."
     if kind == "turn_start":
-        return f"{who} takes the dice."
+        return f"Turn {ev['turn'] + 1}: {who} digs."
+    if kind == "throw":
+        if ev["first"]:
+            return f"{who} throws the dice and the hourglass is turned.{_at(ev)}"
+        return f"{who} throws again (roll {ev['roll']}).{_at(ev)}"
+    if kind == "roll":
+        return f"{who} rolls {roll_text(ev['faces'], ev['unique'], ev['black'])}."
+    if kind == "take":
+        return f"{who} takes {colour(ev['colour'])} from the centre ({ev['centre']} left).{_at(ev)}"
+    if kind == "steal":
+        return f"{who} steals {colour(ev['colour'])} from the crate of {seat_name(ev['from'])}.{_at(ev)}"
+    if kind == "stop":
+        banked = tokens(ev["banked"])
+        boxed = f", boxes {ev['boxed']} blue" if ev["boxed"] else ""
+        return f"{who} calls stop{_at(ev)}: banks {banked}{boxed}; score {ev['score']}."
+    if kind in ("timeout", "knock"):
+        back = tokens(ev["returned"])
+        cause = ev.get("cause")
+        if kind == "knock" or cause == "knock":
+            return f"{who} knocks a pile over: the haul ({back}) goes back to the centre."
+        if cause == "late stop":
+            return f"{who} calls stop too late{_at(ev)}: the sand had run out; the haul ({back}) goes back."
+        if cause and cause.startswith("late "):
+            return f"Too late{_at(ev)}: the sand ran out before {who}'s {cause[5:]}; the haul ({back}) goes back."
+        return f"Time! The sand has run out on {who}: the haul ({back}) goes back to the centre."
     if kind == "game_over":
         winners = " and ".join(seat_name(s) for s in ev["winners"])
-        return f"The river is dry: game over. {winners} win{'s' if len(ev['winners']) == 1 else ''}."
+        scores = ", ".join(f"{seat_name(s)} {p}" for s, p in enumerate(ev["scores"]))
+        return f"Game over: {winners} win{'s' if len(ev['winners']) == 1 else ''}. Scores: {scores}."
     return f"{kind}: {dict(ev)}"

@@ -1,0 +1,153 @@
+"""``goldfields play digging|digger``: play in the terminal, against bots or at one keyboard."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from ..terminal import Display, Session, SetupError, digger_session, digging_session
+
+play_app = typer.Typer(
+    name="play",
+    help="Play Digging or Digger in the terminal: you against bots, or several people at one keyboard.",
+    no_args_is_help=True,
+    add_completion=False,
+)
+
+COMMON_HELP = """
+At your turn the legal moves are listed with numbers: type a number, or the
+move in the notation. Other commands: help, rules, log, show, undo (only with
+one human), save FILE (a record that `goldfields replay FILE` checks), quit.
+Ctrl-C offers to save before quitting.
+
+Hot seat: name several human seats (--seat 0 --seat 2, or --humans 2). The
+screen is cleared between their turns and each player presses Enter before
+their hand is shown.
+"""
+
+DIGGING_HELP = f"""Play Digging (Reiner Knizia) in the terminal.
+
+By default: 4 players in partnership (seats 0+2 against 1+3), you in seat 0,
+heuristic bots in the other seats.
+{COMMON_HELP}
+Examples:
+
+  goldfields play digging
+
+  goldfields play digging --players 2 --bots ismcts:seconds=0.5
+
+  goldfields play digging --seat 0 --seat 2 --bots random
+"""
+
+DIGGER_HELP = f"""Play Digger (Roberto Fraga), the real-time dice game, in the terminal.
+
+By default: 3 players, you in seat 0, bots in the others. While you dig the
+30-second hourglass runs in real time and you cannot see it: r rolls, a
+number (or `take Y`, `steal W 2`) takes a token, and Enter on an empty line
+stops and banks your haul. Bots dig on a simulated clock.
+{COMMON_HELP}
+Examples:
+
+  goldfields play digger
+
+  goldfields play digger --players 4 --crates black --bots random
+"""
+
+BotsOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--bots",
+        "-b",
+        metavar="SPEC",
+        help="Bot spec (random, heuristic, ismcts:seconds=0.5...): one for every bot seat, or one per bot "
+        "seat in seat order (repeat the option, or separate specs by spaces).",
+        show_default=False,
+    ),
+]
+SeatOption = Annotated[
+    list[int] | None,
+    typer.Option("--seat", metavar="K", help="A human seat; repeat for hot seat. Default: seat 0.",
+                 show_default=False),
+]
+HumansOption = Annotated[
+    int | None,
+    typer.Option("--humans", metavar="K", help="Humans in seats 0..K-1 (hot seat when K > 1).", show_default=False),
+]
+SeedOption = Annotated[
+    int | None,
+    typer.Option("--seed", metavar="N", help="Seed for the deals, dice and bots (default: a fresh one, printed).",
+                 show_default=False),
+]
+NoColorOption = Annotated[bool, typer.Option("--no-color", help="Plain text, no colours (NO_COLOR works too).")]
+WidthOption = Annotated[
+    int | None, typer.Option("--width", metavar="COLUMNS", min=40, help="Screen width (default: the terminal's).",
+                             show_default=False)
+]
+DelayOption = Annotated[float, typer.Option("--delay", min=0.0, help="Seconds to pause after each bot move.")]
+
+
+def _play(build: Callable[[], Session]) -> None:
+    """Set the game up (a bad option exits with status 2 and a message), then play it."""
+    try:
+        session = build()
+    except SetupError as err:
+        Console(stderr=True, highlight=False).print(f"error: {err}", markup=False)
+        raise typer.Exit(2) from None
+    raise typer.Exit(session.run())
+
+
+@play_app.command("digging", help=DIGGING_HELP)
+def digging_command(
+    players: Annotated[int, typer.Option("--players", "-n", metavar="N", help="2, 3 or 4 players.")] = 4,
+    partnership: Annotated[
+        bool | None,
+        typer.Option(
+            "--partnership/--individual",
+            help="Partners (4 players only: 0+2 against 1+3) or each for themselves. "
+            "Default: partnership with 4 players.",
+            show_default=False,
+        ),
+    ] = None,
+    bots: BotsOption = None,
+    seat: SeatOption = None,
+    humans: HumansOption = None,
+    seed: SeedOption = None,
+    no_color: NoColorOption = False,
+    width: WidthOption = None,
+    delay: DelayOption = 0.0,
+) -> None:
+    _play(lambda: digging_session(
+        players, partnership, seats=seat, humans=humans, bots=bots, seed=seed,
+        display=Display(no_color, width, delay),
+    ))
+
+
+@play_app.command("digger", help=DIGGER_HELP)
+def digger_command(
+    players: Annotated[int, typer.Option("--players", "-n", metavar="N", help="2 to 5 players.")] = 3,
+    bots: BotsOption = None,
+    seat: SeatOption = None,
+    humans: HumansOption = None,
+    seed: SeedOption = None,
+    crates: Annotated[str, typer.Option("--crates", help="white (the same values for all) or black (one card each).")
+                      ] = "white",
+    time_limit: Annotated[
+        float | None,
+        typer.Option("--time-limit", metavar="SECONDS", min=1.0, help="Seconds in the hourglass (default 30).",
+                     show_default=False),
+    ] = None,
+    no_color: NoColorOption = False,
+    width: WidthOption = None,
+    delay: DelayOption = 0.0,
+) -> None:
+    _play(lambda: digger_session(
+        players, seats=seat, humans=humans, bots=bots, seed=seed, crates=crates, time_limit=time_limit,
+        display=Display(no_color, width, delay),
+    ))
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(play_app, name="play")

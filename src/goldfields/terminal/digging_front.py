@@ -1,0 +1,53 @@
+"""Digging in the terminal: its screens, words and save warning."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from rich.console import RenderableType
+
+from ..core.game import GameState
+from ..digging.narrate import event_text
+from . import render_digging
+from .front import GameFront, Names
+from .rules_text import DIGGING_RULES
+
+
+class DiggingFront(GameFront):
+    game = "digging"
+    private_hands = True
+    rules_markdown = DIGGING_RULES
+    moves_help: ClassVar[str] = """\
+Moves in the notation (cards: MG MS MC, G S C, GG SS CC, X, B1..B12; mines m1, m2...):
+  draw              draw the top card of the pile
+  pass B7           pass a card face down to your partner (partnership game)
+  play MG 2         open a gold mine in seat 2's display
+  play G m1         lay a chest on mine m1;  play X m1  closes m1;  play B12 m2  attacks or joins
+  skip              only when nothing else is legal
+"""
+
+    def intro(self, obs: Mapping[str, Any], names: Names) -> str:
+        mode = (
+            "partnership: seats 0 and 2 (team A) against seats 1 and 3 (team B)"
+            if obs["partnership"]
+            else "each for themselves"
+        )
+        return f"Digging for {obs['players']} players, {mode}; {obs['target']} points to win."
+
+    def board(self, obs: Mapping[str, Any], names: Names) -> RenderableType:
+        return render_digging.board(obs, names)
+
+    def narrate(self, ev: Mapping[str, Any], names: Names) -> str | None:
+        return event_text(ev, names)
+
+    def summary(self, obs: Mapping[str, Any], names: Names) -> RenderableType:
+        return render_digging.summary(obs, names)
+
+    def save_warning(self, state: GameState, hot_seat: bool, seat: int | None) -> str | None:
+        if hot_seat and not state.is_terminal():
+            return (
+                "Warning: a game record holds every hand and the order of the pile. "
+                "Keep the file away from the other players until the game is over."
+            )
+        return None

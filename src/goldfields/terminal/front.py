@@ -1,0 +1,138 @@
+"""What the play session needs to know about a game, behind one small interface.
+
+The session (session.py) runs any game through the engine interface; a front
+adds the game's own pieces: how a seat's observation and the events look on
+screen, the rules text, typing shortcuts, and, for Digger, time.
+
+A front only ever receives what the seat at the keyboard may see: an
+observation (``state.observation(seat)``) and event views
+(``event.view(seat)``). The full state goes to a front only to stamp time
+(Digger's clocks need the turn's counts) and to ask what is legal.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from rich.console import Group, RenderableType
+from rich.text import Text
+
+from ..core.game import GameState
+from .keyboard import Expired
+
+
+@dataclass(frozen=True)
+class Names:
+    """How seats are called on screen, as seen by ``viewer`` (the seat at the keyboard)."""
+
+    players: int
+    humans: tuple[int, ...]
+    bots: Mapping[int, str] = field(default_factory=dict)
+    viewer: int | None = None
+    teams: bool = False
+
+    def __call__(self, seat: int) -> str:
+        """Short, for sentences: ``seat 2`` or ``seat 0 (you)``."""
+        return f"seat {seat} (you)" if seat == self.viewer else f"seat {seat}"
+
+    def long(self, seat: int) -> str:
+        """For tables: who plays the seat, and its team."""
+        who = "you" if seat == self.viewer else "human" if seat in self.humans else self.bots.get(seat, "bot")
+        team = f", team {'AB'[seat % 2]}" if self.teams else ""
+        return f"seat {seat} ({who}{team})"
+
+    def seen_by(self, viewer: int | None) -> Names:
+        return Names(self.players, self.humans, self.bots, viewer, self.teams)
+
+
+def numbered(moves: Sequence[str], width: int) -> RenderableType:
+    """The legal moves as ``[1] draw  [2] pass B7 ...``, wrapped to the screen."""
+    cells = [f"[{i}] {m}" for i, m in enumerate(moves, 1)]
+    cell = max(len(c) for c in cells) + 2 if cells else 1
+    per_line = max(1, width // cell)
+    lines = [
+        "".join(c.ljust(cell) for c in cells[i : i + per_line]).rstrip() for i in range(0, len(cells), per_line)
+    ]
+    return Text("\n".join(lines))
+
+
+class GameFront(ABC):
+    game: ClassVar[str]
+    private_hands: ClassVar[bool]
+    """Seats hold secrets (Digging's hands): in hot seat the screen is cleared
+    after each human move and a player catches up on what happened since
+    their last turn, seen from their seat."""
+    rules_markdown: ClassVar[str]
+    moves_help: ClassVar[str]
+    timeout_action: ClassVar[int | None] = None
+    """The action applied when a read's deadline passes (Digger's timeout)."""
+
+    # -- screens ---------------------------------------------------------
+    @abstractmethod
+    def intro(self, obs: Mapping[str, Any], names: Names) -> str:
+        """One paragraph: the game, the table, the target."""
+
+    @abstractmethod
+    def board(self, obs: Mapping[str, Any], names: Names) -> RenderableType:
+        """The whole table as ``obs`` (one seat's observation) shows it."""
+
+    def decision(
+        self, obs: Mapping[str, Any], names: Names, moves: Sequence[str], full: bool, width: int
+    ) -> RenderableType:
+        """What the human sees before choosing: the table (if ``full``) and the numbered moves."""
+        parts: list[RenderableType] = [self.board(obs, names)] if full else []
+        parts.append(numbered(moves, width))
+        return Group(*parts)
+
+    def prompt(self, moves: Sequence[str], names: Names) -> str:
+        who = "Your move" if len(names.humans) == 1 else f"Seat {names.viewer}, your move"
+        return f"{who} (1-{len(moves)}, or help)> "
+
+    @abstractmethod
+    def narrate(self, ev: Mapping[str, Any], names: Names) -> str | None:
+        """An event view in words (None: nothing worth a line)."""
+
+    @abstractmethod
+    def summary(self, obs: Mapping[str, Any], names: Names) -> RenderableType:
+        """The final result."""
+
+    # -- typing ----------------------------------------------------------
+    def expand(self, text: str) -> str:
+        """A typed move with shortcuts replaced by the notation."""
+        return text
+
+    def empty_line(self, state: GameState) -> int | str | None:
+        """What Enter alone does: an action, a message to show, or None (prompt again)."""
+        return None
+
+    def refuse(self, state: GameState, action: int) -> str | None:
+        """Why a human may not choose ``action`` although the engine would take it (Digger's timeout)."""
+        return None
+
+    # -- time ------------------------------------------------------------
+    def stamp_human(self, state: GameState, action: int) -> float | None:
+        return None
+
+    def stamp_bot(self, state: GameState, action: int, rng: random.Random) -> float | None:
+        return None
+
+    def deadline(self, state: GameState) -> Expired | None:
+        """A test that says the human's time is up, while they are choosing; None: no hurry."""
+        return None
+
+    # -- session policy ---------------------------------------------------
+    def undo_point(self, obs: Mapping[str, Any]) -> bool:
+        """Whether a decision in this position is one that ``undo`` can return to."""
+        return True
+
+    def watch_seat(self, state: GameState, humans: Sequence[int]) -> int | None:
+        """The view shown in hot seat while no human is choosing: what every human may see."""
+        return None
+
+    def save_warning(self, state: GameState, hot_seat: bool, seat: int | None) -> str | None:
+        """A warning to print when the record holds something a player may not see yet."""
+        return None

@@ -1,0 +1,402 @@
+"""One game at the terminal: the loop, the commands, undo, saving and hot seat.
+
+The loop is the match runner's (goldfields.play.match) with people in it:
+chance is drawn from one generator seeded by the game's seed, each bot draws
+from its own generator seeded from it first, and Digger's bots are stamped
+with a simulated clock. A human seat reads the keyboard instead of asking a
+bot.
+
+What a person sees is always one seat's observation and event views. With
+one human that is their seat. In hot seat (several humans at one keyboard),
+the screen belongs to the human choosing; before the keyboard changes hands
+the screen is cleared and the next player presses Enter, then catches up on
+what happened since their last turn, seen from their own seat. Between
+human turns the screen shows only what every human may see.
+
+The undo stack holds full states (every hand included). It lives in this
+process only: it is never printed, never saved, and undo is refused as soon
+as a second human plays.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rich.markdown import Markdown
+
+from ..bots import Bot, BotError
+from ..core.game import Event, GameState, RuleError
+from ..records import save as save_record
+from .commands import COMMANDS_HELP, Command, Verb, parse
+from .front import GameFront, Names, numbered
+from .keyboard import Keyboard
+from .screen import Screen
+
+EXIT_OK, EXIT_ABANDONED, EXIT_INTERRUPTED = 0, 1, 130
+
+
+class _Leave(Exception):
+    """The player asked to leave (``quit``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Snapshot:
+    """Everything needed to return to one of the human's decisions."""
+
+    state: GameState
+    steps: int
+    events: int
+    bot_rngs: tuple[Any, ...]
+    stamp_rng: Any
+
+
+class Session:
+    def __init__(
+        self,
+        front: GameFront,
+        state: GameState,
+        bots: Sequence[Bot | None],
+        screen: Screen,
+        keyboard: Keyboard,
+        *,
+        seed: int,
+        save_name: str = "game.json",
+        delay: float = 0.0,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        n = state.num_players
+        if len(bots) != n:
+            raise ValueError(f"{state.game_name} for {n} players needs {n} seats, got {len(bots)}")
+        self.front = front
+        self.state = state
+        self.bots = list(bots)
+        self.humans = tuple(s for s, b in enumerate(bots) if b is None)
+        if not self.humans:
+            raise ValueError("a terminal game needs at least one human seat (watch bots with goldfields demo)")
+        self.screen = screen
+        self.keyboard = keyboard
+        self.seed = seed
+        self.save_name = save_name
+        self.delay = delay
+        self.sleep = sleep
+        self.chance_rng = random.Random(seed)
+        # As in the match runner, the helpers' generators are seeded first, so
+        # the stream of deals and dice does not depend on who sits where.
+        self.stamp_rng = random.Random(self.chance_rng.getrandbits(64))
+        self.bot_rngs = [random.Random(self.chance_rng.getrandbits(64)) for _ in range(n)]
+        self.events: list[Event] = []
+        self.steps = 0
+        self._undo: list[_Snapshot] = []
+        self.hot_seat = len(self.humans) > 1
+        # The seat whose screen is showing; None: a screen every human may see.
+        self.at_keyboard: int | None = None if self.hot_seat else self.humans[0]
+        self._seen = dict.fromkeys(self.humans, 0)  # hot seat: events each human has caught up on
+        self._last_decider: int | None = None
+        self._redraw = True
+        partnership = bool(state.observation(None).get("partnership"))
+        self.names = Names(n, self.humans, {s: b.spec() for s, b in enumerate(bots) if b is not None},
+                           teams=partnership)
+
+    # ------------------------------------------------------------------
+    # The loop
+    # ------------------------------------------------------------------
+    def run(self) -> int:
+        """Play to the end; the exit status (0 done or left, 1 abandoned, 130 interrupted)."""
+        try:
+            self._intro()
+            while not self.state.is_terminal():
+                self._step()
+            self._game_over()
+            return EXIT_OK
+        except _Leave:
+            return EXIT_OK
+        except KeyboardInterrupt:
+            self._offer_save("Interrupted.")
+            return EXIT_INTERRUPTED
+        except EOFError:
+            self.screen.blank()
+            self.screen.say("End of input: the game is left unfinished.")
+            return EXIT_ABANDONED
+        except BotError as err:
+            self.screen.error(f"A bot failed: {err}")
+            self._offer_save("The game cannot go on.")
+            return EXIT_ABANDONED
+
+    def _step(self) -> None:
+        state = self.state
+        if state.is_chance_node():
+            self._record(state.apply_chance(state.sample_chance(self.chance_rng)))
+            return
+        seat = state.current_player
+        bot = self.bots[seat]
+        if bot is None:
+            self._human(seat)
+            return
+        action = bot.act(state.view(seat), self.bot_rngs[seat])
+        at = self.front.stamp_bot(state, action, self.stamp_rng)
+        try:
+            events = state.apply_action(action, at)
+        except RuleError as err:
+            raise BotError(f"bot {bot.spec()} at seat {seat} chose an illegal action {action!r}: {err}") from err
+        self._last_decider = seat
+        self._record(events)
+        if self.delay:
+            self.sleep(self.delay)
+
+    def _record(self, events: list[Event]) -> None:
+        """Keep the events (for the log and for hot-seat catch-up) and show them as the screen's seat may."""
+        self.events.extend(events)
+        self.steps += 1
+        viewer = self._live_viewer()
+        names = self.names.seen_by(viewer)
+        for ev in events:
+            text = self.front.narrate(ev.view(viewer), names)
+            if text:
+                self.screen.say(text)
+
+    def _live_viewer(self) -> int | None:
+        if self.at_keyboard is not None:
+            return self.at_keyboard
+        return self.front.watch_seat(self.state, self.humans)
+
+    # ------------------------------------------------------------------
+    # A human's decision
+    # ------------------------------------------------------------------
+    def _human(self, seat: int) -> None:
+        if self.at_keyboard != seat:
+            self._hand_over(seat)
+        state = self.state
+        obs = state.observation(seat)
+        undoable = not self.hot_seat and self.front.undo_point(obs)
+        if undoable and (not self._undo or self._undo[-1].steps != self.steps):
+            self._undo.append(self._snapshot())
+        names = self.names.seen_by(seat)
+        legal = state.legal_actions()
+        moves = [state.action_to_string(a) for a in legal]
+        full = self._redraw or self._last_decider != seat
+        self._redraw = False
+        self.screen.show(self.front.decision(obs, names, moves, full, self.screen.width))
+        prompt = self.front.prompt(moves, names)
+        while True:
+            line = self.keyboard.read(prompt, self.front.deadline(state))
+            if line is None:  # the time ran out while the human was choosing
+                assert self.front.timeout_action is not None
+                self._record(state.apply_action(self.front.timeout_action))
+                self._after_move(seat)
+                return
+            command = parse(line)
+            if command.verb in (Verb.NUMBER, Verb.MOVE, Verb.EMPTY):
+                choice = self._choice(command, legal)
+                if choice is None:
+                    continue
+                if isinstance(choice, str):
+                    self.screen.error(choice)
+                    continue
+                refused = self.front.refuse(state, choice)
+                if refused:
+                    self.screen.error(refused)
+                    continue
+                try:
+                    events = state.apply_action(choice, self.front.stamp_human(state, choice))
+                except RuleError as err:
+                    self.screen.error(f"Not allowed: {err}")
+                    continue
+                self._last_decider = seat
+                self._record(events)
+                self._after_move(seat)
+                return
+            if self._command(command, seat):
+                return  # the position or the screen changed: start the decision again
+            self.screen.show(numbered(moves, self.screen.width))
+
+    def _choice(self, command: Command, legal: list[int]) -> int | str | None:
+        """The action a move line names, or a message saying why it names none."""
+        if command.verb is Verb.EMPTY:
+            return self.front.empty_line(self.state)
+        if command.verb is Verb.NUMBER:
+            assert command.number is not None
+            if 1 <= command.number <= len(legal):
+                return legal[command.number - 1]
+            return f"There is no move {command.number}: the moves are numbered 1 to {len(legal)}."
+        text = self.front.expand(command.text)
+        try:
+            return self.state.string_to_action(text)
+        except RuleError as err:
+            return f"{command.text!r} is neither a command nor a move ({err}). Type help to see both."
+
+    def _after_move(self, seat: int) -> None:
+        # Hot seat: once a player's turn is over, their hand must leave the screen at once.
+        if self.hot_seat and self.front.private_hands and self.state.current_player != seat:
+            self.screen.clear()
+            self.screen.say(f"Seat {seat} has played.")
+            self.at_keyboard = None
+
+    def _hand_over(self, seat: int) -> None:
+        if self.at_keyboard is not None:  # else the screen was cleared when the last player's turn ended
+            self.screen.clear()
+        self.screen.say(f"{self.names.long(seat)} is next.", style="bold")
+        self._ask(f"Pass the keyboard to seat {seat}, then press Enter.> ")
+        self.at_keyboard = seat
+        self._redraw = True
+        if self.front.private_hands:
+            news = self.events[self._seen[seat] :]
+            self._seen[seat] = len(self.events)
+            if news:
+                names = self.names.seen_by(seat)
+                self.screen.rule(f"Since seat {seat}'s last turn")
+                for ev in news:
+                    text = self.front.narrate(ev.view(seat), names)
+                    if text:
+                        self.screen.say(text)
+                self.screen.rule()
+
+    # ------------------------------------------------------------------
+    # Commands
+    # ------------------------------------------------------------------
+    def _command(self, command: Command, seat: int | None) -> bool:
+        """Carry out a command; True when the decision must start again (undo, show)."""
+        if command.problem:
+            self.screen.error(command.problem)
+            return False
+        verb = command.verb
+        if verb is Verb.HELP:
+            self.screen.show(COMMANDS_HELP, self.front.moves_help)
+        elif verb is Verb.RULES:
+            self.screen.show(Markdown(self.front.rules_markdown))
+        elif verb is Verb.LOG:
+            self._log(seat, command.number)
+        elif verb is Verb.SAVE:
+            self._save(command.text, seat)
+        elif verb is Verb.SHOW:
+            self._redraw = True
+            return True
+        elif verb is Verb.UNDO:
+            return self._undo_move()
+        elif verb is Verb.QUIT:
+            self._offer_save("Leaving the game.")
+            raise _Leave
+        return False
+
+    def _log(self, seat: int | None, lines: int | None) -> None:
+        names = self.names.seen_by(seat)
+        texts = [t for ev in self.events if (t := self.front.narrate(ev.view(seat), names))]
+        shown = texts if lines is None else texts[-lines:]
+        who = f"seat {seat}" if seat is not None else "every player"
+        more = ""
+        if len(shown) < len(texts):
+            more = f", the last {len(shown)} of {len(texts)} lines (log all for everything)"
+        self.screen.rule(f"The game so far, as {who} sees it{more}")
+        for text in shown:
+            self.screen.say(text)
+        self.screen.rule()
+
+    def _save(self, name: str, seat: int | None) -> bool:
+        warning = self.front.save_warning(self.state, self.hot_seat, seat)
+        if warning:
+            self.screen.say(warning, style="yellow")
+        try:
+            path = save_record(self.state.record(), Path(name).expanduser())
+        except OSError as err:
+            self.screen.error(f"Could not save to {name}: {err.strerror or err}")
+            return False
+        self.screen.say(f"Saved the game record to {path}. Check it with: goldfields replay {path}")
+        return True
+
+    def _offer_save(self, why: str) -> None:
+        self.screen.blank()
+        self.screen.say(why)
+        try:
+            answer = self._ask("Save the game before quitting? [y/N] ")
+            if answer.strip().lower() not in ("y", "yes"):
+                return
+            while True:
+                name = self._ask(f"File name [{self.save_name}]: ").strip() or self.save_name
+                if self._save(name, self.at_keyboard):
+                    return
+        except (KeyboardInterrupt, EOFError):
+            self.screen.blank()
+
+    def _ask(self, prompt: str) -> str:
+        line = self.keyboard.read(prompt)
+        assert line is not None  # only a read with a deadline can come back empty-handed
+        return line
+
+    # ------------------------------------------------------------------
+    # Undo
+    # ------------------------------------------------------------------
+    def _snapshot(self) -> _Snapshot:
+        return _Snapshot(
+            self.state.clone(),
+            self.steps,
+            len(self.events),
+            tuple(r.getstate() for r in self.bot_rngs),
+            self.stamp_rng.getstate(),
+        )
+
+    def _undo_move(self) -> bool:
+        if self.hot_seat:
+            self.screen.error(
+                "undo is only for games with one human: the other players at this keyboard "
+                "have already seen what happened since."
+            )
+            return False
+        stack = self._undo
+        current = stack.pop() if stack and stack[-1].steps == self.steps else None
+        if not stack:
+            if current is not None:
+                stack.append(current)
+            self.screen.error("Nothing to undo: this is your first decision.")
+            return False
+        snap = stack[-1]  # stays on the stack: it is the decision now being taken again
+        self.state = snap.state.clone()
+        self.steps = snap.steps
+        del self.events[snap.events :]
+        for rng, saved in zip(self.bot_rngs, snap.bot_rngs, strict=True):
+            rng.setstate(saved)
+        self.stamp_rng.setstate(snap.stamp_rng)
+        self._redraw = True
+        self._last_decider = None
+        self.screen.say("Undone: back to your previous decision.", style="bold")
+        return True
+
+    # ------------------------------------------------------------------
+    # Beginning and end
+    # ------------------------------------------------------------------
+    def _intro(self) -> None:
+        obs = self.state.observation(None)
+        self.screen.rule("goldfields")
+        self.screen.say(self.front.intro(obs, self.names))
+        bots = ", ".join(f"seat {s} {spec}" for s, spec in self.names.bots.items())
+        if self.hot_seat:
+            seats = ", ".join(map(str, self.humans))
+            self.screen.say(f"Hot seat: seats {seats} are played at this keyboard; the screen is cleared "
+                            "before each player's turn.")
+        else:
+            self.screen.say(f"You play seat {self.humans[0]}.")
+        if bots:
+            self.screen.say(f"Bots: {bots}.")
+        self.screen.say(f"Seed {self.seed}. Type help for the commands, rules for the rules.")
+
+    def _game_over(self) -> None:
+        viewer = self._live_viewer()
+        names = self.names.seen_by(viewer)
+        self.screen.blank()
+        self.screen.show(self.front.summary(self.state.observation(viewer), names))
+        while True:
+            try:
+                line = self._ask("The game is over. Type save FILE, log, or press Enter to leave.> ")
+            except EOFError:
+                return
+            command = parse(line)
+            if command.verb in (Verb.EMPTY, Verb.QUIT):
+                return
+            if command.verb in (Verb.NUMBER, Verb.MOVE, Verb.UNDO):
+                self.screen.error("The game is over: no more moves. Type save FILE, log, or press Enter.")
+                continue
+            if self._command(command, viewer):
+                self.screen.show(self.front.summary(self.state.observation(viewer), names))

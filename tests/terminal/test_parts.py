@@ -1,0 +1,146 @@
+"""The small pieces: command parsing, seating, rendering, the command line's checks."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from goldfields.cli import play
+from goldfields.digger import DiggerState, TimeModel
+from goldfields.digging import new_game
+from goldfields.terminal import render_digger, render_digging
+from goldfields.terminal.commands import DEFAULT_LOG_LINES, Verb, parse
+from goldfields.terminal.front import Names
+from goldfields.terminal.seating import SeatingError, plan_seats
+
+from .support import capture_screen
+
+
+@pytest.mark.parametrize(
+    ("line", "verb", "number", "text"),
+    [
+        ("", Verb.EMPTY, None, ""),
+        ("   ", Verb.EMPTY, None, ""),
+        ("12", Verb.NUMBER, 12, "12"),
+        ("play MG 0", Verb.MOVE, None, "play MG 0"),
+        ("  draw ", Verb.MOVE, None, "draw"),
+        ("HELP", Verb.HELP, None, ""),
+        ("?", Verb.HELP, None, ""),
+        ("rules", Verb.RULES, None, ""),
+        ("log", Verb.LOG, DEFAULT_LOG_LINES, ""),
+        ("log 5", Verb.LOG, 5, ""),
+        ("log all", Verb.LOG, None, ""),
+        ("undo", Verb.UNDO, None, ""),
+        ("save my game.json", Verb.SAVE, None, "my game.json"),
+        ("quit", Verb.QUIT, None, ""),
+        ("show", Verb.SHOW, None, ""),
+    ],
+)
+def test_parse(line: str, verb: Verb, number: int | None, text: str) -> None:
+    command = parse(line)
+    assert (command.verb, command.number, command.text, command.problem) == (verb, number, text, None)
+
+
+@pytest.mark.parametrize(("line", "problem"), [("save", "file name"), ("log -1", "number of lines"),
+                                               ("undo 2", "nothing after it")])
+def test_parse_problems(line: str, problem: str) -> None:
+    command = parse(line)
+    assert command.problem and problem in command.problem
+
+
+def test_seating_defaults_and_hot_seat() -> None:
+    default = plan_seats("digging", 4)
+    assert default.humans == (0,) and [spec for _, spec in default.bot_specs] == ["heuristic"] * 3
+    hot = plan_seats("digging", 4, seats=[2, 0], bots=["random heuristic"])
+    assert hot.humans == (0, 2) and hot.hot_seat and hot.bot_specs == ((1, "random"), (3, "heuristic"))
+    assert plan_seats("digger", 3, humans=3).bot_specs == ()
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"seats": [4]}, "0 to 3"),
+        ({"seats": [1, 1]}, "twice"),
+        ({"humans": 0}, "between 1 and 4"),
+        ({"humans": 2, "seats": [0]}, "one or the other"),
+        ({"bots": ["random", "random"]}, "one bot spec for all or one each"),
+        ({"bots": ["ismcts:nope=1"]}, "no parameter"),
+        ({"humans": 4, "bots": ["random"]}, "every seat is human"),
+    ],
+)
+def test_seating_errors(kwargs: dict[str, object], message: str) -> None:
+    with pytest.raises(SeatingError, match=message):
+        plan_seats("digging", 4, **kwargs)  # type: ignore[arg-type]
+
+
+def _text(renderable: object) -> str:
+    screen, out = capture_screen()
+    screen.show(renderable)  # type: ignore[arg-type]
+    return out.getvalue()
+
+
+def test_digging_board_shows_only_the_viewers_hand() -> None:
+    state = new_game(4, seed=5)
+    rng = random.Random(5)
+    for _ in range(30):
+        legal = state.legal_actions()
+        state.apply_action(legal[rng.randrange(len(legal))])
+    names = Names(4, (1,), {0: "random", 2: "random", 3: "random"}, viewer=1, teams=True)
+    text = _text(render_digging.board(state.observation(1), names))
+    assert f"Hand of seat 1 (you): {' '.join(state.hand_codes(1))}" in text
+    assert text.count("Hand of") == 1
+    assert "team A" in text and "Pile:" in text
+    spectator = _text(render_digging.board(state.observation(None), names.seen_by(None)))
+    assert "Hand of" not in spectator
+
+
+def test_digger_board_hides_the_hourglass_from_the_digger_only() -> None:
+    state = DiggerState(3)
+    model = TimeModel()
+    rng = random.Random(1)
+    state.apply_action(0, model.stamp(state, 0, rng))
+    state.apply_chance("KRGBY")
+    state.apply_action(0, 2.0)
+    state.apply_chance("RGWBY")
+    names = Names(3, (0, 1), {2: "random"})
+    digger = _text(render_digger.board(state.observation(0), names.seen_by(0)))
+    watcher = _text(render_digger.board(state.observation(1), names.seen_by(1)))
+    assert "Dice: R G W B Y" in digger and "Dice: R G W B Y" in watcher
+    assert "Hourglass" not in digger
+    assert "Hourglass: 2.0 s gone, 28.0 s left" in watcher
+
+
+def _cli() -> typer.Typer:
+    app = typer.Typer()
+    play.register(app)
+    return app
+
+
+def test_cli_help() -> None:
+    runner = CliRunner()
+    for game, words in [("digging", "partnership"), ("digger", "hourglass")]:
+        result = runner.invoke(_cli(), ["play", game, "--help"], env={"COLUMNS": "120"})
+        assert result.exit_code == 0 and words in result.output
+        for option in ("--bots", "--seat", "--humans", "--seed", "--no-color"):
+            assert option in result.output
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["digging", "--players", "5"], "Digging is for 2, 3 or 4 players"),
+        (["digging", "--players", "3", "--partnership"], "partnership game is for exactly 4"),
+        (["digging", "--bots", "nosuchbot"], "known bots for digging"),
+        (["digging", "--bots", "random", "--bots", "random"], "need one bot spec for all or one each"),
+        (["digging", "--seat", "7"], "the seats of a 4-player game are 0 to 3"),
+        (["digger", "--players", "9"], "Digger is for 2 to 5 players"),
+        (["digger", "--crates", "green"], "--crates is white or black"),
+    ],
+)
+def test_cli_bad_options_exit_with_status_2(args: list[str], message: str) -> None:
+    result = CliRunner().invoke(_cli(), ["play", *args], env={"COLUMNS": "200"})
+    assert result.exit_code == 2
+    assert message in result.output

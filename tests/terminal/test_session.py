@@ -1,0 +1,178 @@
+"""The play session in process: a scripted keyboard, a fake clock, a captured screen."""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+import pytest
+
+from goldfields.terminal import digger_session, digging_session
+
+from .support import Answer, FakeClock, ScriptedKeyboard, capture_screen, moves_in
+
+
+def test_undo_restores_the_exact_position() -> None:
+    screen, _ = capture_screen()
+    seen: list[dict[str, Any]] = []
+    script = iter(["1", "undo", "quit", "n"])
+
+    def policy(prompt: str) -> Answer:
+        if "your move" in prompt.lower():
+            seen.append(session.state.to_json())
+        return next(script)
+
+    session = digging_session(2, bots=["random"], seed=21, screen=screen, keyboard=ScriptedKeyboard(policy))
+    assert session.run() == 0
+    first, after_move, after_undo = seen
+    assert first != after_move
+    assert after_undo == first  # every hand, the pile and the scores: exactly as before
+
+
+def test_undo_then_a_different_move_goes_on_from_there() -> None:
+    screen, out = capture_screen()
+    answers = iter(["1", "undo", "2", "quit", "n"])
+    session = digging_session(3, bots=["random"], seed=22, screen=screen,
+                              keyboard=ScriptedKeyboard(lambda p: next(answers)))
+    assert session.run() == 0
+    assert "Undone: back to your previous decision." in out.getvalue()
+    moves = session.state.record()["hands"][0]["moves"]
+    assert moves[0] != "draw"  # the first move is now the second choice, not the undone draw
+
+
+# The pseudo-terminal tests play 2 players and the partnership; these cover the other tables.
+@pytest.mark.parametrize(("players", "partnership"), [(3, False), (4, False)])
+def test_whole_digging_games_in_process(players: int, partnership: bool) -> None:
+    rng = random.Random(players)
+    screen, out = capture_screen()
+
+    def policy(prompt: str) -> Answer:
+        if "game is over" in prompt:
+            return ""
+        return str(rng.randint(1, moves_in(prompt)))
+
+    session = digging_session(players, partnership, bots=["random"], seed=23, screen=screen,
+                              keyboard=ScriptedKeyboard(policy))
+    assert session.run() == 0
+    assert session.state.is_terminal()
+    assert "Game over:" in out.getvalue()
+    assert not re.search(r"Hand of seat [1-3]", out.getvalue())
+
+
+def _human_turn_lines(text: str) -> list[str]:
+    return [line for line in text.splitlines() if line.startswith("seat 0 (you)")]
+
+
+def test_digger_hourglass_is_real_time_and_hidden_from_the_digger() -> None:
+    clock = FakeClock()
+    screen, out = capture_screen()
+    turn = {"n": 0, "thought": False}
+
+    def policy(prompt: str) -> Answer:
+        if "r to roll" in prompt:
+            turn["n"] += 1
+            turn["thought"] = False
+            return "r" if turn["n"] <= 2 else "quit"
+        if prompt.startswith("Save"):
+            return "n"
+        if turn["n"] == 1:  # think 29 s after the first roll, then stop: in time
+            if not turn["thought"]:
+                turn["thought"] = True
+                return 29.0
+            return ""
+        return 31.0  # second turn: hesitate until the sand runs out while waiting
+
+    session = digger_session(2, bots=["random"], seed=24, screen=screen,
+                             keyboard=ScriptedKeyboard(policy, clock), clock=clock)
+    assert session.run() == 0
+    text = out.getvalue()
+    assert "seat 0 (you) calls stop: banks" in text
+    assert "Time! The sand has run out on seat 0 (you)" in text
+    moves = session.state.record()["moves"]
+    assert "stop @29" in moves and "timeout" in moves
+    for line in _human_turn_lines(text):
+        assert not re.search(r"\[\d+\.\d s\]", line), line
+    assert not re.search(r"Hourglass: [\d.]+ s gone", text)
+
+
+class NoDeadlineKeyboard(ScriptedKeyboard):
+    """A keyboard that cannot watch the clock (Windows consoles): lateness is the engine's call."""
+
+    def read(self, prompt: str, expired: Any = None) -> str | None:
+        while True:
+            answer = self.policy(prompt)
+            if isinstance(answer, str):
+                self.prompts.append(prompt)
+                return answer
+            assert self.clock is not None
+            self.clock.now += answer
+
+
+def test_a_late_stop_loses_the_haul() -> None:
+    clock = FakeClock()
+    screen, out = capture_screen()
+    state = {"turn": 0, "waited": False}
+
+    def policy(prompt: str) -> Answer:
+        if "r to roll" in prompt:
+            state["turn"] += 1
+            return "r" if state["turn"] == 1 else "quit"
+        if prompt.startswith("Save"):
+            return "n"
+        if not state["waited"]:
+            state["waited"] = True
+            return 31.0
+        return ""
+
+    session = digger_session(2, bots=["random"], seed=25, screen=screen,
+                             keyboard=NoDeadlineKeyboard(policy, clock), clock=clock)
+    assert session.run() == 0
+    assert "seat 0 (you) calls stop too late" in out.getvalue()
+    assert "stop @31" in session.state.record()["moves"]
+
+
+def test_whole_digger_game_in_process() -> None:
+    clock = FakeClock()
+    screen, out = capture_screen()
+
+    def policy(prompt: str) -> Answer:
+        if "game is over" in prompt:
+            return ""
+        if "r to roll" in prompt:
+            return "r"
+        clock.now += 1.0
+        return "take B" if "take B" in out.getvalue().rsplit("\n[1]", 1)[-1] else ""
+
+    session = digger_session(3, bots=["random"], seed=26, screen=screen,
+                             keyboard=ScriptedKeyboard(policy, clock), clock=clock)
+    assert session.run() == 0
+    assert session.state.is_terminal()
+    assert "Game over:" in out.getvalue()
+
+
+def test_end_of_input_abandons_the_game() -> None:
+    screen, out = capture_screen()
+
+    def policy(prompt: str) -> Answer:
+        raise EOFError
+
+    session = digging_session(2, bots=["random"], seed=27, screen=screen, keyboard=ScriptedKeyboard(policy))
+    assert session.run() == 1
+    assert "left unfinished" in out.getvalue()
+
+
+def test_interrupt_offers_to_save(tmp_path: Any) -> None:
+    screen, out = capture_screen()
+    answers = iter(["y", str(tmp_path / "nowhere" / "g.json")])
+
+    def policy(prompt: str) -> Answer:
+        if "your move" in prompt.lower():
+            raise KeyboardInterrupt
+        return next(answers)
+
+    session = digging_session(2, bots=["random"], seed=28, screen=screen, keyboard=ScriptedKeyboard(policy))
+    assert session.run() == 130
+    assert "Save the game before quitting? [y/N]" in " ".join(session.keyboard.prompts)  # type: ignore[attr-defined]
+    assert (tmp_path / "nowhere" / "g.json").exists()
+    assert "Saved the game record" in out.getvalue()

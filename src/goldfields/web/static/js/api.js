@@ -1,0 +1,118 @@
+// The HTTP API (see server/app.py and server/schemas.py), and where seat tokens are kept.
+
+export class ApiError extends Error {
+  constructor(code, message, status) {
+    super(message);
+    this.code = code;
+    this.status = status;
+  }
+}
+
+async function call(method, path, body) {
+  let response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers: body === undefined ? {} : { "Content-Type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      cache: "no-store",
+    });
+  } catch (err) {
+    throw new ApiError("network", String(err.message || err), 0);
+  }
+  let data = null;
+  try {
+    data = await response.json();
+  } catch {
+    /* an empty or non-JSON body */
+  }
+  if (!response.ok) {
+    // Our handlers answer {code, message}; FastAPI's validation errors answer {detail: [...]}.
+    if (data && data.code) throw new ApiError(data.code, data.message, response.status);
+    if (data && Array.isArray(data.detail)) {
+      const text = data.detail.map((d) => `${(d.loc || []).slice(1).join(".")}: ${d.msg}`).join("; ");
+      throw new ApiError("bad_request", text, response.status);
+    }
+    throw new ApiError("http", `HTTP ${response.status}`, response.status);
+  }
+  return data;
+}
+
+export const api = {
+  games: () => call("GET", "/api/games"),
+  tables: () => call("GET", "/api/tables"),
+  table: (id) => call("GET", `/api/tables/${encodeURIComponent(id)}`),
+  create: (body) => call("POST", "/api/tables", body),
+  claim: (id, seat, name) =>
+    call("POST", `/api/tables/${encodeURIComponent(id)}/seats/${seat}/claim`, { name: name || "" }),
+};
+
+// ---------------------------------------------------------------------------
+// Seat tokens: kept in localStorage per table and seat, so that a reload resumes.
+// The token travels in a link's #fragment, which browsers never send to the server.
+// ---------------------------------------------------------------------------
+const KEY = "goldfields.seat.";
+
+export function saveToken(table, seat, token) {
+  try {
+    localStorage.setItem(`${KEY}${table}.${seat}`, token);
+  } catch {
+    /* private mode: the link itself still works */
+  }
+}
+
+export function loadToken(table, seat) {
+  try {
+    return localStorage.getItem(`${KEY}${table}.${seat}`);
+  } catch {
+    return null;
+  }
+}
+
+export function forgetToken(table, seat) {
+  try {
+    localStorage.removeItem(`${KEY}${table}.${seat}`);
+  } catch {
+    /* nothing to do */
+  }
+}
+
+/** The seats of `table` this browser holds a token for. */
+export function mySeats(table) {
+  const seats = [];
+  try {
+    for (let i = 0; i < localStorage.length; i++) {
+      const key = localStorage.key(i);
+      if (key && key.startsWith(`${KEY}${table}.`)) seats.push(Number(key.slice(`${KEY}${table}.`.length)));
+    }
+  } catch {
+    /* none */
+  }
+  return seats.filter((s) => Number.isInteger(s)).sort((a, b) => a - b);
+}
+
+/** Where a seat is played: the token goes in the fragment. */
+export function seatLink(table, seat, token) {
+  const base = `/table.html?t=${encodeURIComponent(table)}`;
+  return seat === null || seat === undefined ? base : `${base}&seat=${seat}${token ? `#token=${token}` : ""}`;
+}
+
+export function absolute(path) {
+  return new URL(path, window.location.origin).href;
+}
+
+const NAME_KEY = "goldfields.name";
+export function playerName() {
+  try {
+    return localStorage.getItem(NAME_KEY) || "";
+  } catch {
+    return "";
+  }
+}
+export function setPlayerName(name) {
+  try {
+    localStorage.setItem(NAME_KEY, name);
+  } catch {
+    /* ignore */
+  }
+}

@@ -1,0 +1,165 @@
+// Tiny DOM helpers: h() builds elements, toast() shows a short message.
+
+/**
+ * h("button.primary", {onclick, "data-x": 1}, "text", child...)
+ * The tag may carry .classes and a #id. Attributes starting with "on" become listeners;
+ * `class` may be a string or an object {name: bool}; null/false children are skipped.
+ */
+export function h(tag, attrs, ...children) {
+  if (attrs === null || typeof attrs !== "object" || attrs instanceof Node || Array.isArray(attrs)) {
+    if (attrs !== undefined && attrs !== null) children.unshift(attrs);
+    attrs = {};
+  }
+  const m = tag.match(/^([a-z0-9-]+)?((?:[.#][\w-]+)*)$/i);
+  const name = (m && m[1]) || "div";
+  const svg = name === "svg" || name === "use" || name === "path" || name === "g";
+  const el = svg ? document.createElementNS("http://www.w3.org/2000/svg", name) : document.createElement(name);
+  if (m && m[2]) {
+    for (const part of m[2].match(/[.#][\w-]+/g)) {
+      if (part[0] === ".") el.classList.add(part.slice(1));
+      else el.id = part.slice(1);
+    }
+  }
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key.startsWith("on") && typeof value === "function") {
+      el.addEventListener(key.slice(2), value);
+    } else if (key === "class") {
+      if (typeof value === "string") {
+        for (const c of value.split(/\s+/).filter(Boolean)) el.classList.add(c);
+      } else {
+        for (const [c, on] of Object.entries(value)) if (on) el.classList.add(c);
+      }
+    } else if (key === "style" && typeof value === "object") {
+      Object.assign(el.style, value);
+    } else if (key === "dataset") {
+      Object.assign(el.dataset, value);
+    } else if (value === true) {
+      el.setAttribute(key, "");
+    } else {
+      el.setAttribute(key, String(value));
+    }
+  }
+  append(el, children);
+  return el;
+}
+
+function append(el, children) {
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    if (Array.isArray(child)) append(el, child);
+    else el.append(child instanceof Node ? child : String(child));
+  }
+}
+
+/** Replace everything inside `el` with `children`. */
+export function fill(el, ...children) {
+  el.replaceChildren();
+  append(el, children);
+  return el;
+}
+
+/** A reference to an icon of the inline SVG sprite (see icons.js). */
+export function icon(name, cls = "") {
+  const svg = h("svg", { class: `icon ${cls}`.trim(), "aria-hidden": "true", focusable: "false" });
+  const use = h("use");
+  use.setAttribute("href", `#i-${name}`);
+  svg.append(use);
+  return svg;
+}
+
+let toastBox = null;
+
+/** A short message at the bottom of the screen; kind = "error" | "info". */
+export function toast(text, kind = "info", ms = 4000) {
+  if (!toastBox) {
+    toastBox = h("div.toasts", { role: "status", "aria-live": "polite" });
+    document.body.append(toastBox);
+  }
+  const item = h(`div.toast.toast-${kind}`, { role: kind === "error" ? "alert" : null }, text);
+  toastBox.append(item);
+  setTimeout(() => item.classList.add("leaving"), ms);
+  setTimeout(() => item.remove(), ms + 400);
+  return item;
+}
+
+/** Copy text to the clipboard; falls back to a selected text field on plain-HTTP pages. */
+export async function copyText(text, field) {
+  try {
+    if (navigator.clipboard && window.isSecureContext) {
+      await navigator.clipboard.writeText(text);
+      return true;
+    }
+  } catch {
+    /* fall through */
+  }
+  if (field) {
+    field.focus();
+    field.select();
+    try {
+      return document.execCommand("copy");
+    } catch {
+      return false;
+    }
+  }
+  return false;
+}
+
+export const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+
+let openModal = null;
+
+/**
+ * A dialog over the page: modal(title, bodyNodes, [{label, primary, onClick, href}]).
+ * Esc or any button closes it; returns a function that closes it. One at a time.
+ */
+export function modal(title, body, buttons = [], opts = {}) {
+  if (openModal) openModal();
+  const titleId = `modal-title-${Math.random().toString(36).slice(2, 8)}`;
+  const before = document.activeElement;
+  let close;
+  const actions = buttons.map((b) => {
+    const attrs = {
+      class: { btn: true, primary: !!b.primary },
+      onclick: () => {
+        if (b.onClick) b.onClick();
+        close();
+      },
+    };
+    if (b.href) return h("a", { ...attrs, href: b.href, target: b.target || null }, b.label);
+    return h("button", { type: "button", ...attrs }, b.label);
+  });
+  const box = h(
+    `div.modal${opts.cls ? `.${opts.cls}` : ""}`,
+    { role: "dialog", "aria-modal": "true", "aria-labelledby": titleId },
+    h("h2", { id: titleId }, title),
+    h("div.modal-body", body),
+    h("div.modal-actions", actions),
+  );
+  const backdrop = h("div.modal-backdrop", box);
+  const onKey = (e) => {
+    if (e.key === "Escape") {
+      e.preventDefault();
+      e.stopPropagation();
+      close();
+    }
+  };
+  close = () => {
+    if (!backdrop.isConnected) return;
+    backdrop.remove();
+    document.removeEventListener("keydown", onKey, true);
+    if (openModal === close) openModal = null;
+    if (before && before.isConnected && typeof before.focus === "function") before.focus();
+  };
+  backdrop.addEventListener("click", (e) => {
+    if (e.target === backdrop) close();
+  });
+  document.addEventListener("keydown", onKey, true);
+  document.body.append(backdrop);
+  openModal = close;
+  const focus = box.querySelector(".btn.primary") || box.querySelector("button, a");
+  if (focus) focus.focus();
+  return close;
+}
+
+export const modalOpen = () => openModal !== null;

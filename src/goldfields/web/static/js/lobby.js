@@ -1,0 +1,365 @@
+// index.html: play against bots in one click, create a table, join or watch one, share a link.
+
+import { absolute, api, mySeats, playerName, saveToken, seatLink, setPlayerName } from "./api.js";
+import { copyText, fill, h, icon, toast } from "./dom.js";
+import { applyI18n, errorText, initLanguagePicker, onLanguage, optionText, rulesHtml, t } from "./i18n.js";
+import { installIcons } from "./icons.js";
+
+installIcons();
+
+const BOT_NAMES = ["Dusty", "Nugget", "Flint", "Sierra", "Pepper"];
+const els = {
+  name: document.getElementById("player-name"),
+  quick: document.getElementById("quick-buttons"),
+  form: document.getElementById("create-form"),
+  list: document.getElementById("table-list"),
+  share: document.getElementById("share"),
+  rules: document.getElementById("rules-text"),
+  rulesTabs: document.getElementById("rules-tabs"),
+};
+
+const state = { games: [], tables: [], form: null, rulesGame: "digging", showFinished: false };
+
+function name() {
+  const value = els.name.value.trim().slice(0, 40);
+  setPlayerName(value);
+  return value;
+}
+
+function go(link) {
+  // The link carries the seat's token in its #fragment; table.js stores it and hides it.
+  window.location.assign(link);
+}
+
+// ---------------------------------------------------------------------------
+// One click: a table against bots, with me in seat 0
+// ---------------------------------------------------------------------------
+async function quickPlay(game, button) {
+  button.disabled = true;
+  const me = name();
+  const players = game === "digging" ? 4 : 3;
+  const seats = [{ kind: "human", name: me }];
+  for (let i = 1; i < players; i++) seats.push({ kind: "bot", bot: "heuristic", name: BOT_NAMES[i - 1] });
+  const body = { game, players, seats, claim: 0, player_name: me, name: me ? t("lobby.quickName", { name: me, game: t(`game.${game}`) }) : t("lobby.quickNameAnon", { game: t(`game.${game}`) }) };
+  if (game === "digging") body.partnership = true;
+  if (game === "digger") body.crates = "white";
+  try {
+    const created = await api.create(body);
+    go(created.you.link);
+  } catch (err) {
+    toast(errorText(err), "error");
+    button.disabled = false;
+  }
+}
+
+function renderQuick() {
+  const buttons = [
+    h("button.btn.primary.big#quick-digging", { type: "button", onclick: (e) => quickPlay("digging", e.currentTarget) },
+      icon("cards"), " ", t("lobby.quickDigging")),
+  ];
+  if (state.games.some((g) => g.name === "digger")) {
+    buttons.push(
+      h("button.btn.big#quick-digger", { type: "button", onclick: (e) => quickPlay("digger", e.currentTarget) },
+        icon("dice"), " ", t("lobby.quickDigger")),
+    );
+  }
+  fill(els.quick, buttons);
+}
+
+// ---------------------------------------------------------------------------
+// The create-table form
+// ---------------------------------------------------------------------------
+function defaults(game) {
+  const info = state.games.find((g) => g.name === game);
+  const players = game === "digging" ? 4 : Math.min(3, info.max_players);
+  return {
+    game,
+    players,
+    partnership: game === "digging",
+    crates: "white",
+    options: {},
+    seats: Array.from({ length: info.max_players }, (_, i) => ({ kind: i === 0 ? "human" : "bot", bot: "heuristic" })),
+    claim: 0,
+    tableName: "",
+    moveSeconds: "",
+  };
+}
+
+function renderForm() {
+  if (!state.games.length) {
+    fill(els.form, h("p.muted", t("lobby.noGames")));
+    return;
+  }
+  const f = state.form;
+  const info = state.games.find((g) => g.name === f.game);
+  const rerender = () => renderForm();
+  const field = (label, control, hint) => h("label.field", h("span.field-label", label), control, hint ? h("span.field-hint", hint) : null);
+
+  const gameSelect = h(
+    "select#f-game",
+    { onchange: (e) => { state.form = defaults(e.target.value); rerender(); } },
+    state.games.map((g) => h("option", { value: g.name, selected: g.name === f.game }, t(`game.${g.name}`))),
+  );
+  const playerSelect = h(
+    "select#f-players",
+    {
+      onchange: (e) => {
+        f.players = Number(e.target.value);
+        if (f.players !== 4) f.partnership = false;
+        if (f.claim >= f.players) f.claim = 0;
+        rerender();
+      },
+    },
+    Array.from({ length: info.max_players - info.min_players + 1 }, (_, k) => info.min_players + k).map((n) =>
+      h("option", { value: n, selected: n === f.players }, String(n))),
+  );
+  const rows = [field(t("lobby.game"), gameSelect), field(t("lobby.players"), playerSelect)];
+  if (f.game === "digging") {
+    rows.push(
+      h("label.check", h("input#f-partnership", {
+        type: "checkbox", checked: f.partnership && f.players === 4, disabled: f.players !== 4,
+        onchange: (e) => { f.partnership = e.target.checked; rerender(); },
+      }), " ", t("lobby.partnership"), h("span.field-hint", t("lobby.partnershipHint"))),
+    );
+  }
+  if (f.game === "digger") {
+    rows.push(field(t("lobby.crates"), h("select#f-crates", { onchange: (e) => { f.crates = e.target.value; } },
+      h("option", { value: "white", selected: f.crates === "white" }, t("lobby.cratesWhite")),
+      h("option", { value: "black", selected: f.crates === "black" }, t("lobby.cratesBlack")))));
+  }
+  const optionKeys = Object.keys(info.options || {});
+  if (optionKeys.length) {
+    rows.push(
+      h("fieldset.options", h("legend", t("lobby.options")),
+        optionKeys.map((key) => {
+          const value = info.options[key];
+          const text = optionText(f.game, key);
+          if (typeof value === "number") {
+            return h("label.check", h("input.num", {
+              type: "number", name: key, step: "any", min: 0, value: f.options[key] ?? value,
+              onchange: (e) => { f.options[key] = e.target.value === "" ? value : Number(e.target.value); },
+            }), " ", h("span", h("code", key), " ", text));
+          }
+          if (typeof value !== "boolean") return null;
+          return h("label.check", h("input", {
+            type: "checkbox", name: key, checked: !!f.options[key],
+            onchange: (e) => { f.options[key] = e.target.checked; },
+          }), " ", h("span", h("code", key), " ", text));
+        })),
+    );
+  }
+  const botNames = Object.keys(info.bots || {});
+  const seatRows = [];
+  for (let i = 0; i < f.players; i++) {
+    const seat = f.seats[i];
+    const label = f.partnership && f.game === "digging" ? ` · ${t(`dig.team${"AB"[i % 2]}`)}` : "";
+    seatRows.push(
+      h("div.seat-row",
+        h("span.field-label", `${t("table.seatN", { n: i })}${label}`),
+        h("select", {
+          "data-seat": i,
+          "aria-label": t("lobby.seatKind", { n: i }),
+          onchange: (e) => {
+            const v = e.target.value;
+            if (v === "human") seat.kind = "human";
+            else { seat.kind = "bot"; seat.bot = v.slice(4); }
+            if (seat.kind !== "human" && f.claim === i) f.claim = f.seats.slice(0, f.players).findIndex((s) => s.kind === "human");
+            rerender();
+          },
+        },
+        h("option", { value: "human", selected: seat.kind === "human" }, t("lobby.human")),
+        botNames.map((b) => h("option", { value: `bot:${b}`, selected: seat.kind === "bot" && seat.bot === b, title: info.bots[b] },
+          t("lobby.botKind", { bot: b })))),
+        seat.kind === "human"
+          ? h("label.check.sit", h("input", { type: "radio", name: "claim", value: i, checked: f.claim === i,
+            onchange: () => { f.claim = i; } }), " ", t("lobby.iSitHere"))
+          : h("span.field-hint", info.bots[seat.bot] || ""),
+      ),
+    );
+  }
+  const anyHuman = f.seats.slice(0, f.players).some((s) => s.kind === "human");
+  rows.push(
+    h("fieldset.seats-field", h("legend", t("lobby.seats")), seatRows,
+      anyHuman ? h("label.check.sit", h("input", { type: "radio", name: "claim", value: -1, checked: f.claim < 0,
+        onchange: () => { f.claim = -1; } }), " ", t("lobby.justWatch")) : h("p.field-hint", t("lobby.allBots"))),
+  );
+  rows.push(
+    field(t("lobby.tableName"), h("input#f-name", { type: "text", maxlength: 80, value: f.tableName,
+      placeholder: t(`game.${f.game}`), oninput: (e) => { f.tableName = e.target.value; } })),
+  );
+  if (f.game === "digging") {
+    rows.push(field(t("lobby.moveSeconds"), h("input#f-seconds", { type: "number", min: 5, max: 3600, step: 1,
+      value: f.moveSeconds, placeholder: t("lobby.noLimit"), oninput: (e) => { f.moveSeconds = e.target.value; } }),
+    t("lobby.moveSecondsHint")));
+  }
+  rows.push(h("div.actions", h("button.btn.primary#f-create", { type: "submit" }, t("lobby.create"))));
+  fill(els.form, rows);
+}
+
+async function submitForm(event) {
+  event.preventDefault();
+  const f = state.form;
+  const me = name();
+  const seats = f.seats.slice(0, f.players).map((s, i) =>
+    s.kind === "human" ? { kind: "human" } : { kind: "bot", bot: s.bot, name: `${BOT_NAMES[(i + 4) % 5]}` });
+  const body = { game: f.game, players: f.players, seats, player_name: me };
+  if (f.tableName.trim()) body.name = f.tableName.trim();
+  // Only the options that differ from the game's defaults (GET /api/games).
+  const defaultsOf = (state.games.find((g) => g.name === f.game) || {}).options || {};
+  body.options = Object.fromEntries(Object.entries(f.options).filter(([k, v]) => v !== defaultsOf[k]));
+  if (f.game === "digging") {
+    body.partnership = f.players === 4 && f.partnership;
+    if (String(f.moveSeconds).trim()) body.move_seconds = Number(f.moveSeconds);
+  }
+  if (f.game === "digger") body.crates = f.crates === "black" ? { black: "ABCDE".slice(0, f.players).split("") } : "white";
+  const claim = f.claim >= 0 && seats[f.claim] && seats[f.claim].kind === "human" ? f.claim : null;
+  if (claim !== null) body.claim = claim;
+  const button = document.getElementById("f-create");
+  button.disabled = true;
+  try {
+    const created = await api.create(body);
+    if (created.you) {
+      go(created.you.link);
+      return;
+    }
+    showShare(created.table);
+    await refreshTables();
+  } catch (err) {
+    toast(errorText(err), "error");
+  } finally {
+    button.disabled = false;
+  }
+}
+
+function showShare(table) {
+  const url = absolute(seatLink(table.id, null));
+  const field = h("input.share-url#share-url", { type: "text", readonly: true, value: url, "aria-label": t("share.watchLink") });
+  els.share.hidden = false;
+  fill(
+    els.share,
+    h("h2", icon("link"), " ", t("share.title")),
+    h("p", t("share.created", { name: table.name })),
+    h("p", t("share.invite")),
+    h("div.share-row", field,
+      h("button.btn", { type: "button", onclick: async () => toast((await copyText(url, field)) ? t("share.copied") : t("share.copyFailed")) }, t("share.copy")),
+      h("a.btn.primary", { href: seatLink(table.id, null) }, t("lobby.open"))),
+  );
+  els.share.scrollIntoView({ behavior: "smooth", block: "nearest" });
+}
+
+// ---------------------------------------------------------------------------
+// The lobby list
+// ---------------------------------------------------------------------------
+async function join(table, seat, button) {
+  if (button) button.disabled = true;
+  try {
+    const got = await api.claim(table.id, seat, name());
+    saveToken(table.id, seat, got.token);
+    go(got.link);
+  } catch (err) {
+    toast(errorText(err), "error");
+    if (button) button.disabled = false;
+    refreshTables();
+  }
+}
+
+function renderTables() {
+  const shown = state.tables.filter((tb) => state.showFinished || tb.status !== "finished").slice(0, 40);
+  if (!shown.length) {
+    fill(els.list, h("li.empty", t("lobby.noTables")));
+    return;
+  }
+  fill(
+    els.list,
+    shown.map((tb) => {
+      const mine = mySeats(tb.id).filter((s) => s < tb.players);
+      const seats = tb.seats.map((s) =>
+        h(`span.chip${s.open ? ".open" : ""}`,
+          s.kind === "bot" ? icon("bot") : icon("user"), " ",
+          s.open ? t("lobby.openSeatN", { n: s.seat }) : s.name || t("table.seatN", { n: s.seat })));
+      const buttons = [];
+      if (mine.length && tb.status !== "finished") {
+        buttons.push(h("a.btn.primary", { href: seatLink(tb.id, mine[0]) }, t("lobby.resume", { n: mine[0] })));
+      }
+      if (tb.status === "waiting") {
+        for (const s of tb.seats.filter((x) => x.open)) {
+          buttons.push(h("button.btn.primary.join", { type: "button", "data-seat": s.seat,
+            onclick: (e) => join(tb, s.seat, e.currentTarget) }, t("lobby.join", { n: s.seat })));
+        }
+      }
+      buttons.push(h("a.btn.watch", { href: seatLink(tb.id, null) }, t("lobby.watch")));
+      buttons.push(h("button.btn.ghost", { type: "button", title: t("share.copy"),
+        onclick: async () => toast((await copyText(absolute(seatLink(tb.id, null)))) ? t("share.copied") : absolute(seatLink(tb.id, null))) },
+      icon("link"), h("span.sr-only", t("share.copy"))));
+      return h(
+        "li.table-item",
+        { "data-table": tb.id, class: { finished: tb.status === "finished" } },
+        h("div.table-line",
+          h("strong", tb.name),
+          h("span.game-tag", t(`game.${tb.game}`)),
+          h(`span.status.status-${tb.status}`, t(`status.${tb.status}`)),
+          tb.config && tb.config.partnership ? h("span.muted", t("lobby.partnershipShort")) : null),
+        h("div.chips", seats),
+        h("div.actions", buttons),
+      );
+    }),
+  );
+}
+
+async function refreshTables() {
+  try {
+    state.tables = await api.tables();
+    renderTables();
+  } catch (err) {
+    fill(els.list, h("li.empty.error", errorText(err)));
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Rules
+// ---------------------------------------------------------------------------
+function renderRules() {
+  const games = ["digging", "digger"];
+  fill(
+    els.rulesTabs,
+    games.map((g) => h("button.tab", { type: "button", role: "tab", "aria-selected": String(state.rulesGame === g),
+      onclick: () => { state.rulesGame = g; renderRules(); } }, t(`game.${g}`))),
+  );
+  els.rules.innerHTML = rulesHtml(state.rulesGame); // static text shipped with the page
+}
+
+async function start() {
+  initLanguagePicker(document.getElementById("lang"));
+  applyI18n(document);
+  els.name.value = playerName();
+  els.name.addEventListener("change", name);
+  els.form.addEventListener("submit", submitForm);
+  document.getElementById("refresh").addEventListener("click", refreshTables);
+  document.getElementById("show-finished").addEventListener("change", (e) => {
+    state.showFinished = e.target.checked;
+    renderTables();
+  });
+  onLanguage(() => {
+    applyI18n(document);
+    renderQuick();
+    renderForm();
+    renderTables();
+    renderRules();
+  });
+  renderQuick();
+  renderRules();
+  try {
+    state.games = await api.games();
+  } catch (err) {
+    toast(errorText(err), "error");
+  }
+  if (state.games.length) state.form = defaults(state.games[0].name);
+  renderQuick();
+  renderForm();
+  await refreshTables();
+  setInterval(() => {
+    if (document.visibilityState === "visible") refreshTables();
+  }, 5000);
+}
+
+start();

@@ -1,0 +1,103 @@
+// Events in words, in the page's language. Mirrors src/goldfields/digging/narrate.py for
+// Digging; Digger's events are those of src/goldfields/digger/state.py. An event kind this
+// file does not know returns null: the caller then shows the server's English log line.
+
+import { cardName } from "./cards.js";
+import { t } from "./i18n.js";
+
+export function narrate(game, ev, name) {
+  if (game === "digging") return digging(ev, name);
+  if (game === "digger") return digger(ev, name);
+  return null;
+}
+
+function digging(ev, name) {
+  const who = "seat" in ev ? name(ev.seat) : "";
+  switch (ev.kind) {
+    case "deal": {
+      const line = t("ev.deal", { n: ev.hand + 1, dealer: name(ev.dealer), first: name(ev.first) });
+      return ev.cards ? `${line} ${t("ev.dealCards", { cards: ev.cards.join(" ") })}` : line;
+    }
+    case "draw":
+      return ev.card
+        ? t("ev.drawCard", { who, card: cardName(ev.card), pile: ev.pile })
+        : t("ev.draw", { who, pile: ev.pile });
+    case "pass":
+      return ev.card
+        ? t("ev.passCard", { who, to: name(ev.to), card: cardName(ev.card) })
+        : t("ev.pass", { who, to: name(ev.to) });
+    case "open":
+      return ev.owner === ev.seat
+        ? t("ev.openOwn", { who, card: cardName(ev.card), mine: ev.mine })
+        : t("ev.openOther", { who, card: cardName(ev.card), mine: ev.mine, owner: name(ev.owner) });
+    case "chest":
+      return t("ev.chest", { who, card: cardName(ev.card), mine: ev.mine });
+    case "close":
+      return t("ev.close", { who, mine: ev.mine, owner: name(ev.owner), n: ev.points });
+    case "fight_start":
+      return t("ev.fightStart", { who, mine: ev.mine, owner: name(ev.owner), card: cardName(ev.card) });
+    case "fight_join":
+      return t("ev.fightJoin", { who, mine: ev.mine, side: t(`dig.side.${ev.side}`), card: cardName(ev.card) });
+    case "fight_resolved": {
+      const score = "attack" in ev
+        ? t("ev.scoreSums", { a: ev.attack, d: ev.defence })
+        : t("ev.scoreHighest", { card: ev.highest, name: name(ev.by) });
+      return ev.winner === "attack"
+        ? t("ev.attackWins", { mine: ev.mine, score, owner: name(ev.owner) })
+        : t("ev.defenceHolds", { mine: ev.mine, score });
+    }
+    case "fight_ended":
+      return t("ev.fightEnded", { mine: ev.mine, cards: ev.discarded.join(", ") });
+    case "fight_lapsed":
+      return t("ev.fightLapsed", { mine: ev.mine });
+    case "skip":
+      return t("ev.skip", { who });
+    case "hand_scored":
+      return t("ev.handScored", {
+        n: ev.hand + 1,
+        points: ev.points.map((p, s) => `${name(s)} ${p}`).join(", "),
+      });
+    case "game_over":
+      return t(ev.winners.length === 1 ? "ev.gameOverOne" : "ev.gameOver", { names: ev.winners.map(name).join(` ${t("common.and")} `) });
+    default:
+      return null;
+  }
+}
+
+const tokens = (counts) =>
+  Object.entries(counts || {})
+    .filter(([, n]) => n > 0)
+    .map(([c, n]) => `${n} ${t(`colour.${c}`)}`)
+    .join(", ");
+
+function digger(ev, name) {
+  const who = "seat" in ev ? name(ev.seat) : "";
+  const at = typeof ev.at === "number" ? ` (${ev.at.toFixed(1)} s)` : "";
+  switch (ev.kind) {
+    case "throw":
+      return ev.first ? t("ev.throwFirst", { who }) + at : ""; // "": nothing to log, the roll line says it
+    case "roll": {
+      const unique = ev.unique.length ? ev.unique.map((c) => t(`colour.${c}`)).join(", ") : t("dg.none");
+      return t("ev.roll", { who, n: ev.roll, faces: ev.faces, unique }) + (ev.black ? ` ${t("ev.rollBlack")}` : "");
+    }
+    case "take":
+      return t("ev.take", { who, colour: t(`colour.${ev.colour}`) });
+    case "steal":
+      return t("ev.steal", { who, colour: t(`colour.${ev.colour}`), from: name(ev.from) });
+    case "stop":
+      return t("ev.stop", { who, tokens: tokens(ev.banked) || t("dg.nothing"), n: ev.score }) + at;
+    case "timeout":
+      return t(ev.cause === "late stop" ? "ev.lateStop" : "ev.timeout", { who, tokens: tokens(ev.returned) || t("dg.nothing") }) + at;
+    case "knock":
+      return t("ev.knock", { who, tokens: tokens(ev.returned) || t("dg.nothing") });
+    case "turn_start":
+      return t("ev.turnStart", { who });
+    case "game_over":
+      return t(ev.winners.length === 1 ? "ev.diggerOverOne" : "ev.diggerOver", {
+        names: ev.winners.map(name).join(` ${t("common.and")} `),
+        scores: ev.scores.map((s, i) => `${name(i)} ${s}`).join(", "),
+      });
+    default:
+      return null;
+  }
+}

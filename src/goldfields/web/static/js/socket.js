@@ -1,0 +1,118 @@
+// One table's WebSocket: says hello, reconnects by itself with backoff, and resyncs
+// (the server answers every hello with a full update).
+
+const PING_MS = 25000;
+
+export class TableSocket {
+  /**
+   * @param {string} tableId
+   * @param {{seat: number|null, token: string|null}} who
+   * @param {{onMessage: Function, onStatus: Function}} handlers
+   */
+  constructor(tableId, who, handlers) {
+    this.tableId = tableId;
+    this.who = who;
+    this.onMessage = handlers.onMessage;
+    this.onStatus = handlers.onStatus || (() => {});
+    this.ws = null;
+    this.attempt = 0;
+    this.closed = false;
+    this.timer = null;
+    this.pinger = null;
+    this.status = "idle";
+  }
+
+  url() {
+    const scheme = window.location.protocol === "https:" ? "wss:" : "ws:";
+    return `${scheme}//${window.location.host}/api/tables/${encodeURIComponent(this.tableId)}/ws`;
+  }
+
+  setStatus(status, detail) {
+    this.status = status;
+    this.onStatus(status, detail);
+  }
+
+  connect() {
+    this.closed = false;
+    clearTimeout(this.timer);
+    this.setStatus(this.attempt ? "reconnecting" : "connecting");
+    let ws;
+    try {
+      ws = new WebSocket(this.url());
+    } catch {
+      this.retry();
+      return;
+    }
+    this.ws = ws;
+    ws.onopen = () => {
+      const hello = { type: "hello" };
+      if (this.who.seat !== null && this.who.token) {
+        hello.seat = this.who.seat;
+        hello.token = this.who.token;
+      }
+      ws.send(JSON.stringify(hello));
+      clearInterval(this.pinger);
+      this.pinger = setInterval(() => this.send({ type: "ping" }), PING_MS);
+    };
+    ws.onmessage = (event) => {
+      let msg;
+      try {
+        msg = JSON.parse(event.data);
+      } catch {
+        return;
+      }
+      if (msg.type === "update" && msg.full) {
+        this.attempt = 0; // a full update means we are in sync again
+        this.setStatus("online");
+      }
+      this.onMessage(msg);
+    };
+    ws.onclose = (event) => {
+      clearInterval(this.pinger);
+      if (this.ws !== ws) return;
+      this.ws = null;
+      if (this.closed) return;
+      if (event.code === 4404) {
+        this.setStatus("gone");
+        return;
+      }
+      this.retry();
+    };
+    ws.onerror = () => {
+      /* onclose follows */
+    };
+  }
+
+  retry() {
+    if (this.closed) return;
+    // 0.5 s, 1 s, 2 s ... up to 10 s, with some jitter so that a restarted server is not stampeded.
+    const base = Math.min(10000, 500 * 2 ** Math.min(this.attempt, 5));
+    const delay = Math.round(base * (0.75 + Math.random() * 0.5));
+    this.attempt += 1;
+    this.setStatus("offline", delay);
+    this.timer = setTimeout(() => this.connect(), delay);
+  }
+
+  /** Drop the connection and open a new one now: the full update that follows resyncs. */
+  resync() {
+    const ws = this.ws;
+    this.ws = null;
+    if (ws) ws.close();
+    this.attempt = 0;
+    this.connect();
+  }
+
+  send(message) {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
+    this.ws.send(JSON.stringify(message));
+    return true;
+  }
+
+  close() {
+    this.closed = true;
+    clearTimeout(this.timer);
+    clearInterval(this.pinger);
+    if (this.ws) this.ws.close();
+    this.ws = null;
+  }
+}

@@ -1,0 +1,340 @@
+// table.html: one table, as a player (seat + token) or a spectator.
+// The seat's token arrives in the link's #fragment, is kept in localStorage and removed from
+// the address bar, so a reload resumes the seat and a copied address never gives it away.
+
+import { absolute, api, forgetToken, loadToken, mySeats, playerName, saveToken, seatLink, setPlayerName } from "./api.js";
+import { copyText, fill, h, icon, modal, modalOpen, toast } from "./dom.js";
+import { applyI18n, errorText, initLanguagePicker, onLanguage, rulesHtml, t } from "./i18n.js";
+import { installIcons } from "./icons.js";
+import { narrate } from "./narrate.js";
+import { TableSocket } from "./socket.js";
+
+installIcons();
+
+const params = new URLSearchParams(window.location.search);
+const tableId = params.get("t");
+const els = {
+  name: document.getElementById("table-name"),
+  game: document.getElementById("game"),
+  side: document.getElementById("side"),
+  notice: document.getElementById("notice"),
+  log: document.getElementById("log"),
+  conn: document.getElementById("conn"),
+  clock: document.getElementById("move-clock"),
+};
+
+const state = {
+  seat: null,
+  token: null,
+  socket: null,
+  msg: null,
+  view: null,
+  gameName: null,
+  log: [], // {game, ev, en}
+  deadline: null,
+};
+
+function readSeat() {
+  let seat = params.has("seat") ? Number(params.get("seat")) : null;
+  if (seat !== null && !Number.isInteger(seat)) seat = null;
+  const fragment = new URLSearchParams(window.location.hash.slice(1));
+  const fromLink = fragment.get("token");
+  if (seat !== null && fromLink) {
+    saveToken(tableId, seat, fromLink);
+    // Keep the token out of the address bar (and out of anything copied from it).
+    history.replaceState(null, "", `${window.location.pathname}${window.location.search}`);
+  }
+  const token = seat !== null ? loadToken(tableId, seat) : null;
+  if (seat !== null && !token) {
+    toast(t("table.noToken", { n: seat }), "error", 8000);
+    seat = null;
+  }
+  state.seat = seat;
+  state.token = token;
+}
+
+/** A seat's name for people: its player's name, or "Seat n"; twins get their number. */
+function seatName(seat) {
+  const seats = state.msg ? state.msg.table.seats : [];
+  const info = seats[seat];
+  if (!info) return t("table.seatN", { n: seat });
+  const base = info.name || t("table.seatN", { n: seat });
+  const twins = seats.filter((s) => (s.name || "") === info.name && info.name).length > 1;
+  return twins ? `${base} #${seat}` : base;
+}
+
+function connect() {
+  if (state.socket) state.socket.close();
+  state.socket = new TableSocket(
+    tableId,
+    { seat: state.seat, token: state.token },
+    { onMessage, onStatus },
+  );
+  state.socket.connect();
+}
+
+function onStatus(status, detail) {
+  const text = {
+    idle: "",
+    connecting: t("conn.connecting"),
+    reconnecting: t("conn.connecting"),
+    online: t("conn.online"),
+    offline: t("conn.offline", { n: Math.max(1, Math.round((detail || 0) / 1000)) }),
+    gone: t("conn.gone"),
+  }[status];
+  els.conn.dataset.status = status;
+  els.conn.textContent = text;
+  if (status === "gone") {
+    fill(els.notice, h("div.notice.error", t("table.notFound"), " ", h("a", { href: "/" }, t("table.backLobby"))));
+  }
+}
+
+async function onMessage(msg) {
+  if (msg.type === "update") {
+    await onUpdate(msg);
+  } else if (msg.type === "error") {
+    if (state.view) state.view.setPending(false);
+    if (msg.code === "auth") {
+      forgetToken(tableId, state.seat);
+      toast(errorText(msg), "error", 8000);
+      state.seat = null;
+      state.token = null;
+      connect();
+      return;
+    }
+    if (msg.code === "stale") {
+      // We missed a step: a new connection brings a full update.
+      state.socket.resync();
+      return;
+    }
+    if (msg.code === "no_such_table") return; // the socket reports "gone"
+    toast(errorText(msg), "error");
+  }
+}
+
+async function onUpdate(msg) {
+  state.msg = msg;
+  if (typeof msg.clock?.move_deadline_in === "number") {
+    state.deadline = performance.now() + msg.clock.move_deadline_in * 1000;
+  } else state.deadline = null;
+  const game = msg.table.game;
+  if (state.gameName !== game) {
+    if (state.view) state.view.destroy();
+    let module;
+    try {
+      module = game === "digger" ? await import("./digger.js") : await import("./digging.js");
+    } catch (err) {
+      toast(String(err), "error");
+      return;
+    }
+    state.view = module.mount(els.game, { seat: state.seat, send, name: seatName, side: els.side, tableId });
+    state.gameName = game;
+    document.body.dataset.game = game;
+  }
+  if (msg.full) state.log = [];
+  msg.events.forEach((ev, i) => state.log.push({ game, ev, en: msg.log[i] }));
+  if (state.log.length > 400) state.log.splice(0, state.log.length - 400);
+  renderHeader();
+  renderNotice();
+  state.view.update(msg);
+  renderLog();
+  // For tests and tools: the step this page shows, and the seat it plays.
+  document.body.dataset.seq = String(msg.seq);
+  document.body.dataset.seat = state.seat === null ? "" : String(state.seat);
+  document.body.dataset.status = msg.table.status;
+  // A mark in the tab's title when it is this seat's turn, for a player looking at another tab.
+  const myTurn = state.seat !== null && msg.view.to_move === state.seat && msg.table.status === "playing";
+  document.title = `${myTurn ? "● " : ""}${msg.table.name} · goldfields`;
+}
+
+function send(move) {
+  const ok = state.socket && state.socket.send({ type: "move", move, seq: state.msg ? state.msg.seq : undefined });
+  if (!ok) toast(t("conn.notSent"), "error");
+  return ok;
+}
+
+function renderHeader() {
+  const table = state.msg.table;
+  const gameLabel = t(`game.${table.game}`);
+  fill(els.name, table.name || gameLabel, " ", h("span.game-tag", gameLabel));
+}
+
+function renderLog() {
+  const items = [];
+  for (let i = state.log.length - 1; i >= 0; i--) {
+    const { game, ev, en } = state.log[i];
+    let line = narrate(game, ev, seatName);
+    if (line === "") continue;
+    if (line === null) line = en;
+    items.push(h(`li.log-${ev.kind}`, line));
+    if (items.length >= 150) break;
+  }
+  fill(els.log, items);
+}
+
+function renderNotice() {
+  const table = state.msg.table;
+  const parts = [];
+  if (table.status === "waiting") {
+    const seats = table.seats.map((s) => {
+      let what;
+      if (s.kind === "bot") what = h("span", icon("bot"), " ", s.name || t("common.bot"));
+      else if (!s.open) what = h("span", icon("user"), " ", seatName(s.seat), s.seat === state.seat ? ` (${t("common.you")})` : "");
+      else if (state.seat === null) {
+        what = h(
+          "button.btn.primary.claim",
+          { type: "button", "data-seat": s.seat, onclick: () => claim(s.seat) },
+          t("table.takeSeat", { n: s.seat }),
+        );
+      } else what = h("span.muted", t("table.openSeat"));
+      return h("li", h("strong", `${t("table.seatN", { n: s.seat })}${s.label && !/^seat \d+$/.test(s.label) ? ` · ${s.label}` : ""}: `), what);
+    });
+    const open = table.seats.filter((s) => s.open).length;
+    parts.push(
+      h(
+        "div.notice.waiting",
+        h("h2", t("table.waitingFor", { n: open })),
+        h("ul.seat-list", seats),
+        shareBox(),
+      ),
+    );
+  } else if (state.seat === null) {
+    const mine = mySeats(tableId);
+    parts.push(
+      h(
+        "div.notice",
+        t("table.watching"),
+        mine.length
+          ? [" ", h("a.btn", { href: seatLink(tableId, mine[0]) }, t("table.playSeat", { n: mine[0] }))]
+          : null,
+      ),
+    );
+  } else if (table.seats[state.seat] && table.seats[state.seat].standin && table.status === "playing") {
+    parts.push(
+      h(
+        "div.notice.warn",
+        t("table.botStandsIn"),
+        " ",
+        h("button.btn.primary", { type: "button", onclick: () => state.socket.send({ type: "resume" }) }, t("table.resume")),
+      ),
+    );
+  }
+  fill(els.notice, parts);
+}
+
+function shareBox() {
+  const url = absolute(seatLink(tableId, null));
+  const field = h("input.share-url", { type: "text", readonly: true, value: url, "aria-label": t("share.watchLink") });
+  return h(
+    "div.share",
+    h("p", icon("link"), " ", t("share.invite")),
+    h(
+      "div.share-row",
+      field,
+      h("button.btn", { type: "button", onclick: async () => toast((await copyText(url, field)) ? t("share.copied") : t("share.copyFailed")) },
+        t("share.copy")),
+    ),
+  );
+}
+
+async function claim(seat) {
+  let name = playerName();
+  if (!name) {
+    name = (window.prompt(t("lobby.yourName")) || "").trim().slice(0, 40);
+    if (name) setPlayerName(name);
+  }
+  try {
+    const got = await api.claim(tableId, seat, name);
+    saveToken(tableId, seat, got.token);
+    history.replaceState(null, "", seatLink(tableId, seat));
+    state.seat = seat;
+    state.token = got.token;
+    state.gameName = null; // remount as a player
+    connect();
+  } catch (err) {
+    toast(errorText(err), "error");
+  }
+}
+
+function openShare() {
+  const watch = absolute(seatLink(tableId, null));
+  const watchField = h("input.share-url", { type: "text", readonly: true, value: watch, "aria-label": t("share.watchLink") });
+  const body = [
+    h("p", t("share.watchHelp")),
+    h("div.share-row", watchField, h("button.btn", { type: "button", onclick: async () => toast((await copyText(watch, watchField)) ? t("share.copied") : t("share.copyFailed")) }, t("share.copy"))),
+  ];
+  if (state.seat !== null && state.token) {
+    const mine = absolute(seatLink(tableId, state.seat, state.token));
+    const mineField = h("input.share-url", { type: "text", readonly: true, value: mine, "aria-label": t("share.seatLink") });
+    body.push(
+      h("h3", t("share.seatLink")),
+      h("p.warn-text", t("share.seatHelp")),
+      h("div.share-row", mineField, h("button.btn", { type: "button", onclick: async () => toast((await copyText(mine, mineField)) ? t("share.copied") : t("share.copyFailed")) }, t("share.copy"))),
+    );
+  }
+  modal(t("share.title"), body, [{ label: t("common.close"), primary: true }]);
+}
+
+function openRules() {
+  const game = state.gameName || "digging";
+  const box = h("div.rules-text");
+  box.innerHTML = rulesHtml(game); // static text shipped with the page
+  modal(t("rules.title", { game: t(`game.${game}`) }), [box, shortcutsList(game)], [{ label: t("common.close"), primary: true }], { cls: "rules" });
+}
+
+function shortcutsList(game) {
+  const keys = game === "digger"
+    ? [["R", t("keys.roll")], ["S", t("keys.stop")]]
+    : [["D", t("keys.draw")], ["P", t("keys.pass")], ["Esc", t("keys.cancel")]];
+  return h("div", h("h3", t("keys.title")), h("dl.keys", keys.map(([k, what]) => [h("dt", h("kbd", k)), h("dd", what)])));
+}
+
+function onKey(event) {
+  if (event.ctrlKey || event.metaKey || event.altKey || modalOpen()) return;
+  const tag = event.target && event.target.tagName;
+  if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT") return;
+  if (event.key === "?") {
+    openRules();
+    event.preventDefault();
+    return;
+  }
+  if (state.view && state.view.key(event)) event.preventDefault();
+}
+
+function tickClock() {
+  if (state.deadline === null || !state.msg || state.msg.table.status !== "playing") {
+    els.clock.hidden = true;
+    return;
+  }
+  const left = Math.max(0, (state.deadline - performance.now()) / 1000);
+  els.clock.hidden = false;
+  els.clock.textContent = t("table.moveClock", { n: Math.ceil(left) });
+  els.clock.classList.toggle("urgent", left < 10);
+}
+
+function start() {
+  initLanguagePicker(document.getElementById("lang"));
+  applyI18n(document);
+  onLanguage(() => {
+    applyI18n(document);
+    if (state.msg) {
+      renderHeader();
+      renderNotice();
+      if (state.view) state.view.relabel();
+      renderLog();
+    }
+    onStatus(state.socket ? state.socket.status : "idle", 0);
+  });
+  document.getElementById("rules-btn").addEventListener("click", openRules);
+  document.getElementById("share-btn").addEventListener("click", openShare);
+  document.addEventListener("keydown", onKey);
+  setInterval(tickClock, 500);
+  if (!tableId) {
+    fill(els.notice, h("div.notice.error", t("table.noTable"), " ", h("a", { href: "/" }, t("table.backLobby"))));
+    return;
+  }
+  readSeat();
+  connect();
+}
+
+start();

@@ -1,0 +1,175 @@
+"""Browser tests of the web client: a real server process and headless Chromium (Debian's
+`chromium`, driven by Playwright's Python package; no browser download is ever needed).
+
+Skipped, with the reason, when /usr/bin/chromium or the playwright package is missing.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOTS = ROOT / "artifacts" / "screenshots"
+CHROMIUM = os.environ.get("GOLDFIELDS_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+# The server under test: the real app on a free port, with a temp SQLite file and fast bots.
+SERVER = """
+import sys, uvicorn
+from goldfields.server.app import create_app
+from goldfields.server.tables import Settings
+url, port, delay = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
+app = create_app(url, Settings(bot_delay=delay, grace_seconds=30.0, bot_seconds=0.05))
+uvicorn.run(app, host="127.0.0.1", port=port, ws_max_size=1 << 20, log_level="warning")
+"""
+
+
+def _missing() -> str | None:
+    if not (Path(CHROMIUM).exists() or shutil.which(CHROMIUM)):
+        return f"no Chromium at {CHROMIUM}: apt-get install -y chromium"
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "the playwright Python package is missing: pip install playwright (never `playwright install`)"
+    return None
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "browser: end-to-end tests in headless Chromium (tests/web)")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    reason = _missing()
+    here = Path(__file__).parent
+    for item in items:
+        if Path(str(item.fspath)).is_relative_to(here) and "browser" in item.keywords and reason:
+            item.add_marker(pytest.mark.skip(reason=reason))
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class LiveServer:
+    def __init__(self, db: Path, bot_delay: float = 0.05) -> None:
+        self.url = f"sqlite:///{db}"
+        self.bot_delay = bot_delay
+        self.port = free_port()
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> LiveServer:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-c", SERVER, self.url, str(self.port), str(self.bot_delay)],
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )
+        deadline = time.time() + 60
+        while time.time() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError("the server exited at start")
+            try:
+                if httpx.get(f"{self.base}/api/health", timeout=1).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        raise RuntimeError("the server did not start")
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5)
+
+    def get(self, path: str) -> Any:
+        r = httpx.get(f"{self.base}{path}", timeout=10)
+        r.raise_for_status()
+        return r.json()
+
+    def post(self, path: str, body: Any) -> Any:
+        r = httpx.post(f"{self.base}{path}", json=body, timeout=10)
+        assert r.status_code in (200, 201), r.text
+        return r.json()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    live = LiveServer(tmp_path_factory.mktemp("web") / "goldfields.db").start()
+    yield live
+    live.stop()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    reason = _missing()
+    if reason:
+        pytest.skip(reason)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def new_page(browser: Any, server: LiveServer) -> Iterator[Any]:
+    """new_page(viewport=..., locale=...) -> a page in a fresh browser context (its own storage)."""
+    contexts = []
+    errors: list[str] = []
+
+    def note(page: Any, msg: Any) -> None:
+        # An HTTP error answer is logged by the browser itself; the page shows it in words.
+        if msg.type == "error" and not msg.text.startswith("Failed to load resource"):
+            errors.append(f"{page.url}: console {msg.text}")
+
+    def make(**kwargs: Any) -> Any:
+        kwargs.setdefault("viewport", {"width": 1280, "height": 900})
+        kwargs.setdefault("locale", "en-GB")
+        context = browser.new_context(base_url=server.base, **kwargs)
+        context.set_default_timeout(15000)
+        contexts.append(context)
+        page = context.new_page()
+        page.on("pageerror", lambda err: errors.append(f"{page.url}: {err}"))
+        page.on("console", lambda msg: note(page, msg))
+        return page
+
+    yield make
+    for context in contexts:
+        context.close()
+    assert not errors, "errors in the page:\n" + "\n".join(errors)
+
+
+def screenshot(page: Any, name: str) -> Path:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path

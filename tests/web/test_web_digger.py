@@ -1,0 +1,93 @@
+"""A whole Digger game through the browser: two players and a bot, dice, takes, stops,
+the hourglass shown to everyone but the digger, a reload, and the end of the game.
+Skipped, saying so, if the server does not host Digger tables (GET /api/games)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from conftest import LiveServer, screenshot
+from webplay import digger_step, my_turn, wait_until
+
+pytestmark = pytest.mark.browser
+
+
+def server_hosts_digger(server: LiveServer) -> bool:
+    return any(g["name"] == "digger" for g in server.get("/api/games"))
+
+
+def play_a_digger_game(make_page: Any, prefix: str) -> None:
+    ann = make_page()
+    ann.goto("/")
+    ann.fill("#player-name", "Ann")
+    ann.locator("#quick-digger").wait_for()
+    ann.locator("#f-game").select_option("digger")
+    ann.locator("#f-players").select_option("3")
+    ann.locator('select[data-seat="1"]').select_option("human")
+    ann.locator('select[data-seat="2"]').select_option("bot:heuristic")
+    ann.click("#f-create")
+    ann.wait_for_url(re.compile(r"/table\.html\?t=[\w-]+&seat=0$"))
+    table_id = ann.evaluate("new URLSearchParams(location.search).get('t')")
+
+    bea = make_page()
+    bea.goto("/")
+    bea.fill("#player-name", "Bea")
+    bea.locator(f'.table-item[data-table="{table_id}"] .join[data-seat="1"]').click()
+    bea.wait_for_url(re.compile(rf"/table\.html\?t={table_id}&seat=1$"))
+    for page in (ann, bea):
+        page.wait_for_function("document.body.dataset.status === 'playing'")
+        page.locator(".dice .die").nth(4).wait_for()
+
+    # A spectator on a phone-sized screen.
+    phone = make_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    phone.goto(f"/table.html?t={table_id}")
+    phone.locator(".crate").nth(2).wait_for()
+
+    seen = {"glass": False, "dice": False, "reload": False}
+    turns = {"ann": 0, "bea": 0}
+
+    def play_some() -> bool:
+        for who, page, other in (("ann", ann, bea), ("bea", bea, ann)):
+            if page.evaluate("document.body.dataset.status") == "finished":
+                continue
+            if my_turn(page) and page.locator(".dg").get_attribute("data-rolls") not in (None, "0"):
+                if not seen["glass"]:
+                    # The hourglass: hidden from the digger, running for the others.
+                    assert page.locator(".hourglass.hidden-from-me").count() == 1
+                    other.locator(".hourglass .glass-time").filter(has_text=re.compile(r"\d")).wait_for()
+                    assert phone.locator(".hourglass .glass[role=timer]").count() == 1
+                    screenshot(page, f"{prefix}-table")
+                    screenshot(other, f"{prefix}-watching-the-hourglass")
+                    seen["glass"] = True
+                if not seen["dice"] and page.locator(".die.unique").count():
+                    seen["dice"] = True
+            move = digger_step(page)
+            if move == "stop":
+                turns[who] += 1
+            if who == "bea" and turns["bea"] == 2 and not seen["reload"] and not my_turn(bea):
+                bea.reload()
+                bea.wait_for_function("document.body.dataset.seat === '1'")
+                bea.locator(".dice .die").nth(4).wait_for()
+                seen["reload"] = True
+        return all(p.evaluate("document.body.dataset.status") == "finished" for p in (ann, bea))
+
+    wait_until(play_some, timeout=150, step=0.02)
+    assert seen["glass"] and seen["dice"] and seen["reload"]
+    assert turns["ann"] >= 1 and turns["bea"] >= 1
+    for page in (ann, bea):
+        page.locator(".modal.game-over").wait_for()
+    assert ann.locator(".modal.game-over h2").inner_text().startswith("Game over")
+    screenshot(ann, f"{prefix}-game-over")
+    phone.wait_for_function("document.body.dataset.status === 'finished'")
+    widths = phone.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    assert widths[0] <= widths[1]
+    phone.keyboard.press("Escape")
+    screenshot(phone, f"phone-{prefix}-table")
+
+
+def test_a_full_digger_game_through_the_ui(new_page: Any, server: LiveServer) -> None:
+    if not server_hosts_digger(server):
+        pytest.skip("the server does not host Digger tables (GET /api/games has no 'digger')")
+    play_a_digger_game(new_page, "digger")

@@ -11,6 +11,7 @@ legal actions is computed once per position and cached.
 
 from __future__ import annotations
 
+import numbers
 import random
 from collections.abc import Mapping, Sequence
 from itertools import compress
@@ -181,9 +182,14 @@ class DiggingState(GameState):
     # ------------------------------------------------------------------
     # Chance: the deal (D1)
     # ------------------------------------------------------------------
+    def _no_deal_due(self) -> RuleError:
+        if self._to_move == TERMINAL:
+            return RuleError("D9", "the game is over: no more hands are dealt")
+        return RuleError("D1", "no deal is due: the hand is still being played")
+
     def sample_chance(self, rng: random.Random) -> list[int]:
         if self._to_move != CHANCE:
-            raise RuleError("D1", "no deal is due: the hand is still being played")
+            raise self._no_deal_due()
         deck = expand(self.deck_counts)
         rng.shuffle(deck)
         return deck
@@ -191,12 +197,12 @@ class DiggingState(GameState):
     def apply_chance(self, outcome: Sequence[int | str]) -> list[Event]:
         """Deal ``outcome``, the whole deck in use, top card first (D1)."""
         if self._to_move != CHANCE:
-            raise RuleError("D1", "no deal is due: the hand is still being played")
-        deck = [c if isinstance(c, int) else _code(c) for c in outcome]
+            raise self._no_deal_due()
+        if isinstance(outcome, (str, bytes)) or not isinstance(outcome, Sequence):
+            raise RuleError("D1", "a deck is a list of cards, top card first")
+        deck = [_code(c) for c in outcome]
         counts = [0] * NUM_CODES
         for c in deck:
-            if not 0 <= c < NUM_CODES:
-                raise RuleError("D1", f"the deck holds an unknown card {c!r}")
             counts[c] += 1
         if tuple(counts) != self.deck_counts:
             raise RuleError(
@@ -289,6 +295,11 @@ class DiggingState(GameState):
     # Applying actions
     # ------------------------------------------------------------------
     def apply_action(self, action: int, at: float | None = None) -> list[Event]:
+        if type(action) is not int:
+            # numpy and other integers are welcome; floats and bools are mistakes.
+            if not isinstance(action, numbers.Integral) or isinstance(action, bool):
+                raise RuleError("notation", f"an action is an integer from 0 to {A.NUM_ACTIONS - 1}, not {action!r}")
+            action = int(action)
         if action not in self.legal_actions():
             raise self._why_illegal(action)
         return self._apply(action)
@@ -647,8 +658,8 @@ class DiggingState(GameState):
         matter), shuffled with ``rng`` and dealt again. The result carries
         no record: its past is not the real one.
         """
-        if self._to_move < 0:
-            return self.clone()
+        # No early return between hands or at the end: the hands left over are
+        # still hidden (hands are never shown at the end of a hand).
         n = self.num_players
         pool = [0] * NUM_CODES
         for s in range(n):
@@ -850,8 +861,10 @@ class DiggingState(GameState):
         )
 
 
-def _code(name: str) -> int:
-    try:
-        return CODES.index(name.upper())
-    except ValueError:
-        raise RuleError("D1", f"the deck holds an unknown card {name!r}") from None
+def _code(card: object) -> int:
+    """A card of a deck, as a code number or its notation, checked."""
+    if isinstance(card, str) and card.upper() in CODES:
+        return CODES.index(card.upper())
+    if isinstance(card, numbers.Integral) and not isinstance(card, bool) and 0 <= card < NUM_CODES:
+        return int(card)
+    raise RuleError("D1", f"the deck holds an unknown card: {card!r}")

@@ -155,7 +155,7 @@ def new_page(browser: Any, server: LiveServer) -> Iterator[Any]:
         kwargs.setdefault("viewport", {"width": 1280, "height": 900})
         kwargs.setdefault("locale", "en-GB")
         context = browser.new_context(base_url=server.base, **kwargs)
-        context.set_default_timeout(15000)
+        context.set_default_timeout(30000)
         contexts.append(context)
         page = context.new_page()
         page.on("pageerror", lambda err: errors.append(f"{page.url}: {err}"))

@@ -50,7 +50,7 @@ def digging_step(page: Any, prefer_draw: bool = True) -> str | None:
             assert move is not None and move.split()[:2] in (["play", code], ["pass", code]), (code, move)
             target.click()
     # The move is answered by an update: the page then shows a later step.
-    page.wait_for_function(f"document.body.dataset.seq !== {seq!r}", timeout=10000)
+    page.wait_for_function(f"document.body.dataset.seq !== {seq!r}", timeout=30000)
     return move
 
 
@@ -93,5 +93,5 @@ def digger_step(page: Any, max_rolls: int = 4) -> str | None:
         return None
     move = button.get_attribute("data-move")
     button.click()
-    page.wait_for_function(f"document.body.dataset.seq !== {seq!r}", timeout=10000)
+    page.wait_for_function(f"document.body.dataset.seq !== {seq!r}", timeout=30000)
     return move

@@ -8,17 +8,13 @@ from __future__ import annotations
 
 import os
 import shutil
-import signal
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+from live_server import ServerProcess
 
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "artifacts" / "screenshots"
@@ -33,17 +29,6 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-
-# The server under test: the real app on a free port, with a temp SQLite file and fast bots.
-SERVER = """
-import sys, uvicorn
-from goldfields.server.app import create_app
-from goldfields.server.tables import Settings
-url, port, delay = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
-app = create_app(url, Settings(bot_delay=delay, grace_seconds=30.0, bot_seconds=0.05))
-uvicorn.run(app, host="127.0.0.1", port=port, ws_max_size=1 << 20, log_level="warning")
-"""
-
 
 def _missing() -> str | None:
     if not (Path(CHROMIUM).exists() or shutil.which(CHROMIUM)):
@@ -67,47 +52,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.skip(reason=reason))
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class LiveServer:
-    def __init__(self, db: Path, bot_delay: float = 0.05) -> None:
-        self.url = f"sqlite:///{db}"
-        self.bot_delay = bot_delay
-        self.port = free_port()
-        self.proc: subprocess.Popen[bytes] | None = None
-
-    @property
-    def base(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def start(self) -> LiveServer:
-        self.proc = subprocess.Popen(
-            [sys.executable, "-c", SERVER, self.url, str(self.port), str(self.bot_delay)],
-            env={**os.environ, "PYTHONUNBUFFERED": "1"},
-        )
-        deadline = time.time() + 60
-        while time.time() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError("the server exited at start")
-            try:
-                if httpx.get(f"{self.base}/api/health", timeout=1).status_code == 200:
-                    return self
-            except httpx.HTTPError:
-                time.sleep(0.1)
-        raise RuntimeError("the server did not start")
-
-    def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(5)
+class LiveServer(ServerProcess):
+    """The server process, with JSON helpers for setting up tables."""
 
     def get(self, path: str) -> Any:
         r = httpx.get(f"{self.base}{path}", timeout=10)
@@ -122,7 +68,7 @@ class LiveServer:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    live = LiveServer(tmp_path_factory.mktemp("web") / "goldfields.db").start()
+    live = LiveServer(tmp_path_factory.mktemp("web") / "goldfields.db", bot_delay=0.05).start()
     yield live
     live.stop()
 

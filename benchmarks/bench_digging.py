@@ -103,7 +103,7 @@ def main() -> None:
         print(f"  OpenSpiel hearts (C++):       {med['hearts']:>10,.0f} | {med['hearts_all']:>10,.0f}")
         print(f"  ratio Digging 4p / hearts:    {med['ratio']:>10.2f} | {med['ratio_all']:>10.2f}")
     else:
-        print("  (open_spiel is not installed, so no hearts comparison: pip install 'goldfields[bench]')")
+        print("  (open_spiel is not installed, so no hearts comparison: pip install 'goldfields[research]')")
 
 
 if __name__ == "__main__":

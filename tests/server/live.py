@@ -10,7 +10,6 @@ from live_server import ServerProcess
 from websockets.sync.client import ClientConnection, connect
 
 
-
 class LiveServer(ServerProcess):
     """The server process, with the HTTP and WebSocket helpers the server tests use."""
 

@@ -1,0 +1,205 @@
+"""A single-agent Gymnasium environment: one seat, the other seats played by goldfields bots.
+
+::
+
+    import gymnasium as gym
+    import goldfields.research.gymnasium_env  # noqa: F401  (registers the ids)
+
+    env = gym.make("goldfields/DiggingHand-v0")            # 2 players, one hand, against 'random'
+    obs, info = env.reset(seed=0)
+    while True:
+        legal = info["action_mask"].nonzero()[0]
+        obs, reward, terminated, truncated, info = env.step(int(env.np_random.choice(legal)))
+        if terminated or truncated:
+            break
+
+Observation: the shared encoding (:mod:`goldfields.research.encoding`) of
+``state.observation(seat)``, a ``float32`` vector in [0, 1]. Actions: the
+engine's ids (``Discrete(207)`` for Digging, ``Discrete(28)`` for Digger).
+The mask of legal actions is in ``info["action_mask"]`` (int8) and from
+``env.action_masks()`` (bool, the sb3-contrib ``MaskablePPO`` convention).
+
+Other seats are goldfields bots built by the registry
+(``goldfields.bots.make_bot``): ``opponents="random"``, ``"heuristic"``, or
+one spec per other seat (``["heuristic", "random", "random"]``, in seat order,
+skipping the agent's). In the partnership game the agent's partner is one of
+them. The bots, the deal and the dice all draw from the generator seeded by
+``reset(seed=...)``.
+
+Reward: the agent's utility at the end (1 for a win, shared wins split, 1
+to each partner of a winning team), 0 before. An illegal action changes
+nothing and earns ``illegal_penalty`` (-1 by default; ``illegal_action="raise"``
+raises instead), with ``info["illegal_action"] = True``.
+
+Digger: every decision (the agent's and the bots') is stamped by the
+simulated clock ``time_model`` (default ``TimeModel(jitter=0.2)``, the arena's)
+when the environment applies it. The agent only ever decides as the digger,
+and the digger's observation holds no time: the agent has to judge the
+hourglass from the rolls and tokens it has seen, as at the table.
+
+Registered ids: ``goldfields/Digging-v0`` (2 players, a full game),
+``goldfields/DiggingHand-v0`` (2 players, one hand), ``goldfields/Digger-v0``
+(3 players).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+from ._deps import require
+
+gymnasium = require("gymnasium", "goldfields.research.gymnasium_env")
+np = require("numpy", "goldfields.research.gymnasium_env")
+
+from gymnasium import spaces  # noqa: E402
+
+from ..bots import make_bot  # noqa: E402
+from ..core.game import RuleError  # noqa: E402
+from .encoding import action_mask, encode, encoding_for  # noqa: E402
+from .tables import DiggerSpec, DiggingSpec, Match, Spec, env_time_model  # noqa: E402
+
+
+class GoldfieldsEnv(gymnasium.Env):
+    """One seat of a goldfields game; ``game`` is ``"digging"`` or ``"digger"``."""
+
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "render_fps": 4}
+
+    def __init__(
+        self,
+        game: str = "digging",
+        players: int | None = None,
+        seat: int | str = 0,
+        opponents: str | Sequence[str] = "random",
+        partnership: bool = True,
+        single_hand: bool = False,
+        max_moves: int = 0,
+        crates: str = "white",
+        max_turns: int = 0,
+        options: Any = None,
+        time_model: Any = None,
+        illegal_action: str = "penalize",
+        illegal_penalty: float = -1.0,
+        render_mode: str | None = None,
+    ) -> None:
+        super().__init__()
+        spec: Spec
+        if game == "digging":
+            spec = DiggingSpec(players or 2, partnership, single_hand, max_moves, options)
+        elif game == "digger":
+            model = time_model if time_model is not None else env_time_model()
+            spec = DiggerSpec(players or 3, crates, max_turns, options, model)
+        else:
+            raise ValueError(f"unknown game {game!r}: 'digging' or 'digger'")
+        if illegal_action not in ("penalize", "raise"):
+            raise ValueError("illegal_action is 'penalize' or 'raise'")
+        n = spec.players
+        if seat != "random" and not (isinstance(seat, int) and 0 <= seat < n):
+            raise ValueError(f"seat must be 0..{n - 1} or 'random', not {seat!r}")
+        others = [opponents] * (n - 1) if isinstance(opponents, str) else list(opponents)
+        if len(others) != n - 1:
+            raise ValueError(f"give one opponent spec per other seat: {n - 1}, not {len(others)}")
+        self.table = spec
+        self.game = game
+        self.seat_choice = seat
+        self.opponent_specs = others
+        self._bots = [make_bot(s, game) for s in others]
+        self.illegal_action = illegal_action
+        self.illegal_penalty = float(illegal_penalty)
+        self.render_mode = render_mode
+        self.observation_space = spaces.Box(0.0, 1.0, (encoding_for(game).size,), np.float32)
+        self.action_space = spaces.Discrete(spec.num_actions)
+        self._rng = random.Random()
+        self._match: Match | None = None
+        self.seat = 0 if seat == "random" else int(seat)
+
+    # -- helpers ---------------------------------------------------------
+    @property
+    def match(self) -> Match:
+        if self._match is None:
+            raise RuntimeError("call reset() first")
+        return self._match
+
+    def _bot_for(self, seat: int) -> Any:
+        return self._bots[seat if seat < self.seat else seat - 1]
+
+    def _play_others(self) -> None:
+        match = self.match
+        while not match.over and match.current_player != self.seat:
+            seat = match.current_player
+            action = self._bot_for(seat).act(match.state.view(seat), match.rng)
+            match.apply(action)
+
+    def _obs(self) -> Any:
+        return encode(self.match.state.observation(self.seat))
+
+    def _legal(self) -> list[int]:
+        match = self.match
+        return [] if match.over else list(match.state.legal_actions())
+
+    def _info(self, **extra: Any) -> dict[str, Any]:
+        info = {"action_mask": action_mask(self._legal(), self.table.num_actions), "seat": self.seat}
+        info.update(extra)
+        return info
+
+    def action_masks(self) -> Any:
+        """The legal actions as a bool vector (sb3-contrib's ``MaskablePPO`` reads this)."""
+        return action_mask(self._legal(), self.table.num_actions).astype(bool)
+
+    # -- Gymnasium API ----------------------------------------------------
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
+        super().reset(seed=seed)
+        if seed is not None:
+            self._rng = random.Random(seed)
+        if self.seat_choice == "random":
+            self.seat = self._rng.randrange(self.table.players)
+        self._match = Match(self.table, self._rng)
+        self._play_others()
+        return self._obs(), self._info()
+
+    def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        match = self.match
+        if match.over:
+            raise RuntimeError("the episode is over: call reset()")
+        action = int(action)
+        if action not in match.state.legal_actions():
+            if self.illegal_action == "raise":
+                raise ValueError(f"illegal action {action}: legal are {list(match.state.legal_actions())}")
+            return self._obs(), self.illegal_penalty, False, False, self._info(illegal_action=True)
+        try:
+            match.apply(action)
+        except RuleError as err:  # pragma: no cover - legal_actions() said yes
+            raise ValueError(str(err)) from None
+        self._play_others()
+        reward = 0.0
+        terminated = truncated = False
+        if match.over:
+            reward = float(match.returns()[self.seat])
+            truncated = match.truncated
+            terminated = not truncated
+        return self._obs(), reward, terminated, truncated, self._info()
+
+    def render(self) -> str | None:
+        if self.render_mode != "ansi":
+            return None
+        obs = self.match.state.observation(self.seat)
+        obs.pop("legal", None)
+        return json.dumps(obs, separators=(",", ":"))
+
+
+def _register() -> None:
+    ids = {
+        "goldfields/Digging-v0": {"game": "digging", "players": 2},
+        "goldfields/DiggingHand-v0": {"game": "digging", "players": 2, "single_hand": True},
+        "goldfields/Digger-v0": {"game": "digger", "players": 3},
+    }
+    for env_id, kwargs in ids.items():
+        if env_id not in gymnasium.registry:
+            gymnasium.register(id=env_id, entry_point="goldfields.research.gymnasium_env:GoldfieldsEnv", kwargs=kwargs)
+
+
+_register()
+
+__all__ = ["GoldfieldsEnv"]

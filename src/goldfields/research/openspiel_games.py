@@ -1,0 +1,500 @@
+"""Digging and Digger as OpenSpiel games (``pyspiel.register_game``).
+
+Importing this module registers two Python games::
+
+    import pyspiel
+    import goldfields.research.openspiel_games  # noqa: F401  (registers)
+
+    game = pyspiel.load_game("python_goldfields_digging(players=2,single_hand=True)")
+    game = pyspiel.load_game("python_goldfields_digger(players=3,crates=black,max_turns=30)")
+
+``python_goldfields_digging`` parameters:
+
+=============  =======  ======================================================
+parameter      default  meaning
+=============  =======  ======================================================
+players        4        2, 3 or 4
+partnership    True     seats 0+2 against 1+3; applies to 4 players only
+single_hand    False    end after one hand (the side with most points in it wins)
+max_moves      0        cut the game after this many decisions (0: automatic,
+                        see below); the side then ahead wins
+=============  =======  ======================================================
+
+``python_goldfields_digger`` parameters: ``players`` (3; 2 to 5), ``crates``
+(``white`` or ``black``), ``knock_probability`` (0.0, rule G5) and
+``max_turns`` (300; the game is cut after that many turns and the highest
+score wins).
+
+What the adapters add to the engines (everything else is the engine's):
+
+* **Chance is explicit.** Digging's deal is dealt card by card: one chance
+  node per card of the deck in use (hands, then the pile, top card first),
+  whose outcomes are the card codes still in the deck, with probability
+  proportional to their copies left. The engine receives the whole deck when
+  the last card is dealt. A seat sees its cards when the deal is complete.
+  Digger's rolls are chance nodes with the engine's 252 outcomes (ids index
+  ``goldfields.digger.ROLL_OUTCOMES``); a steal under the G5 option is
+  followed by a knock node (0 safe, 1 knocked).
+* **Time is simulated** (Digger): each decision is stamped with the default
+  :class:`~goldfields.digger.timing.TimeModel` (2 s a roll, 1 s a take or
+  steal, 0.5 s per token stacked, no jitter), so a state is a function of its
+  action history, as OpenSpiel requires. The digger's observation carries no
+  time (the engine hides the hourglass from it). With no jitter, the time can
+  be reckoned from the public counts, which is exactly what the engine's
+  sampler gives the digger, so ``resample_from_infostate`` is exact.
+* **Length.** OpenSpiel needs a bound on a game's decisions. One hand of the
+  individual game is bounded by the deck; the partnership game is not
+  (partners may pass cards back and forth), nor is a full game (a tie at the
+  target deals another hand), nor Digger (a lost haul returns the water). So
+  ``max_moves`` 0 means: no cap where the game is bounded, else 1000
+  decisions for a single hand, 5000 for a full game. Random play ends far
+  sooner (docs/research.md).
+* **Utility** is the engine's ``returns()``: 1 for a win, shared wins split,
+  each partner of a winning team gets 1. So the games are constant-sum, with
+  sum 2 in the partnership game and 1 otherwise.
+* ``resample_from_infostate(player, sampler)`` draws with the engine's
+  sampler (``GameState.resample``), seeded from ``sampler``. A resampled
+  Digging state starts a fresh OpenSpiel history (its ``history()`` is empty,
+  since the sampler draws hidden cards from what the seat knows, not a past);
+  it keeps the public history, so its information state string equals the
+  original's. A resampled Digger state keeps its history (nothing but the
+  clock is hidden, and the clock follows from the history).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+from ._deps import require
+
+pyspiel = require("pyspiel", "goldfields.research.openspiel_games")
+np = require("numpy", "goldfields.research.openspiel_games")
+
+from ..digger import ROLL_OUTCOMES  # noqa: E402
+from ..digger.options import DiggerOptions  # noqa: E402
+from ..digging.actions import NUM_ACTIONS as DIGGING_ACTIONS  # noqa: E402
+from ..digging.cards import CODES, NUM_CODES  # noqa: E402
+from .observers import GoldfieldsObserver, observation_text  # noqa: E402
+from .tables import DiggerSpec, DiggingSpec  # noqa: E402
+
+DIGGING_NAME = "python_goldfields_digging"
+DIGGER_NAME = "python_goldfields_digger"
+AUTO_MAX_MOVES_SINGLE_HAND = 1000
+AUTO_MAX_MOVES_FULL_GAME = 5000
+DEFAULT_MAX_TURNS = 300
+
+_ROLL_IDS = [(i, p) for i, (_, p) in enumerate(ROLL_OUTCOMES)]
+_ROLL_TEXT = [text for text, _ in ROLL_OUTCOMES]
+
+
+def _game_type(short: str, long: str, min_players: int, max_players: int, params: dict[str, Any]) -> Any:
+    return pyspiel.GameType(
+        short_name=short,
+        long_name=long,
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.CONSTANT_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=max_players,
+        min_num_players=min_players,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        provides_factored_observation_string=False,
+        parameter_specification=params,
+    )
+
+
+DIGGING_TYPE = _game_type(
+    DIGGING_NAME,
+    "goldfields Digging (Knizia)",
+    2,
+    4,
+    {"players": 4, "partnership": True, "single_hand": False, "max_moves": 0},
+)
+DIGGER_TYPE = _game_type(
+    DIGGER_NAME,
+    "goldfields Digger (Fraga), simulated clock",
+    2,
+    5,
+    {"players": 3, "crates": "white", "knock_probability": 0.0, "max_turns": DEFAULT_MAX_TURNS},
+)
+
+
+class _Core:
+    """The mutable part of a state, copied fast when OpenSpiel clones (it deep-copies ``__dict__``)."""
+
+    __slots__ = ("deals", "dealt", "engine", "left", "moves", "public", "truncated", "turn")
+
+    def __init__(self, engine: Any) -> None:
+        self.engine = engine
+        self.dealt: list[int] = []  # Digging: cards of the deal under way
+        self.left: list[int] = []  # Digging: copies per code not dealt yet
+        self.deals = 0
+        self.moves = 0
+        self.turn = 0
+        self.truncated = False
+        self.public = ""  # the public history, one token per move, "|"-separated
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Core:
+        new = object.__new__(_Core)
+        new.engine = self.engine.clone()
+        new.dealt = self.dealt[:]
+        new.left = self.left[:]
+        new.deals = self.deals
+        new.moves = self.moves
+        new.turn = self.turn
+        new.truncated = self.truncated
+        new.public = self.public
+        return new
+
+
+def _state_text(engine: Any, extra: dict[str, Any]) -> str:
+    data = engine.to_json()
+    data.pop("logs", None)
+    data.update(extra)
+    return json.dumps(data, separators=(",", ":"))
+
+
+# ---------------------------------------------------------------------------
+# Digging
+# ---------------------------------------------------------------------------
+class DiggingGame(pyspiel.Game):
+    """Digging as an OpenSpiel game (see the module docstring for the parameters)."""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        p = {**DIGGING_TYPE.parameter_specification, **(params or {})}
+        spec = DiggingSpec(int(p["players"]), bool(p["partnership"]), bool(p["single_hand"]), int(p["max_moves"]))
+        if not spec.max_moves and spec.natural_bound() is None:
+            auto = AUTO_MAX_MOVES_SINGLE_HAND if spec.single_hand else AUTO_MAX_MOVES_FULL_GAME
+            spec = DiggingSpec(spec.players, spec.partnership, spec.single_hand, auto)
+        self.spec = spec
+        self.deck = spec.deck()
+        info = pyspiel.GameInfo(
+            num_distinct_actions=DIGGING_ACTIONS,
+            max_chance_outcomes=NUM_CODES,
+            num_players=spec.players,
+            min_utility=0.0,
+            max_utility=1.0,
+            utility_sum=spec.utility_sum,
+            max_game_length=spec.max_game_length(),
+        )
+        super().__init__(DIGGING_TYPE, info, params or {})
+
+    def new_initial_state(self) -> DiggingOSState:
+        return DiggingOSState(self)
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: dict[str, Any] | None = None) -> GoldfieldsObserver:
+        return GoldfieldsObserver("digging", iig_obs_type, params)
+
+
+class DiggingOSState(pyspiel.State):
+    """A Digging state for OpenSpiel: the engine state plus the deal under way."""
+
+    def __init__(self, game: DiggingGame) -> None:
+        super().__init__(game)
+        self._spec = game.spec
+        self._deck_size = len(game.deck)
+        self._core = _Core(game.spec.new_state())
+        self._reset_deal(game.deck)
+
+    def _reset_deal(self, deck: list[int]) -> None:
+        left = [0] * NUM_CODES
+        for c in deck:
+            left[c] += 1
+        self._core.left = left
+        self._core.dealt = []
+
+    # -- whose turn -------------------------------------------------------
+    def _over(self) -> bool:
+        core = self._core
+        engine = core.engine
+        return core.truncated or engine.is_terminal() or self._spec.hand_over(engine, core.deals)
+
+    def current_player(self) -> int:
+        if self._over():
+            return pyspiel.PlayerId.TERMINAL
+        engine = self._core.engine
+        if engine.is_chance_node():
+            return pyspiel.PlayerId.CHANCE
+        return engine.current_player
+
+    def is_terminal(self) -> bool:
+        return self._over()
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return list(self._core.engine.legal_actions())
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        left = self._core.left
+        total = sum(left)
+        return [(c, k / total) for c, k in enumerate(left) if k]
+
+    def _apply_action(self, action: int) -> None:
+        core = self._core
+        engine = core.engine
+        if engine.is_chance_node():
+            core.dealt.append(action)
+            core.left[action] -= 1
+            if len(core.dealt) == self._deck_size:
+                engine.apply_chance(core.dealt)
+                core.deals += 1
+                core.public += "|deal"
+                self._reset_deal(core.dealt)
+            return
+        seat = engine.current_player
+        text = engine.action_to_string(action)
+        engine.apply_action(action)
+        core.moves += 1
+        core.public += f"|{seat}:{'pass' if text.startswith('pass') else text}"
+        if self._spec.max_moves and core.moves >= self._spec.max_moves and not self._over():
+            core.truncated = True
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"deal {CODES[action]}"
+        return self._core.engine.action_to_string(action)
+
+    def returns(self) -> list[float]:
+        if not self._over():
+            return [0.0] * self._spec.players
+        return self._spec.final_returns(self._core.engine, self._core.truncated)
+
+    # -- what a seat knows (used by GoldfieldsObserver) ---------------------
+    def seat_observation(self, player: int) -> dict[str, Any]:
+        return self._core.engine.observation(player)
+
+    def public_observation(self) -> dict[str, Any]:
+        return self._core.engine.observation(None)
+
+    @property
+    def dealing_text(self) -> str:
+        dealt = len(self._core.dealt)
+        return f"dealing {dealt}/{self._deck_size}" if dealt else ""
+
+    def public_history(self) -> str:
+        return self._core.public
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> DiggingOSState:
+        """A state drawn among those ``player_id`` cannot tell apart (the engine's sampler)."""
+        rng = random.Random(int(probability_sampler() * 2**53))
+        game = self.get_game()
+        new = DiggingOSState(game)
+        core = _Core(self._core.engine.resample(player_id, rng))
+        core.deals = self._core.deals
+        core.moves = self._core.moves
+        core.turn = self._core.turn
+        core.truncated = self._core.truncated
+        core.public = self._core.public
+        new._core = core
+        new._reset_deal(game.deck)
+        if self._core.dealt:
+            # The cards of a deal under way are seen by no seat yet: any cards will do.
+            deck = game.deck[:]
+            rng.shuffle(deck)
+            for c in deck[: len(self._core.dealt)]:
+                core.dealt.append(c)
+                core.left[c] -= 1
+        return new
+
+    def engine_state(self) -> Any:
+        """The engine's state (full information: for tools and tests, never for a seat)."""
+        return self._core.engine
+
+    def __str__(self) -> str:
+        core = self._core
+        return _state_text(
+            core.engine,
+            {"dealt": [CODES[c] for c in core.dealt], "moves": core.moves, "truncated": core.truncated},
+        )
+
+
+# ---------------------------------------------------------------------------
+# Digger
+# ---------------------------------------------------------------------------
+class DiggerGame(pyspiel.Game):
+    """Digger as an OpenSpiel game, on the default simulated clock."""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        p = {**DIGGER_TYPE.parameter_specification, **(params or {})}
+        max_turns = int(p["max_turns"])
+        if max_turns <= 0:
+            raise ValueError("max_turns must be positive: OpenSpiel needs a bound on a game's length")
+        options = DiggerOptions(knock_probability=float(p["knock_probability"]))
+        self.spec = DiggerSpec(int(p["players"]), str(p["crates"]), max_turns, options)
+        info = pyspiel.GameInfo(
+            num_distinct_actions=self.spec.num_actions,
+            max_chance_outcomes=len(ROLL_OUTCOMES),
+            num_players=self.spec.players,
+            min_utility=0.0,
+            max_utility=1.0,
+            utility_sum=1.0,
+            max_game_length=self.spec.max_game_length(),
+        )
+        super().__init__(DIGGER_TYPE, info, params or {})
+
+    def new_initial_state(self) -> DiggerOSState:
+        return DiggerOSState(self)
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: dict[str, Any] | None = None) -> GoldfieldsObserver:
+        return GoldfieldsObserver("digger", iig_obs_type, params)
+
+
+class DiggerOSState(pyspiel.State):
+    """A Digger state for OpenSpiel: every decision stamped by the simulated clock."""
+
+    dealing_text = ""
+
+    def __init__(self, game: DiggerGame) -> None:
+        super().__init__(game)
+        self._spec = game.spec
+        self._core = _Core(game.spec.new_state())
+
+    def _over(self) -> bool:
+        return self._core.truncated or self._core.engine.is_terminal()
+
+    def current_player(self) -> int:
+        if self._over():
+            return pyspiel.PlayerId.TERMINAL
+        engine = self._core.engine
+        if engine.is_chance_node():
+            return pyspiel.PlayerId.CHANCE
+        return engine.current_player
+
+    def is_terminal(self) -> bool:
+        return self._over()
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return list(self._core.engine.legal_actions())
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        outcomes = self._core.engine.chance_outcomes()
+        if len(outcomes) > 2:
+            return _ROLL_IDS
+        return [(int(knocked), p) for knocked, p in outcomes if p > 0.0]
+
+    def _apply_action(self, action: int) -> None:
+        core = self._core
+        engine = core.engine
+        if engine.is_chance_node():
+            if len(engine.chance_outcomes()) > 2:
+                faces = _ROLL_TEXT[action]
+                engine.apply_chance(faces)
+                core.public += f"|{faces}"
+            else:
+                engine.apply_chance(bool(action))
+                core.public += "|knock" if action else "|safe"
+            return
+        seat = engine.current_player
+        text = engine.action_to_string(action)
+        events = engine.apply_action(action, self._spec.stamp(engine, action, None))
+        core.moves += 1
+        core.public += f"|{seat}:{text}"
+        for ev in events:
+            if ev.kind in ("timeout", "knock"):
+                core.public += "|lost"
+            elif ev.kind == "turn_start":
+                core.turn += 1
+        if core.turn >= self._spec.max_turns and not engine.is_terminal():
+            core.truncated = True
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            outcomes = self._core.engine.chance_outcomes()
+            if len(outcomes) > 2:
+                return f"roll {_ROLL_TEXT[action]}"
+            return "knock" if action else "safe"
+        return self._core.engine.action_to_string(action)
+
+    def returns(self) -> list[float]:
+        if not self._over():
+            return [0.0] * self._spec.players
+        return self._spec.final_returns(self._core.engine, self._core.truncated)
+
+    def seat_observation(self, player: int) -> dict[str, Any]:
+        return self._core.engine.observation(player)
+
+    def public_observation(self) -> dict[str, Any]:
+        obs = self._core.engine.observation(None)
+        obs["elapsed"] = obs["remaining"] = None  # not common knowledge: the digger cannot see it
+        return obs
+
+    def public_history(self) -> str:
+        return self._core.public
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> DiggerOSState:
+        """A state ``player_id`` cannot tell apart: only the clock is hidden, from the digger."""
+        rng = random.Random(int(probability_sampler() * 2**53))
+        new = self.clone()
+        new._core.engine = self._core.engine.resample(player_id, rng)
+        return new
+
+    def engine_state(self) -> Any:
+        """The engine's state (full information: for tools and tests, never for a seat)."""
+        return self._core.engine
+
+    def __str__(self) -> str:
+        core = self._core
+        return _state_text(core.engine, {"moves": core.moves, "turns": core.turn, "truncated": core.truncated})
+
+
+class DeterminizedMCTSBot(pyspiel.Bot):
+    """OpenSpiel's ``MCTSBot`` on a determinisation: fair play in a hidden-information game.
+
+    ``open_spiel.python.algorithms.mcts.MCTSBot`` accepts any sequential game
+    with terminal rewards (OpenSpiel 2.0 does not check for perfect
+    information), and searches the state it is handed: on Digging's true state
+    it would see every hidden card. This bot hands it a state drawn with
+    ``resample_from_infostate`` instead (a fresh one for each decision), so it
+    only uses what its seat knows. On Digger it changes nothing: with the
+    jitter-free clock of the OpenSpiel game the sample is the state itself.
+    """
+
+    def __init__(self, mcts_bot: Any, seed: int = 0) -> None:
+        pyspiel.Bot.__init__(self)
+        self._mcts = mcts_bot
+        self._rng = np.random.RandomState(seed)
+
+    def restart_at(self, state: Any) -> None:
+        pass
+
+    def step_with_policy(self, state: Any) -> tuple[list[tuple[int, float]], int]:
+        sample = state.resample_from_infostate(state.current_player(), self._rng.uniform)
+        return self._mcts.step_with_policy(sample)
+
+    def step(self, state: Any) -> int:
+        return self.step_with_policy(state)[1]
+
+
+pyspiel.register_game(DIGGING_TYPE, DiggingGame)
+pyspiel.register_game(DIGGER_TYPE, DiggerGame)
+
+
+def load_digging(**params: Any) -> Any:
+    """``pyspiel.load_game("python_goldfields_digging", params)``."""
+    return pyspiel.load_game(DIGGING_NAME, params)
+
+
+def load_digger(**params: Any) -> Any:
+    """``pyspiel.load_game("python_goldfields_digger", params)``."""
+    return pyspiel.load_game(DIGGER_NAME, params)
+
+
+__all__ = [
+    "DIGGER_NAME",
+    "DIGGER_TYPE",
+    "DIGGING_NAME",
+    "DIGGING_TYPE",
+    "DeterminizedMCTSBot",
+    "DiggerGame",
+    "DiggerOSState",
+    "DiggingGame",
+    "DiggingOSState",
+    "load_digger",
+    "load_digging",
+    "observation_text",
+]

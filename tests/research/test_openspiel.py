@@ -1,0 +1,202 @@
+"""The OpenSpiel games: OpenSpiel's own tests and bots, and the sampler behind resample_from_infostate."""
+
+from __future__ import annotations
+
+import pytest
+
+np = pytest.importorskip("numpy")
+pyspiel = pytest.importorskip("pyspiel")
+
+import goldfields.research.openspiel_games as og  # noqa: E402
+
+SHORT_DIGGING = "python_goldfields_digging(players=2,single_hand=True)"
+SHORT_DIGGER = "python_goldfields_digger(players=2,max_turns=4)"
+
+
+def _play_random(game, seed, stop=None):
+    """A state reached by random play (chance by its probabilities), stopped after ``stop`` decisions."""
+    rs = np.random.RandomState(seed)
+    state = game.new_initial_state()
+    decisions = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rs.choice(actions, p=probs)))
+            continue
+        if stop is not None and decisions >= stop:
+            break
+        legal = state.legal_actions()
+        state.apply_action(int(legal[rs.randint(len(legal))]))
+        decisions += 1
+    return state
+
+
+def test_registered_types():
+    for name, players in ((og.DIGGING_NAME, (2, 4)), (og.DIGGER_NAME, (2, 5))):
+        game = pyspiel.load_game(name)
+        t = game.get_type()
+        assert t.dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL
+        assert t.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+        assert t.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+        assert t.utility == pyspiel.GameType.Utility.CONSTANT_SUM
+        assert t.reward_model == pyspiel.GameType.RewardModel.TERMINAL
+        assert (t.min_num_players, t.max_num_players) == players
+        assert t.provides_information_state_string and t.provides_information_state_tensor
+        assert t.provides_observation_string and t.provides_observation_tensor
+    assert pyspiel.load_game("python_goldfields_digging").utility_sum() == 2.0  # partnership
+    assert pyspiel.load_game("python_goldfields_digging(players=3)").utility_sum() == 1.0
+    assert pyspiel.load_game(og.DIGGING_NAME).max_chance_outcomes() == 22
+    assert pyspiel.load_game(og.DIGGER_NAME).max_chance_outcomes() == 252
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        SHORT_DIGGING,
+        "python_goldfields_digging(players=4,single_hand=True)",
+        "python_goldfields_digging(players=3)",
+        "python_goldfields_digger(players=3,max_turns=12)",
+        "python_goldfields_digger(players=2,crates=black,knock_probability=0.25,max_turns=8)",
+    ],
+)
+def test_random_sim_test(name):
+    pyspiel.random_sim_test(pyspiel.load_game(name), num_sims=2, serialize=True, verbose=False)
+
+
+def test_full_partnership_game_random_sim():
+    pyspiel.random_sim_test(pyspiel.load_game("python_goldfields_digging"), num_sims=1, serialize=False, verbose=False)
+
+
+def test_deal_is_card_by_card_chance():
+    game = pyspiel.load_game(SHORT_DIGGING)
+    state = game.new_initial_state()
+    assert state.is_chance_node()
+    outcomes = state.chance_outcomes()
+    assert sum(p for _, p in outcomes) == pytest.approx(1.0)
+    assert dict(outcomes)[0] == pytest.approx(3 / 48)  # three gold mines among 48 cards
+    dealt = 0
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+        dealt += 1
+    assert dealt == 48 and state.current_player() == 0
+
+
+@pytest.mark.parametrize("name", [SHORT_DIGGING, "python_goldfields_digging(players=4,single_hand=True)", SHORT_DIGGER])
+def test_resample_from_infostate_is_consistent(name):
+    game = pyspiel.load_game(name)
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    changed = 0
+    for seed in range(6):
+        state = _play_random(game, seed, stop=5 + 7 * seed)
+        if state.is_terminal() or state.is_chance_node():
+            continue
+        player = state.current_player()
+        for _ in range(3):
+            sample = state.resample_from_infostate(player, sampler)
+            assert sample.information_state_string(player) == state.information_state_string(player)
+            assert sample.observation_string(player) == state.observation_string(player)
+            assert sample.information_state_tensor(player) == state.information_state_tensor(player)
+            assert sample.observation_tensor(player) == state.observation_tensor(player)
+            assert sample.legal_actions() == state.legal_actions()
+            assert sample.current_player() == player
+            if str(sample) != str(state):
+                changed += 1
+            # The sample plays on.
+            finish = sample.clone()
+            while not finish.is_terminal():
+                if finish.is_chance_node():
+                    finish.apply_action(finish.chance_outcomes()[0][0])
+                else:
+                    finish.apply_action(finish.legal_actions()[0])
+    if "digging" in name:
+        assert changed > 0  # hidden cards really were dealt again
+
+
+def test_resampled_digging_state_keeps_no_true_history():
+    game = pyspiel.load_game(SHORT_DIGGING)
+    state = _play_random(game, 3, stop=6)
+    sample = state.resample_from_infostate(state.current_player(), pyspiel.UniformProbabilitySampler(0.0, 1.0))
+    assert state.history() and sample.history() == []
+
+
+def test_digger_clock_is_in_other_seats_strings_only():
+    game = pyspiel.load_game(SHORT_DIGGER)
+    state = _play_random(game, 1, stop=3)
+    while state.is_chance_node() or state.is_terminal():
+        state = _play_random(game, 2, stop=4)
+    digger = state.current_player()
+    assert '"elapsed":null' in state.observation_string(digger)
+    assert '"elapsed":null' not in state.observation_string(1 - digger)
+    public = pyspiel.IIGObservationType(
+        perfect_recall=False, public_info=True, private_info=pyspiel.PrivateInfoType.NONE
+    )
+    observer = game.make_py_observer(public)
+    assert '"elapsed":null' in observer.string_from(state, 1 - digger)
+
+
+def _play_with_bots(game, bots, seed):
+    rs = np.random.RandomState(seed)
+    state = game.new_initial_state()
+    decisions = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rs.choice(actions, p=probs)))
+            continue
+        action = bots[state.current_player()].step(state)
+        assert action in state.legal_actions()
+        state.apply_action(int(action))
+        decisions += 1
+    return state.returns(), decisions
+
+
+@pytest.mark.parametrize("name", [SHORT_DIGGING, SHORT_DIGGER])
+def test_openspiel_ismcts_plays_full_games(name):
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    game = pyspiel.load_game(name)
+    evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(0))
+    bots = [
+        ismcts.ISMCTSBot(game, evaluator, 2.0, 8, random_state=np.random.RandomState(p))
+        for p in range(game.num_players())
+    ]
+    returns, decisions = _play_with_bots(game, bots, seed=0)
+    assert sum(returns) == pytest.approx(game.utility_sum()) and decisions > 0
+
+
+@pytest.mark.parametrize("name", [SHORT_DIGGING, SHORT_DIGGER])
+def test_openspiel_mcts_plays_full_games(name):
+    from open_spiel.python.algorithms import mcts
+
+    game = pyspiel.load_game(name)
+    evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(0))
+    bots = [
+        og.DeterminizedMCTSBot(mcts.MCTSBot(game, 2.0, 8, evaluator, random_state=np.random.RandomState(p)), seed=p)
+        for p in range(game.num_players())
+    ]
+    returns, decisions = _play_with_bots(game, bots, seed=1)
+    assert sum(returns) == pytest.approx(game.utility_sum()) and decisions > 0
+    if "digger" in name:
+        # Digger's only hidden information is a clock that follows from the history: plain MCTS plays too.
+        plain = [mcts.MCTSBot(game, 2.0, 8, evaluator, random_state=np.random.RandomState(p)) for p in range(2)]
+        returns, _ = _play_with_bots(game, plain, seed=2)
+        assert sum(returns) == pytest.approx(1.0)
+
+
+def test_observer_tensor_matches_encoding_and_refuses_all_players():
+    from goldfields.research.encoding import DIGGING
+
+    game = pyspiel.load_game(SHORT_DIGGING)
+    state = _play_random(game, 0, stop=4)
+    obs = pyspiel.IIGObservationType(perfect_recall=False)
+    observer = game.make_py_observer(obs)
+    observer.set_from(state, 0)
+    assert observer.tensor.shape == (DIGGING.size,)
+    assert set(observer.dict) == {p.name for p in DIGGING.pieces}
+    assert list(observer.tensor) == pytest.approx(state.observation_tensor(0))
+    with pytest.raises(ValueError):
+        game.make_py_observer(
+            pyspiel.IIGObservationType(
+                perfect_recall=False, public_info=True, private_info=pyspiel.PrivateInfoType.ALL_PLAYERS
+            )
+        )

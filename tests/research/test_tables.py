@@ -1,0 +1,74 @@
+"""The shared driving logic: no optional library needed."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from goldfields.digger import TimeModel
+from goldfields.research.tables import DiggerSpec, DiggingSpec, Match, side_returns
+
+
+def test_side_returns_partnership_and_ties():
+    assert side_returns([3, 1, 2, 1], True) == [1.0, 0.0, 1.0, 0.0]
+    assert side_returns([1, 2, 1, 0], True) == [0.5, 0.5, 0.5, 0.5]
+    assert side_returns([4, 4, 1], False) == [0.5, 0.5, 0.0]
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        DiggingSpec(2, single_hand=True),
+        DiggingSpec(4, single_hand=True),
+        DiggingSpec(3),
+        DiggerSpec(3, max_turns=10),
+        DiggerSpec(2, time_model=TimeModel(jitter=0.2)),
+    ],
+)
+def test_random_games_end_with_constant_sum_returns(spec):
+    for seed in range(3):
+        rng = random.Random(seed)
+        match = Match(spec, rng)
+        while not match.over:
+            legal = match.state.legal_actions()
+            match.apply(legal[rng.randrange(len(legal))])
+        returns = match.returns()
+        assert sum(returns) == pytest.approx(spec.utility_sum)
+        assert all(0.0 <= r <= 1.0 for r in returns)
+
+
+def test_single_hand_ends_after_one_deal():
+    rng = random.Random(4)
+    match = Match(DiggingSpec(2, single_hand=True), rng)
+    while not match.over:
+        legal = match.state.legal_actions()
+        match.apply(legal[rng.randrange(len(legal))])
+    assert match.deals == 1
+    assert len(match.state.observation(None)["history"]) == 1
+
+
+def test_max_moves_and_max_turns_truncate():
+    rng = random.Random(1)
+    match = Match(DiggingSpec(4, max_moves=25), rng)
+    while not match.over:
+        match.apply(match.state.legal_actions()[0] if rng.random() < 0.5 else match.state.legal_actions()[-1])
+    assert match.truncated and match.moves == 25
+    assert sum(match.returns()) == pytest.approx(2.0)
+
+    match = Match(DiggerSpec(3, max_turns=4), random.Random(2))
+    while not match.over:
+        match.apply(match.state.legal_actions()[0])  # always roll: every turn runs out of time
+    assert match.truncated and match.turn == 4
+
+
+def test_natural_bound_of_one_individual_hand_holds():
+    spec = DiggingSpec(2, single_hand=True)
+    bound = spec.max_game_length()
+    for seed in range(20):
+        rng = random.Random(seed)
+        match = Match(spec, rng)
+        while not match.over:
+            legal = match.state.legal_actions()
+            match.apply(legal[rng.randrange(len(legal))])
+        assert match.moves <= bound

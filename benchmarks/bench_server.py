@@ -5,7 +5,8 @@
 For each load level, a fresh server process (uvicorn, SQLite file with
 synchronous=FULL) gets that many 4-player Digging tables, each with three
 `random` bots and one scripted human played by this script over a WebSocket.
-The script's players move as soon as it is their turn; the latency of a move
+Each level runs once per durability setting (``full`` and ``process``, see
+``goldfields serve --help``), side by side. The script's players move as soon as it is their turn; the latency of a move
 is the time from sending it to receiving its acknowledgement, which the
 server sends only once the move is committed to disk. Bots move after
 ``--bot-delay`` seconds, as on a real server, so the load is what that many
@@ -35,9 +36,9 @@ SERVER = """
 import sys, uvicorn
 from goldfields.server.app import create_app
 from goldfields.server.tables import Settings
-url, port, delay = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
-app = create_app(url, Settings(bot_delay=delay, bot_seconds=0.05))
-uvicorn.run(app, host="127.0.0.1", port=port, ws_max_size=1 << 20, log_level="warning")
+url, port, delay, durability = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), sys.argv[4]
+app = create_app(url, Settings(bot_delay=delay, bot_seconds=0.05, durability=durability))
+uvicorn.run(app, host="127.0.0.1", port=port, ws_max_size=1 << 20, ws_per_message_deflate=False, log_level="warning")
 """
 
 
@@ -74,11 +75,19 @@ async def player(base: str, table: str, token: str, until: float, latencies: lis
     return moves
 
 
-async def load_level(tables: int, seconds: float, bot_delay: float) -> dict[str, float]:
+async def load_level(tables: int, seconds: float, bot_delay: float, durability: str) -> dict[str, float]:
     with tempfile.TemporaryDirectory() as tmp:
         port = free_port()
         proc = subprocess.Popen(
-            [sys.executable, "-c", SERVER, f"sqlite:///{Path(tmp) / 'bench.db'}", str(port), str(bot_delay)],
+            [
+                sys.executable,
+                "-c",
+                SERVER,
+                f"sqlite:///{Path(tmp) / 'bench.db'}",
+                str(port),
+                str(bot_delay),
+                durability,
+            ],
             env={**os.environ, "PYTHONUNBUFFERED": "1"},
         )
         try:
@@ -121,17 +130,25 @@ def main() -> None:
     parser.add_argument("--tables", type=int, nargs="+", default=[50, 100, 200, 300])
     parser.add_argument("--seconds", type=float, default=20.0, help="measuring time per load level")
     parser.add_argument("--bot-delay", type=float, default=0.6, help="seconds a bot waits before moving")
+    parser.add_argument(
+        "--durability",
+        nargs="+",
+        default=["full", "process"],
+        choices=["full", "process"],
+        help="server durability settings to measure (see goldfields serve --help)",
+    )
     args = parser.parse_args()
     cores = os.cpu_count()
     print(f"bot delay {args.bot_delay} s, {args.seconds:g} s per level, server and clients on one {cores}-core machine")
-    print(f"{'tables':>7} {'human moves':>12} {'p50 ms':>8} {'p99 ms':>8} {'human moves/s':>14}")
+    print(f"{'durability':>10} {'tables':>7} {'human moves':>12} {'p50 ms':>8} {'p99 ms':>8} {'human moves/s':>14}")
     for n in args.tables:
-        r = asyncio.run(load_level(n, args.seconds, args.bot_delay))
-        print(
-            f"{r['tables']:>7} {r['human_moves']:>12} {r['p50_ms']:>8.1f} {r['p99_ms']:>8.1f}"
-            f" {r['moves_per_s']:>14.1f}",
-            flush=True,
-        )
+        for durability in args.durability:
+            r = asyncio.run(load_level(n, args.seconds, args.bot_delay, durability))
+            print(
+                f"{durability:>10} {r['tables']:>7} {r['human_moves']:>12} {r['p50_ms']:>8.1f} {r['p99_ms']:>8.1f}"
+                f" {r['moves_per_s']:>14.1f}",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

@@ -22,7 +22,7 @@ from goldfields.server.app import create_app
 from goldfields.server.tables import Settings
 url, port, delay, grace = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4])
 app = create_app(url, Settings(bot_delay=delay, grace_seconds=grace, bot_seconds=0.05))
-uvicorn.run(app, host="127.0.0.1", port=port, ws_max_size=1 << 20, log_level="warning")
+uvicorn.run(app, host="127.0.0.1", port=port, ws_max_size=1 << 20, ws_per_message_deflate=False, log_level="warning")
 """
 
 

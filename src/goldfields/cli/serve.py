@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
@@ -9,6 +10,11 @@ import typer
 from rich.console import Console
 
 console = Console(highlight=False)
+
+
+class Durability(StrEnum):
+    full = "full"
+    process = "process"
 
 
 def serve_command(
@@ -20,6 +26,13 @@ def serve_command(
     ] = None,
     bot_delay: Annotated[float, typer.Option(min=0.0, help="Seconds a bot waits before moving.")] = 0.6,
     grace: Annotated[float, typer.Option(min=0.0, help="Seconds before a bot stands in for a player who left.")] = 20.0,
+    durability: Annotated[
+        Durability,
+        typer.Option(
+            help="full: moves on disk before they are acknowledged (survives a power cut); "
+            "process: survives a killed server but not a power cut, with lower latency."
+        ),
+    ] = Durability.full,
 ) -> None:
     """Serve the game server: lobby, tables, bots in empty seats, live play.
 
@@ -32,11 +45,13 @@ def serve_command(
     from ..server.tables import Settings
 
     url = database or f"sqlite:///{Path('goldfields.db').resolve()}"
-    app = create_app(url, Settings(bot_delay=bot_delay, grace_seconds=grace))
+    app = create_app(url, Settings(bot_delay=bot_delay, grace_seconds=grace, durability=durability.value))
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
     console.print(f"[bold]goldfields[/bold] is serving at [link]http://{shown}:{port}/[/link]  (database: {url})")
     console.print("Open that address in a browser; Ctrl-C stops the server (games are kept).")
-    uvicorn.run(app, host=host, port=port, ws_max_size=1 << 20, log_level="warning")
+    # No per-message deflate: compressing every update costs more CPU than the
+    # bandwidth it saves on a local network, and CPU is what limits a table count.
+    uvicorn.run(app, host=host, port=port, ws_max_size=1 << 20, ws_per_message_deflate=False, log_level="warning")
 
 
 def register(app: typer.Typer) -> None:

@@ -7,7 +7,7 @@ game exactly as ``RULINGS.md`` decides. docs/digging/rules.md explains each.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass, fields
 from typing import Any
 
 TARGETS_INDIVIDUAL = {2: 40, 3: 45, 4: 50}
@@ -36,7 +36,7 @@ class DiggingOptions:
 
     def to_json(self) -> dict[str, bool]:
         """Only the options that are on: a record with all defaults has ``{}``."""
-        return {k: v for k, v in asdict(self).items() if v}
+        return {f.name: True for f in fields(self) if getattr(self, f.name)}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any] | None) -> DiggingOptions:

@@ -54,8 +54,9 @@ MAX_QUEUE = 500  # updates waiting for a slow client before it is dropped
 def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        store = Store(database_url)
-        manager = TableManager(store, settings)
+        live = settings or Settings()
+        store = Store(database_url, synchronous="FULL" if live.durability == "full" else "NORMAL")
+        manager = TableManager(store, live)
         await manager.restore()
         app.state.manager = manager
         try:

@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from sqlalchemy import create_engine, event, select, update
+from sqlalchemy import create_engine, event, insert, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -39,9 +39,10 @@ def make_engine(url: str, synchronous: str = "FULL") -> Engine:
         @event.listens_for(engine, "connect")
         def _pragmas(dbapi_conn: Any, _record: Any) -> None:
             cur = dbapi_conn.cursor()
-            # WAL: readers never block the writer. synchronous FULL: a commit
+            # WAL: readers never block the writer. synchronous=FULL: a commit
             # is on disk before it returns, so an acknowledged move survives
-            # even a power cut, not only a killed process.
+            # even a power cut. NORMAL: the commit is in the WAL file (the
+            # operating system has it), which survives a killed process.
             cur.execute("PRAGMA journal_mode=WAL")
             cur.execute(f"PRAGMA synchronous={synchronous}")
             cur.execute("PRAGMA foreign_keys=ON")
@@ -57,7 +58,7 @@ class Store:
         Base.metadata.create_all(self.engine)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
         self._pool = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="goldfields-db")
-        self._pending: list[tuple[StepRow, asyncio.Future[None]]] = []
+        self._pending: list[tuple[dict[str, Any], asyncio.Future[None]]] = []
         self._flushing = False
 
     # -- plumbing ---------------------------------------------------------
@@ -78,7 +79,7 @@ class Store:
     async def append_step(self, table_id: str, seq: int, payload: dict[str, Any], wall: float) -> None:
         """Append one step; returns once it is committed to disk."""
         fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._pending.append((StepRow(table_id=table_id, seq=seq, payload=payload, wall=wall), fut))
+        self._pending.append(({"table_id": table_id, "seq": seq, "payload": payload, "wall": wall}, fut))
         if not self._flushing:
             self._flushing = True
             asyncio.get_running_loop().create_task(self._flush())
@@ -90,7 +91,8 @@ class Store:
                 batch, self._pending = self._pending, []
                 rows = [row for row, _ in batch]
                 try:
-                    await self.run(lambda s, rows=rows: s.add_all(rows))
+                    # A Core executemany: the ORM's unit of work is not needed for appends.
+                    await self.run(lambda s, rows=rows: s.execute(insert(StepRow), rows))
                 except Exception as err:  # the whole batch failed: nobody is acknowledged
                     for _, fut in batch:
                         if not fut.done():

@@ -110,6 +110,7 @@ class LiveTable:
     walls: list[float] = field(default_factory=list)  # wall time of each step
     timers: dict[str, asyncio.TimerHandle] = field(default_factory=dict)
     turn_started: float | None = None  # wall time of a real-time turn's first step
+    unsent: list[Event] = field(default_factory=list)  # events committed, not yet broadcast
     tasks: set[asyncio.Task[None]] = field(default_factory=set)
 
     def rng(self, purpose: str) -> random.Random:
@@ -303,7 +304,6 @@ class TableManager:
         async with table.lock:
             if table.seats[seat].standin:
                 table.seats[seat].standin = False
-                self._broadcast(table, [])
                 await self._advance(table)
 
     def _elapsed(self, table: LiveTable) -> float | None:
@@ -330,7 +330,8 @@ class TableManager:
         table.walls.append(wall)
         table.events.extend((table.seq, e) for e in events)
         self._track_turn(table, wall)
-        self._broadcast(table, events)
+        # Announced by _advance, once the clocks for what comes next are set.
+        table.unsent.extend(events)
         return events
 
     async def _maybe_start(self, table: LiveTable) -> None:
@@ -340,7 +341,15 @@ class TableManager:
             await self._advance(table)
 
     async def _advance(self, table: LiveTable) -> None:
-        """After a step: deal or roll what chance owes, then wake whoever acts next."""
+        """After a step: deal or roll what chance owes, wake whoever acts next,
+        start the clocks, then tell every client."""
+        try:
+            await self._next(table)
+        finally:
+            events, table.unsent = table.unsent, []
+            self._broadcast(table, events)
+
+    async def _next(self, table: LiveTable) -> None:
         if table.status == "waiting":
             return
         while table.state.is_chance_node():
@@ -349,7 +358,6 @@ class TableManager:
             if table.status != "finished":
                 table.status = "finished"
                 await self.store.set_status(table.id, "finished")
-                self._broadcast(table, [])
             self._cancel_timers(table)
             return
         self._cancel_timers(table)
@@ -411,7 +419,6 @@ class TableManager:
         async with table.lock:
             if table.seq == seq and table.state.current_player == seat and not table.seats[seat].standin:
                 table.seats[seat].standin = True
-                self._broadcast(table, [])
                 await self._advance(table)
 
     async def _stand_in(self, table: LiveTable, seat: int) -> None:
@@ -419,7 +426,6 @@ class TableManager:
             s = table.seats[seat]
             if s.kind == "human" and s.connections == 0 and not s.standin and table.status == "playing":
                 s.standin = True
-                self._broadcast(table, [])
                 await self._advance(table)
 
     # ------------------------------------------------------------------
@@ -427,12 +433,12 @@ class TableManager:
     # ------------------------------------------------------------------
     async def connect(self, table: LiveTable, conn: Outbox) -> None:
         async with table.lock:
-            table.conns.add(conn)
             if conn.seat is not None:
                 table.seats[conn.seat].connections += 1
+                if table.status == "playing":
+                    await self._advance(table)  # a move clock may start now that the player is here
+            table.conns.add(conn)
             conn.send(self.full_update(table, conn.seat))
-            if conn.seat is not None and table.status == "playing":
-                await self._advance(table)  # a move clock may start now that the player is here
 
     async def disconnect(self, table: LiveTable, conn: Outbox) -> None:
         async with table.lock:

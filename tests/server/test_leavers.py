@@ -1,0 +1,76 @@
+"""Leavers and clocks: a bot stands in after the grace period or when the move clock
+runs out, and the player takes the seat back by coming back."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from live import HUMAN, LiveServer, receive, send
+
+BOT = {"kind": "bot", "bot": "random"}
+
+
+@pytest.fixture
+def quick_grace(tmp_path: Path) -> Iterator[LiveServer]:
+    live = LiveServer(tmp_path / "goldfields.db", grace=1.0).start()
+    yield live
+    live.stop()
+
+
+def seat_info(server: LiveServer, table_id: str, seat: int) -> dict:
+    return server.get(f"/api/tables/{table_id}").json()["seats"][seat]
+
+
+def wait_for(predicate, timeout: float = 30.0) -> None:
+    deadline = time.time() + timeout
+    while not predicate():
+        assert time.time() < deadline, "timed out"
+        time.sleep(0.1)
+
+
+def test_a_bot_stands_in_for_a_player_who_left_and_the_player_takes_the_seat_back(quick_grace: LiveServer) -> None:
+    server = quick_grace
+    created = server.create([HUMAN, BOT], claim=0)
+    tid, token = created["table"]["id"], created["you"]["token"]
+    with server.ws(tid) as ws:
+        send(ws, {"type": "hello", "seat": 0, "token": token})
+        first = receive(ws)
+        assert first["table"]["seats"][0]["connected"] is True
+    # Gone: after the grace period a bot plays seat 0, and the game goes on.
+    wait_for(lambda: seat_info(server, tid, 0)["standin"])
+    seq = server.get(f"/api/tables/{tid}").json()["seq"]
+    wait_for(lambda: server.get(f"/api/tables/{tid}").json()["seq"] > seq + 2)
+    # Back: saying hello takes the seat back from the bot.
+    with server.ws(tid) as ws:
+        send(ws, {"type": "hello", "seat": 0, "token": token})
+        wait_for(lambda: not seat_info(server, tid, 0)["standin"])
+        while True:
+            msg = receive(ws)
+            if msg["type"] == "update" and msg["view"]["to_move"] == 0 and msg["view"]["legal"]:
+                break
+        # The bot no longer moves for seat 0: the turn waits for the player.
+        seq = msg["seq"]
+        time.sleep(1.5)
+        assert server.get(f"/api/tables/{tid}").json()["seq"] == seq
+        send(ws, {"type": "move", "move": msg["view"]["legal"][0], "seq": seq})
+        while (reply := receive(ws))["type"] != "ack":
+            assert reply["type"] != "error", reply
+
+
+def test_when_the_move_clock_runs_out_a_bot_moves_until_the_player_resumes(server: LiveServer) -> None:
+    created = server.create([HUMAN, BOT], claim=0, move_seconds=5)
+    tid, token = created["table"]["id"], created["you"]["token"]
+    with server.ws(tid) as ws:
+        send(ws, {"type": "hello", "seat": 0, "token": token})
+        msg = receive(ws)
+        assert msg["view"]["to_move"] == 0
+        assert 0 < msg["clock"]["move_deadline_in"] <= 5
+        started = time.time()
+        wait_for(lambda: seat_info(server, tid, 0)["standin"], timeout=20)
+        assert time.time() - started >= 4.5  # not before the clock ran out
+        wait_for(lambda: server.get(f"/api/tables/{tid}").json()["seq"] > msg["seq"])
+        send(ws, {"type": "resume"})
+        wait_for(lambda: not seat_info(server, tid, 0)["standin"])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from . import demo, play, replay, serve
+from . import arena, demo, play, replay, serve
 
 app = typer.Typer(
     name="goldfields",
@@ -15,9 +15,11 @@ app = typer.Typer(
 )
 
 replay.register(app)
+arena.register(app)
 demo.register(app)
 serve.register(app)
 play.register(app)
+arena.register(app)
 
 
 def main() -> None:

@@ -1,0 +1,66 @@
+"""Duplicate deals: which bots sit where in every game of a tournament.
+
+A *lineup* names one bot per side (a team in the Digging partnership game, a
+seat otherwise). Each deal is played once per rotation of the lineup over the
+sides, always with the same chance seed, so every bot meets the same decks and
+dice from every side of the table, as in duplicate bridge, and the luck of the
+deal cancels out of the comparison.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .games import GameSpec
+
+
+@dataclass(frozen=True, slots=True)
+class GameJob:
+    """One game to play: a deal, a rotation of the lineup, and the seeds."""
+
+    index: int
+    deal: int
+    rotation: int
+    seat_bots: tuple[str, ...]
+    spec: GameSpec
+    seed: int
+
+    @property
+    def chance_seed(self) -> str:
+        # The same for every rotation of a deal: that is the duplicate.
+        return f"goldfields-arena/{self.seed}/deal/{self.deal}"
+
+    def bot_seed(self, seat: int) -> str:
+        return f"goldfields-arena/{self.seed}/deal/{self.deal}/rotation/{self.rotation}/seat/{seat}"
+
+
+def rotations(lineup: Sequence[str]) -> list[tuple[str, ...]]:
+    """Every cyclic rotation of the lineup (bot per side); a lineup of one bot has one."""
+    k = len(lineup)
+    seen: list[tuple[str, ...]] = []
+    for r in range(k):
+        rotated = tuple(lineup[(i - r) % k] for i in range(k))
+        seen.append(rotated)
+    return seen
+
+
+def deals_for(games: int, lineup_size: int) -> int:
+    """How many deals give at least ``games`` games (whole duplicate sets only)."""
+    return max(1, math.ceil(games / lineup_size))
+
+
+def schedule(spec: GameSpec, lineup: Sequence[str], deals: int, seed: int) -> list[GameJob]:
+    if len(lineup) != spec.sides:
+        what = "teams" if spec.partnership else "seats"
+        raise ValueError(
+            f"{spec.label} has {spec.sides} {what}: name {spec.sides} bots, one per {what[:-1]} "
+            f"(got {len(lineup)}: {' '.join(lineup) or 'none'})"
+        )
+    jobs: list[GameJob] = []
+    for deal in range(deals):
+        for r, sides in enumerate(rotations(lineup)):
+            seat_bots = tuple(sides[spec.side_of(s)] for s in range(spec.players))
+            jobs.append(GameJob(len(jobs), deal, r, seat_bots, spec, seed))
+    return jobs

@@ -1,0 +1,72 @@
+"""The statistics the arena reports: Wilson intervals and an Elo fit (Bradley–Terry)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+
+Z95 = 1.959963984540054
+
+
+def wilson(successes: float, trials: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval for a proportion (95% by default).
+
+    ``successes`` may be fractional (a shared win counts as a share), as the
+    interval only needs the observed proportion and the number of trials.
+    """
+    if trials <= 0:
+        return (0.0, 1.0)
+    p = successes / trials
+    denom = 1.0 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denom
+    half = z * math.sqrt(p * (1.0 - p) / trials + z * z / (4 * trials * trials)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def bradley_terry_elo(
+    players: Sequence[str],
+    results: Iterable[tuple[str, str, float]],
+    prior_games: float = 1.0,
+    iterations: int = 10_000,
+    base: float = 1500.0,
+) -> dict[str, float]:
+    """Elo ratings fit to pairwise results ``(a, b, score of a)`` (1 win, 0.5 draw, 0 loss).
+
+    Fits the Bradley–Terry model by Hunter's MM iteration, a draw counting half a
+    win to each side. ``prior_games`` virtual drawn games between every pair keep
+    the ratings finite when one player won every game. Ratings are centred on
+    ``base``: 400 points apart means 10-to-1 odds.
+    """
+    names = list(dict.fromkeys(players))
+    k = len(names)
+    if k < 2:
+        return {name: base for name in names}
+    index = {name: i for i, name in enumerate(names)}
+    wins = [0.0] * k
+    games = [[0.0] * k for _ in range(k)]
+    for i in range(k):
+        for j in range(i + 1, k):
+            games[i][j] += prior_games
+            games[j][i] += prior_games
+            wins[i] += prior_games / 2
+            wins[j] += prior_games / 2
+    for a, b, score in results:
+        i, j = index[a], index[b]
+        games[i][j] += 1.0
+        games[j][i] += 1.0
+        wins[i] += score
+        wins[j] += 1.0 - score
+    gamma = [1.0] * k
+    for _ in range(iterations):
+        new = []
+        for i in range(k):
+            denom = sum(games[i][j] / (gamma[i] + gamma[j]) for j in range(k) if j != i and games[i][j])
+            new.append(wins[i] / denom if denom else gamma[i])
+        # Fix the scale: geometric mean 1.
+        mean_log = sum(math.log(g) for g in new) / k
+        new = [g / math.exp(mean_log) for g in new]
+        change = max(abs(a - b) for a, b in zip(new, gamma, strict=True))
+        gamma = new
+        if change < 1e-12:
+            break
+    return {name: base + 400.0 * math.log10(gamma[index[name]]) for name in names}

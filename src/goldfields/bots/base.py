@@ -1,0 +1,89 @@
+"""What every bot is: a seat's view and a budget in, a legal action out.
+
+A bot never receives a :class:`~goldfields.core.game.GameState`: only the
+:class:`~goldfields.core.game.SeatView` of the seat it plays, so it cannot peek
+at hidden cards or dice even by accident. Search bots reason about what they
+cannot see by drawing determinisations with ``view.sample(rng)``.
+
+Randomness and time are injected. The caller owns the ``random.Random`` a bot
+draws from (so a game is reproducible from its seeds), and a budget in seconds
+is measured with the budget's ``clock`` (so a test can hand in a fake clock
+and get the same decisions on every machine). ``time.perf_counter`` is the
+default here, in the bot layer; the engines never read a clock.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from ..core.game import SeatView
+
+Clock = Callable[[], float]
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """How much thinking a decision may take: iterations, seconds, or both (whichever ends first).
+
+    With neither set a search bot uses its own default iteration count.
+    """
+
+    iterations: int | None = None
+    seconds: float | None = None
+    clock: Clock = field(default=time.perf_counter, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.iterations is not None and self.iterations < 1:
+            raise ValueError(f"a budget needs at least 1 iteration, not {self.iterations}")
+        if self.seconds is not None and self.seconds <= 0:
+            raise ValueError(f"a budget in seconds must be positive, not {self.seconds}")
+
+    def stopper(self, default_iterations: int) -> Callable[[int], bool]:
+        """A test ``done(iterations_so_far)`` for a search loop, started now."""
+        limit = self.iterations
+        if limit is None and self.seconds is None:
+            limit = default_iterations
+        if self.seconds is None:
+            assert limit is not None
+            return lambda i: i >= limit
+        clock = self.clock
+        deadline = clock() + self.seconds
+        if limit is None:
+            return lambda i: i > 0 and clock() >= deadline
+        # At least one iteration always runs, so a search has something to return.
+        return lambda i: i >= limit or (i > 0 and clock() >= deadline)
+
+
+class Bot(ABC):
+    """A player. Subclasses are dataclasses whose fields are the spec parameters
+    (``ismcts:iterations=2000,c=0.7``); see :mod:`goldfields.bots.registry`."""
+
+    name: ClassVar[str]
+    """The registry name, as written in a bot spec."""
+
+    @abstractmethod
+    def act(self, view: SeatView, rng: random.Random, budget: Budget | None = None) -> int:
+        """A legal action for ``view.seat``, which must be the seat to move."""
+
+    def spec(self) -> str:
+        """The spec that rebuilds this bot (name and the parameters that differ from the defaults)."""
+        from .registry import spec_of
+
+        return spec_of(self)
+
+
+class BotError(RuntimeError):
+    """A bot broke the interface contract (returned an illegal action, acted out of turn)."""
+
+
+def only_action(view: SeatView) -> int | None:
+    """The single legal action, if the seat has no choice (search skips the thinking)."""
+    legal = view.legal_actions()
+    if not legal:
+        raise BotError(f"seat {view.seat} was asked to act but has no legal action (not its turn?)")
+    return legal[0] if len(legal) == 1 else None

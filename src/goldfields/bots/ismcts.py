@@ -1,0 +1,236 @@
+"""Information-set Monte Carlo tree search (single observer, with partially observable moves).
+
+One tree is grown for the seat to move (the *observer*). Each iteration
+
+1. takes a determinisation: a full state drawn with ``view.sample(rng)`` among
+   those the observer cannot tell apart (a drawn state is reused for ``reuse``
+   consecutive iterations, cloned each time, because drawing costs several
+   times more than cloning);
+2. descends the tree. At each node only the children whose actions are legal in
+   this determinisation compete; a child is picked by UCB1 with *availability*
+   counts (how often it was legal when its parent was visited) in place of the
+   parent's visits, as in Cowling, Powley & Whitehouse (2012). Chance nodes
+   met on the way are sampled (open loop);
+3. adds one child, then plays a short rollout with the game's fast policy and
+   evaluates where it stops (see :class:`SearchGame`);
+4. backs up a value per seat; a node adds the value of the seat that chose
+   the action leading to it (in the partnership game both partners have the
+   team's value, so they cooperate).
+
+Moves are keyed by what the observer sees of them: an opponent's pass in
+Digging hides its card, so all such passes share one key and, when that key
+is chosen, one of the legal passes is picked at random (SO-ISMCTS + POM).
+
+The iteration count is the unit of the budget; a budget in seconds is checked
+with the budget's clock after every iteration.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from ..core.game import CHANCE, GameState, SeatView
+from .base import Bot, BotError, Budget, Clock
+
+
+class SearchGame:
+    """How ISMCTS plays a game: the defaults work for any GameState.
+
+    A game can do better by overriding: a fast way to apply a known-legal
+    action, a rollout policy and evaluation, and the observer's keys for moves.
+    """
+
+    stop_at_chance = False
+    """Evaluate at a chance node instead of sampling through it (Digging: the end of a hand)."""
+
+    has_horizon = False
+    """Whether :meth:`past_horizon` should be asked at every step of the descent."""
+
+    def past_horizon(self, state: GameState) -> bool:
+        """The descent stops here and the position is evaluated (Digger: the turn is over)."""
+        return False
+
+    def key_map(self, state: GameState, observer: int, actor: int) -> Sequence[int] | None:
+        """``keys[action]`` as the observer sees ``actor``'s move; ``None``: the action id itself."""
+        return None
+
+    def determinise(self, view: SeatView, rng: random.Random) -> GameState:
+        """A full state for the next iterations: by default the view's own sampler."""
+        return view.sample(rng)
+
+    def step(self, state: GameState, action: int, rng: random.Random) -> None:
+        """Apply an action known to be legal in ``state`` (``rng``: for a game that stamps time)."""
+        state.apply_action(action)
+
+    def rollout(self, state: GameState, rng: random.Random, depth: int, observer: int) -> list[float]:
+        """Play on from ``state`` and return a value in [0, 1] per seat.
+
+        The default plays uniformly random moves to the end of the game,
+        ignoring ``depth``, and returns ``state.returns()``.
+        """
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_chance(state.sample_chance(rng))
+                continue
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.randrange(len(legal))])
+        return state.returns()
+
+
+def search_game_for(name: str, policy: str) -> SearchGame:
+    if name == "digging":
+        from .digging_search import DiggingSearch
+
+        return DiggingSearch(policy)
+    if name == "digger":
+        from .digger_search import DiggerSearchGame
+
+        return DiggerSearchGame()
+    return SearchGame()
+
+
+class Node:
+    """One node of the observer's tree: the move that led here, by ``player``."""
+
+    __slots__ = ("avail", "children", "n", "player", "w")
+
+    def __init__(self, player: int) -> None:
+        self.player = player
+        self.n = 0
+        self.w = 0.0
+        self.avail = 1
+        self.children: dict[int, Node] = {}
+
+
+@dataclass
+class ISMCTSBot(Bot):
+    """SO-ISMCTS. Budget: ``iterations`` (default 1000 when neither is set) or ``seconds``."""
+
+    name: ClassVar[str] = "ismcts"
+    iterations: int | None = None
+    seconds: float | None = None
+    c: float = 0.7
+    """UCB exploration constant (values are in [0, 1])."""
+    depth: int = 8
+    """Rollout length in moves before the position is evaluated."""
+    reuse: int = 4
+    """Iterations that share one determinisation."""
+    policy: str = "smart"
+    """Rollout policy: "smart" (a few rules of thumb) or "fast" (random, minus plainly bad moves)."""
+    clock: Clock | None = field(default=None, repr=False, metadata={"spec": False})
+    last_iterations: int = field(default=0, init=False, repr=False, compare=False)
+
+    DEFAULT_ITERATIONS: ClassVar[int] = 1000
+
+    def __post_init__(self) -> None:
+        Budget(self.iterations, self.seconds)  # validates
+        if self.c < 0 or self.depth < 0 or self.reuse < 1:
+            raise ValueError("need c >= 0, depth >= 0 and reuse >= 1")
+
+    def budget(self) -> Budget:
+        if self.clock is None:
+            return Budget(self.iterations, self.seconds)
+        return Budget(self.iterations, self.seconds, self.clock)
+
+    def act(self, view: SeatView, rng: random.Random, budget: Budget | None = None) -> int:
+        legal = view.legal_actions()
+        if not legal:
+            raise BotError(f"seat {view.seat} was asked to act but has no legal action (not its turn?)")
+        if len(legal) == 1:
+            return legal[0]
+        root = self.search(view, rng, budget or self.budget())
+        best = max(legal, key=lambda a: (root.children[a].n, root.children[a].w) if a in root.children else (-1, 0.0))
+        return best
+
+    def search(self, view: SeatView, rng: random.Random, budget: Budget) -> Node:
+        """Grow the observer's tree within ``budget`` and return its root."""
+        game = search_game_for(view.game_name, self.policy)
+        observer = view.seat
+        done = budget.stopper(self.DEFAULT_ITERATIONS)
+        root = Node(-1)
+        c = self.c
+        depth = self.depth
+        reuse = self.reuse
+        step = game.step
+        rollout = game.rollout
+        stop_at_chance = game.stop_at_chance
+        has_horizon = game.has_horizon
+        past_horizon = game.past_horizon
+        log = math.log
+        sqrt = math.sqrt
+        keymaps: dict[int, Sequence[int] | None] = {}
+        det: GameState | None = None
+        it = 0
+        while not done(it):
+            if it % reuse == 0:
+                det = game.determinise(view, rng)
+                keymaps.clear()
+            assert det is not None
+            state = det.clone()
+            it += 1
+            node = root
+            path: list[Node] = []
+            expanded = False
+            while True:
+                player = state.current_player
+                if player < 0:
+                    if player == CHANCE and not stop_at_chance:
+                        state.apply_chance(state.sample_chance(rng))
+                        continue
+                    break  # terminal, or a chance node the game evaluates
+                if has_horizon and past_horizon(state):
+                    break
+                legal = state.legal_actions()
+                if player in keymaps:
+                    km = keymaps[player]
+                else:
+                    km = keymaps[player] = game.key_map(state, observer, player)
+                children = node.children
+                if km is None:
+                    keys: Sequence[int] = legal
+                else:
+                    keys = list(dict.fromkeys([km[a] for a in legal]))
+                untried = [k for k in keys if k not in children]
+                child: Node | None
+                if untried:
+                    key = untried[rng.randrange(len(untried))]
+                    for k in keys:
+                        ch = children.get(k)
+                        if ch is not None:
+                            ch.avail += 1
+                    child = children[key] = Node(player)
+                    expanded = True
+                else:
+                    best = -1.0
+                    child = None
+                    key = keys[0]
+                    for k in keys:
+                        ch = children[k]
+                        ch.avail += 1
+                        u = ch.w / ch.n + c * sqrt(log(ch.avail) / ch.n)
+                        if u > best:
+                            best = u
+                            child = ch
+                            key = k
+                assert child is not None
+                if km is None:
+                    action = key
+                else:
+                    same = [a for a in legal if km[a] == key]
+                    action = same[0] if len(same) == 1 else same[rng.randrange(len(same))]
+                step(state, action, rng)
+                path.append(child)
+                node = child
+                if expanded:
+                    break
+            values = rollout(state, rng, depth, observer)
+            for nd in path:
+                nd.n += 1
+                nd.w += values[nd.player]
+        root.n = it
+        self.last_iterations = it
+        return root

@@ -1,0 +1,57 @@
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import typer
+from typer.testing import CliRunner
+
+from goldfields.cli import arena
+
+
+def _app() -> typer.Typer:
+    app = typer.Typer(add_completion=False)
+    arena.register(app)
+
+    @app.command("other")
+    def other() -> None:  # a second command, so "arena" stays a sub-command
+        pass
+
+    return app
+
+
+def test_help_describes_the_arena() -> None:
+    result = CliRunner(env={"COLUMNS": "120"}).invoke(_app(), ["arena", "--help"])
+    assert result.exit_code == 0
+    text = " ".join(result.output.split())  # undo Rich's wrapping
+    assert "duplicate deals" in text
+    assert "--ray" in text and "--jobs" in text
+
+
+def test_bad_bot_spec_is_a_clear_error(tmp_path: Path) -> None:
+    result = CliRunner(env={"COLUMNS": "120"}).invoke(
+        _app(), ["arena", "heuristic", "ismcts:iters=3", "--out", str(tmp_path)]
+    )
+    assert result.exit_code == 2
+    assert "no parameter 'iters'" in result.output
+    assert "known bots" in result.output
+
+
+def test_wrong_number_of_bots(tmp_path: Path) -> None:
+    result = CliRunner(env={"COLUMNS": "120"}).invoke(_app(), ["arena", "heuristic", "--out", str(tmp_path)])
+    assert result.exit_code == 2
+    assert "2 bots" in result.output
+
+
+def test_small_run_writes_everything(tmp_path: Path) -> None:
+    result = CliRunner(env={"COLUMNS": "120"}).invoke(
+        _app(), ["arena", "heuristic", "random", "--players", "2", "--games", "2", "--jobs", "1", "--quiet",
+                 "--out", str(tmp_path)]
+    )
+    assert result.exit_code == 0, result.output
+    assert "heuristic" in result.output and "Elo" in result.output
+    names = ["games.csv", "summary.csv", "records/game-00001.json", "records/game-00002.json"]
+    if importlib.util.find_spec("matplotlib") is not None:
+        names.append("chart.png")
+    for name in names:
+        assert (tmp_path / name).exists(), name

@@ -1,0 +1,35 @@
+from __future__ import annotations
+
+import pytest
+
+from goldfields.arena import GameSpec, rotations, schedule
+
+
+def test_rotations() -> None:
+    assert rotations(["a", "b"]) == [("a", "b"), ("b", "a")]
+    assert rotations(["h", "r", "r"]) == [("h", "r", "r"), ("r", "h", "r"), ("r", "r", "h")]
+
+
+def test_partnership_bots_play_both_seats_of_a_team_and_deals_repeat() -> None:
+    jobs = schedule(GameSpec.make("digging"), ["x", "y"], deals=3, seed=4)
+    assert len(jobs) == 6
+    assert jobs[0].seat_bots == ("x", "y", "x", "y")
+    assert jobs[1].seat_bots == ("y", "x", "y", "x")
+    # Same deal, same chance seed; a new deal, a new one; the bots' seeds differ per rotation.
+    assert jobs[0].chance_seed == jobs[1].chance_seed != jobs[2].chance_seed
+    assert jobs[0].bot_seed(0) != jobs[1].bot_seed(0)
+
+
+def test_individual_seats_and_lineup_size() -> None:
+    jobs = schedule(GameSpec.make("digging", 3), ["a", "b", "c"], deals=1, seed=0)
+    assert [j.seat_bots for j in jobs] == [("a", "b", "c"), ("c", "a", "b"), ("b", "c", "a")]
+    with pytest.raises(ValueError, match="name 2 bots, one per team"):
+        schedule(GameSpec.make("digging"), ["a"], deals=1, seed=0)
+
+
+def test_game_spec_checks_tables() -> None:
+    assert GameSpec.make("digging", 4, False).sides == 4
+    with pytest.raises(ValueError, match="exactly 4 players"):
+        GameSpec.make("digging", 3, True)
+    with pytest.raises(ValueError, match="unknown game"):
+        GameSpec.make("chess")

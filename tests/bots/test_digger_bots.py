@@ -1,0 +1,88 @@
+"""The Digger bots: legal actions, the hidden hourglass, determinism."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from goldfields.bots import make_bot
+from goldfields.core.game import GameState
+from goldfields.digger import DEFAULT_TIME_MODEL, TimeModel, new_game
+
+SPECS = ["random", "heuristic", "search:iterations=8", "ismcts:iterations=15"]
+
+
+def digger_positions(players: int, count: int, seed: int) -> list[GameState]:
+    """Decision positions of random games with a jittered clock (the digger has a choice)."""
+    rng = random.Random(seed)
+    model = TimeModel(jitter=0.2)
+    out: list[GameState] = []
+    while len(out) < count:
+        state = new_game(players, "black" if rng.random() < 0.5 else "white")
+        while not state.is_terminal() and len(out) < count:
+            if state.is_chance_node():
+                state.apply_chance(state.sample_chance(rng))
+                continue
+            legal = state.legal_actions()
+            if len(legal) > 1 and rng.random() < 0.15:
+                out.append(state.clone())
+            # Mostly sensible play (stop before the sand runs out), so games end.
+            action = 1 if (state.elapsed > 20 and 1 in legal) else rng.choice(legal)
+            state.apply_action(action, model.stamp(state, action, rng))
+    return out
+
+
+@pytest.mark.parametrize("players", [2, 3, 5])
+@pytest.mark.parametrize("spec", SPECS)
+def test_digger_bots_return_legal_actions(spec: str, players: int) -> None:
+    bot = make_bot(spec, "digger")
+    for i, state in enumerate(digger_positions(players, 25, seed=players)):
+        action = bot.act(state.view(state.current_player), random.Random(i))
+        assert action in state.legal_actions(), (spec, state.action_to_string(action))
+
+
+@pytest.mark.parametrize("spec", ["heuristic", "search:iterations=10"])
+def test_the_digger_cannot_see_the_hourglass(spec: str) -> None:
+    """Two states that differ only in the true time give the digger the same decision."""
+    bot = make_bot(spec, "digger")
+    checked = 0
+    for i, state in enumerate(digger_positions(3, 30, seed=21)):
+        if not state.started:
+            continue
+        other = state.clone()
+        other.elapsed = min(state.limit, DEFAULT_TIME_MODEL.estimate(state.requests(), state.haul_size) + 3.7)
+        seat = state.current_player
+        if other.elapsed == state.elapsed:
+            continue
+        assert other.observation(seat) == state.observation(seat)
+        assert bot.act(state.view(seat), random.Random(i)) == bot.act(other.view(seat), random.Random(i))
+        checked += 1
+    assert checked >= 10
+
+
+def test_heuristic_steals_from_the_leader() -> None:
+    state = new_game(3)
+    state.crates[1] = [0, 0, 0, 0, 5]  # seat 1 leads with five white gems
+    state.crates[2] = [0, 0, 0, 0, 1]
+    state.apply_action(0, at=0)
+    state.apply_chance("KWBBY")  # black and white each show once: a white can be stolen
+    bot = make_bot("heuristic", "digger")
+    action = bot.act(state.view(0), random.Random(0))
+    assert state.action_to_string(action) == "steal W 1"
+
+
+def test_heuristic_rolls_early_and_stops_when_the_sand_is_nearly_out() -> None:
+    bot = make_bot("heuristic", "digger")
+    state = new_game(3)
+    state.apply_action(0, at=0)
+    state.apply_chance("YRGWK")
+    for t, move in enumerate(["take Y", "take R", "take G", "take W"], start=1):
+        state.apply_action(state.string_to_action(move), at=float(t))
+    decisions = []
+    for k in range(12):  # rolls that give nothing: two blues, two yellows
+        decisions.append(bot.act(state.view(0), random.Random(0)))
+        state.apply_action(0, at=4.0 + 2.0 * (k + 1))
+        state.apply_chance("BBYYK")
+    assert decisions[0] == 0  # 4 s in, with a haul worth 15: roll on
+    assert decisions[-1] == 1  # 26 s in: stop

@@ -1,0 +1,66 @@
+"""The match runner: seats, generators kept apart, errors."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from goldfields.bots import Bot, BotError, Budget, make_bot
+from goldfields.core.game import SeatView
+from goldfields.digging import DiggingState
+from goldfields.play import play_game
+
+
+def _decks(state: DiggingState) -> list[list[str]]:
+    return [hand["deck"] for hand in state.record()["hands"]]
+
+
+def test_same_seeds_same_game() -> None:
+    bots = [make_bot("heuristic", "digging"), make_bot("random", "digging")] * 2
+    a = play_game(lambda: DiggingState(4), bots, random.Random(5))
+    b = play_game(lambda: DiggingState(4), bots, random.Random(5))
+    assert a.record() == b.record()
+    assert a.is_terminal()
+
+
+def test_decks_do_not_depend_on_the_bots() -> None:
+    """Duplicate deals: whatever the bots do, hand k is dealt the same deck."""
+    heuristic = play_game(lambda: DiggingState(2), [make_bot("heuristic", "digging")] * 2, random.Random(9))
+    rnd = play_game(lambda: DiggingState(2), [make_bot("random", "digging")] * 2, random.Random(9))
+    common = min(len(_decks(heuristic)), len(_decks(rnd)))  # type: ignore[arg-type]
+    assert common >= 1
+    assert _decks(heuristic)[:common] == _decks(rnd)[:common]  # type: ignore[arg-type]
+
+
+def test_wrong_number_of_bots() -> None:
+    with pytest.raises(ValueError, match="needs 4 bots"):
+        play_game(lambda: DiggingState(4), [make_bot("random", "digging")] * 3, random.Random(0))
+
+
+class Cheater(Bot):
+    name = "cheater"
+
+    def act(self, view: SeatView, rng: random.Random, budget: Budget | None = None) -> int:
+        return 999
+
+
+def test_illegal_action_names_the_bot() -> None:
+    with pytest.raises(BotError, match="chose an illegal action 999"):
+        play_game(lambda: DiggingState(2), [Cheater(), Cheater()], random.Random(0))
+
+
+def test_bots_receive_views_not_states() -> None:
+    seen: list[object] = []
+
+    class Spy(Bot):
+        name = "spy"
+
+        def act(self, view: SeatView, rng: random.Random, budget: Budget | None = None) -> int:
+            seen.append(view)
+            legal = view.legal_actions()
+            return legal[rng.randrange(len(legal))]
+
+    state = play_game(lambda: DiggingState(2), [Spy(), Spy()], random.Random(0))
+    assert state.is_terminal()
+    assert seen and all(type(v) is SeatView for v in seen)

@@ -8,8 +8,9 @@ import re
 from typing import Any
 
 import pytest
-from conftest import LiveServer, screenshot
 from webplay import digger_step, my_turn, wait_until
+
+from conftest import LiveServer, screenshot
 
 pytestmark = pytest.mark.browser
 

@@ -8,8 +8,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import LiveServer, screenshot
 from webplay import close_modal, digging_step, hand_codes, my_turn, wait_until
+
+from conftest import LiveServer, screenshot
 
 pytestmark = pytest.mark.browser
 

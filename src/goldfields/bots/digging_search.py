@@ -2,7 +2,7 @@
 
 Speed matters here (the loop runs thousands of times a second), so this
 module reads the engine's internals on *determinised* states only, never on
-the real game: ``state._apply(action)`` applies an action already taken from
+the real game: ``state.apply_legal(action)`` applies an action already taken from
 ``state.legal_actions()`` without validating it a second time, and the
 rollout and evaluation read ``hands``, ``mines``, ``fight``, ``totals``
 directly. A determinisation belongs to the searching bot, so nothing leaks.
@@ -133,7 +133,7 @@ class DiggingSearch(SearchGame):
         return None
 
     def step(self, state: GameState, action: int, rng: random.Random) -> None:
-        state._apply(action)  # type: ignore[attr-defined]  # legal by construction (see module doc)
+        state.apply_legal(action)  # legal by construction (see module doc)
 
     def rollout(self, state: GameState, rng: random.Random, depth: int, observer: int) -> list[float]:
         st: DiggingState = state  # type: ignore[assignment]
@@ -148,7 +148,7 @@ class DiggingSearch(SearchGame):
             a = move(st, p, rand) if fast else None
             if a is None:
                 a = _filtered_random(st, p, rand)
-            st._apply(a)
+            st.apply_legal(a)
         return evaluate(st)
 
 

@@ -316,7 +316,14 @@ class DiggingState(GameState):
         except A.NotationError as err:
             raise RuleError("notation", str(err)) from None
 
-    def _apply(self, action: int) -> list[Event]:
+    def apply_legal(self, action: int) -> None:
+        """Apply an action taken from this very state's ``legal_actions()``,
+        with no check and no events: the fast path for search bots playing
+        out their own determinised copies. Anything else must use
+        :meth:`apply_action`, which checks the rules."""
+        self._apply(action, quiet=True)
+
+    def _apply(self, action: int, quiet: bool = False) -> list[Event]:
         seat = self._to_move
         kind, code, target = A.DECODED[action]
         hand = self.hands[seat]
@@ -334,7 +341,8 @@ class DiggingState(GameState):
             card = self.pile.pop()
             hand[card] += 1
             self.sizes[seat] += 1
-            events.append(Event("draw", {"seat": seat, "pile": len(self.pile)}, {seat: {"card": CODES[card]}}))
+            if not quiet:
+                events.append(Event("draw", {"seat": seat, "pile": len(self.pile)}, {seat: {"card": CODES[card]}}))
             if not self.pile:
                 last_draw = True
         elif kind == A.K_PASS:
@@ -343,19 +351,22 @@ class DiggingState(GameState):
             self.sizes[mate] += 1
             self.known[seat][code] += 1
             self.passes[seat].append((code, mate))
-            card = {"card": CODES[code]}
-            events.append(Event("pass", {"seat": seat, "to": mate}, {seat: card, mate: card}))
+            if not quiet:
+                card = {"card": CODES[code]}
+                events.append(Event("pass", {"seat": seat, "to": mate}, {seat: card, mate: card}))
         elif kind == A.K_OPEN:
             index = len(self.mines)
             self.mines.append(Mine(index, code, target, [], False))
             self.open_by_metal[code].append(index)
             self.open_mines.append(index)
-            events.append(
-                Event("open", {"seat": seat, "card": CODES[code], "mine": A.mine_name(index), "owner": target})
-            )
+            if not quiet:
+                events.append(
+                    Event("open", {"seat": seat, "card": CODES[code], "mine": A.mine_name(index), "owner": target})
+                )
         elif kind == A.K_CHEST:
             self.mines[target].chests.append(code)
-            events.append(Event("chest", {"seat": seat, "card": CODES[code], "mine": A.mine_name(target)}))
+            if not quiet:
+                events.append(Event("chest", {"seat": seat, "card": CODES[code], "mine": A.mine_name(target)}))
         elif kind == A.K_CLOSE:
             self._close(seat, target, events)
         elif kind == A.K_BANDIT:

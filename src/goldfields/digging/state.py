@@ -368,9 +368,9 @@ class DiggingState(GameState):
             if not quiet:
                 events.append(Event("chest", {"seat": seat, "card": CODES[code], "mine": A.mine_name(target)}))
         elif kind == A.K_CLOSE:
-            self._close(seat, target, events)
+            self._close(seat, target, None if quiet else events)
         elif kind == A.K_BANDIT:
-            self._bandit(seat, code, target, events)
+            self._bandit(seat, code, target, None if quiet else events)
         else:  # skip
             if self.sizes[seat]:
                 # Skipping with cards in hand tells everyone none of them was playable.
@@ -393,8 +393,9 @@ class DiggingState(GameState):
             self._legal = None
         return sorted(codes)
 
-    def _close(self, seat: int, index: int, events: list[Event]) -> None:
-        """D5, and D6 for a mine closed while it is fought over."""
+    def _close(self, seat: int, index: int, events: list[Event] | None) -> None:
+        """D5, and D6 for a mine closed while it is fought over. (``events`` is
+        None on the search fast path.)"""
         mine = self.mines[index]
         mine.closed = True
         self.open_by_metal[mine.metal].remove(index)
@@ -406,37 +407,32 @@ class DiggingState(GameState):
             self.discard.append(lost)
             self.discard.extend(code for _, code in fight.bandits)
             self.fight = None
+            if events is not None:
+                discarded = [CODES[lost]] + [CODES[c] for _, c in fight.bandits]
+                events.append(Event("fight_ended", {"mine": mine.name, "discarded": discarded}))
+        if events is not None:
             events.append(
-                Event(
-                    "fight_ended",
-                    {
-                        "mine": mine.name,
-                        "discarded": [CODES[lost]] + [CODES[c] for _, c in fight.bandits],
-                    },
-                )
+                Event("close", {"seat": seat, "mine": mine.name, "owner": mine.owner, "points": mine.points()})
             )
-        events.append(
-            Event("close", {"seat": seat, "mine": mine.name, "owner": mine.owner, "points": mine.points()})
-        )
 
-    def _bandit(self, seat: int, code: int, index: int, events: list[Event]) -> None:
+    def _bandit(self, seat: int, code: int, index: int, events: list[Event] | None) -> None:
         fight = self.fight
         mine = self.mines[index]
         if fight is None:
             n = self.num_players
             chances = [(seat + k) % n for k in range(1, n)]
             self.fight = Fight(index, seat, [(seat, code)], chances)
-            events.append(
-                Event("fight_start", {"seat": seat, "card": CODES[code], "mine": mine.name, "owner": mine.owner})
-            )
+            if events is not None:
+                events.append(
+                    Event("fight_start", {"seat": seat, "card": CODES[code], "mine": mine.name, "owner": mine.owner})
+                )
         else:
             fight.bandits.append((seat, code))
-            events.append(
-                Event(
-                    "fight_join",
-                    {"seat": seat, "card": CODES[code], "mine": mine.name, "side": self._side(fight, seat)},
+            if events is not None:
+                side = self._side(fight, seat)
+                events.append(
+                    Event("fight_join", {"seat": seat, "card": CODES[code], "mine": mine.name, "side": side})
                 )
-            )
 
     def _side(self, fight: Fight, seat: int) -> str:
         if self.team(seat) == self.team(self.mines[fight.mine].owner):

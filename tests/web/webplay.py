@@ -43,7 +43,8 @@ def digging_step(page: Any, prefer_draw: bool = True) -> str | None:
                 return None
         else:
             code = card.first.get_attribute("data-card")
-            card.first.click()
+            # Cards of one kind are drawn as an overlapping stack: click the top one, as a player would.
+            page.locator(f'.hand .card.selectable[data-card="{code}"]').last.click()
             target = page.locator(".target[data-move]:not([disabled])").first
             target.wait_for(state="visible")
             move = target.get_attribute("data-move")

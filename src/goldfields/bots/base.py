@@ -83,7 +83,13 @@ class BotError(RuntimeError):
 
 def only_action(view: SeatView) -> int | None:
     """The single legal action, if the seat has no choice (search skips the thinking)."""
+    legal = legal_actions_of(view)
+    return legal[0] if len(legal) == 1 else None
+
+
+def legal_actions_of(view: SeatView) -> list[int]:
+    """The seat's legal actions; a bot asked to act with none has been called out of turn."""
     legal = view.legal_actions()
     if not legal:
         raise BotError(f"seat {view.seat} was asked to act but has no legal action (not its turn?)")
-    return legal[0] if len(legal) == 1 else None
+    return legal

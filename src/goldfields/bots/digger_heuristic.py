@@ -30,7 +30,7 @@ from ..digger.actions import DECODED, K_STEAL, K_TAKE, ROLL, STOP
 from ..digger.dice import FACES, GEMS, TOKEN_COLOURS
 from ..digger.state import DiggerState
 from ..digger.timing import DEFAULT_TIME_MODEL, TimeModel
-from .base import Bot, BotError, Budget
+from .base import Bot, Budget, legal_actions_of
 
 P_UNIQUE = 5 * (1 / 6) * (5 / 6) ** 4
 """Chance that a given colour shows on exactly one of five dice."""
@@ -64,9 +64,7 @@ class DiggerHeuristic(Bot):
         return DEFAULT_TIME_MODEL
 
     def act(self, view: SeatView, rng: random.Random, budget: Budget | None = None) -> int:
-        legal = view.legal_actions()
-        if not legal:
-            raise BotError(f"seat {view.seat} was asked to act but has no legal action (not its turn?)")
+        legal = legal_actions_of(view)
         if len(legal) == 1:
             return legal[0]
         return self.choose(view.data, legal)

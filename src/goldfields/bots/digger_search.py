@@ -34,7 +34,7 @@ from ..digger.actions import ROLL, STOP
 from ..digger.dice import FACES, GEMS
 from ..digger.state import DiggerState
 from ..digger.timing import DEFAULT_TIME_MODEL, TimeModel
-from .base import Bot, BotError, Budget, Clock
+from .base import Bot, Budget, Clock, legal_actions_of
 from .digger_heuristic import DiggerHeuristic, facts
 from .ismcts import SearchGame
 
@@ -142,9 +142,7 @@ class DiggerSearch(Bot):
             raise ValueError("jitter must be in [0, 1)")
 
     def act(self, view: SeatView, rng: random.Random, budget: Budget | None = None) -> int:
-        legal = view.legal_actions()
-        if not legal:
-            raise BotError(f"seat {view.seat} was asked to act but has no legal action (not its turn?)")
+        legal = legal_actions_of(view)
         if len(legal) == 1:
             return legal[0]
         game = DiggerSearchGame(self.jitter)

@@ -33,7 +33,7 @@ from ..core.game import SeatView
 from ..digging import actions as A
 from ..digging.cards import CLOSE, CODE_OF, METAL_VALUE, METALS, bandit_value, is_double
 from ..digging.state import mine_points
-from .base import Bot, BotError, Budget
+from .base import Bot, Budget, legal_actions_of
 
 DRAW_SCORE = 0.0
 
@@ -183,9 +183,7 @@ class DiggingHeuristic(Bot):
 
     # ------------------------------------------------------------------
     def act(self, view: SeatView, rng: random.Random, budget: Budget | None = None) -> int:
-        legal = view.legal_actions()
-        if not legal:
-            raise BotError(f"seat {view.seat} was asked to act but has no legal action (not its turn?)")
+        legal = legal_actions_of(view)
         if len(legal) == 1:
             return legal[0]
         scores = self.scores(view, rng, legal)

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from ..core.game import CHANCE, GameState, SeatView
-from .base import Bot, BotError, Budget, Clock
+from .base import Bot, Budget, Clock, legal_actions_of
 
 
 class SearchGame:
@@ -137,9 +137,7 @@ class ISMCTSBot(Bot):
         return Budget(self.iterations, self.seconds, self.clock)
 
     def act(self, view: SeatView, rng: random.Random, budget: Budget | None = None) -> int:
-        legal = view.legal_actions()
-        if not legal:
-            raise BotError(f"seat {view.seat} was asked to act but has no legal action (not its turn?)")
+        legal = legal_actions_of(view)
         if len(legal) == 1:
             return legal[0]
         root = self.search(view, rng, budget or self.budget())

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from ..core.game import SeatView
-from .base import Bot, BotError, Budget
+from .base import Bot, Budget, legal_actions_of
 
 
 @dataclass
@@ -15,7 +15,5 @@ class RandomBot(Bot):
     name: ClassVar[str] = "random"
 
     def act(self, view: SeatView, rng: random.Random, budget: Budget | None = None) -> int:
-        legal = view.legal_actions()
-        if not legal:
-            raise BotError(f"seat {view.seat} was asked to act but has no legal action (not its turn?)")
+        legal = legal_actions_of(view)
         return legal[rng.randrange(len(legal))]

@@ -107,7 +107,6 @@ class LiveTable:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     conns: set[Outbox] = field(default_factory=set)
     bots: dict[int, Bot] = field(default_factory=dict)
-    walls: list[float] = field(default_factory=list)  # wall time of each step
     timers: dict[str, asyncio.TimerHandle] = field(default_factory=dict)
     turn_started: float | None = None  # wall time of a real-time turn's first step
     unsent: list[Event] = field(default_factory=list)  # events committed, not yet broadcast
@@ -255,7 +254,6 @@ class TableManager:
             for step in stored.steps:
                 events = game.apply_step(table.state, step.payload)
                 table.seq = step.seq
-                table.walls.append(step.wall)
                 table.events.extend((step.seq, e) for e in events)
                 self._track_turn(table, step.wall)
             self.tables[table.id] = table
@@ -327,7 +325,6 @@ class TableManager:
         await self.store.append_step(table.id, table.seq + 1, step, wall)
         table.seq += 1
         table.state = trial
-        table.walls.append(wall)
         table.events.extend((table.seq, e) for e in events)
         self._track_turn(table, wall)
         # Announced by _advance, once the clocks for what comes next are set.

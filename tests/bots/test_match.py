@@ -64,3 +64,41 @@ def test_bots_receive_views_not_states() -> None:
     state = play_game(lambda: DiggingState(2), [Spy(), Spy()], random.Random(0))
     assert state.is_terminal()
     assert seen and all(type(v) is SeatView for v in seen)
+
+
+def _rolls_by_turn(state) -> dict[int, list[str]]:
+    turns: dict[int, list[str]] = {}
+    turn = 0
+    for move in state.record()["moves"]:
+        if move.startswith("roll"):
+            turns.setdefault(turn, []).append(move.split()[1])
+        elif move.startswith("stop") or move == "timeout":
+            turn += 1
+    return turns
+
+
+def test_chance_key_gives_each_digger_turn_its_own_dice() -> None:
+    """Duplicate deals in Digger: turn t gets the same rolls whoever plays it and
+    however many times earlier diggers rolled."""
+    from goldfields.arena.games import GameSpec
+
+    spec = GameSpec.make("digger", 3)
+    lineups = [["heuristic", "random", "random"], ["random", "heuristic", "random"]]
+    games = [
+        play_game(spec.new_state, [make_bot(b, "digger") for b in lineup], random.Random(4),
+                  stamp=spec.stamper(), chance_key=spec.chance_key())
+        for lineup in lineups
+    ]
+    a, b = (_rolls_by_turn(g) for g in games)
+    shared = sorted(set(a) & set(b))
+    assert len(shared) > 5
+    for turn in shared:
+        k = min(len(a[turn]), len(b[turn]))
+        assert a[turn][:k] == b[turn][:k]
+    # Without streams the rolls drift apart once the bots roll different numbers of times.
+    plain = [
+        play_game(spec.new_state, [make_bot(x, "digger") for x in lineup], random.Random(4), stamp=spec.stamper())
+        for lineup in lineups
+    ]
+    pa, pb = (_rolls_by_turn(g) for g in plain)
+    assert any(pa[t][0] != pb[t][0] for t in sorted(set(pa) & set(pb)))

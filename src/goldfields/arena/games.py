@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core.game import GameState
-from ..play.match import Stamp
+from ..play.match import ChanceKey, Stamp
 
 GAMES = ("digging", "digger")
 
@@ -76,9 +76,20 @@ class GameSpec:
             return digger_stamper()
         return None
 
+    def chance_key(self) -> ChanceKey | None:
+        """Digger draws each turn's dice from a stream of its own, so that turn t of a deal
+        gets the same rolls in every rotation (see :func:`goldfields.play.play_game`)."""
+        if self.game == "digger":
+            return _digger_turn
+        return None  # Digging shuffles one deck per hand: hand k gets the same deck anyway
+
     def hand_points(self, state: GameState) -> list[list[int]]:
         """Points per seat for each hand played (a game of Digger is one hand)."""
         history: Any = getattr(state, "history", None)
         if self.game == "digging" and history:
             return [list(h) for h in history]
         return [list(state.scores())]
+
+
+def _digger_turn(state: GameState) -> object:
+    return state.turn  # type: ignore[attr-defined]

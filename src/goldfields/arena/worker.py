@@ -57,6 +57,7 @@ def run_job(job: GameJob) -> GameResult:
         random.Random(job.chance_seed),
         [random.Random(job.bot_seed(s)) for s in range(spec.players)],
         stamp=spec.stamper(),
+        chance_key=spec.chance_key(),
         on_step=count,
         max_steps=MAX_STEPS,
     )

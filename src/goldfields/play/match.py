@@ -10,6 +10,13 @@ Games that need time (Digger) get it from ``stamp(state, action, rng)``,
 called before each decision is applied; its result goes to
 ``apply_action(action, at=...)``. It receives a generator of its own (derived
 from ``chance_rng``), so a stochastic time model is replayable too.
+
+A game whose chance events come one by one (Digger's rolls) pairs up badly
+across duplicate deals: a bot that rolls once more shifts every later roll of
+the game onto another turn. ``chance_key(state)`` names the stream a chance
+node draws from (Digger: the turn number); each new key starts a generator of
+its own, seeded from ``chance_rng`` and the key, so the k-th roll of turn t is
+the same whatever happened on earlier turns.
 """
 
 from __future__ import annotations
@@ -23,6 +30,9 @@ from ..core.game import Event, GameState, RuleError
 Stamp = Callable[[GameState, int, random.Random], float | None]
 """``stamp(state, action, rng) -> seconds``: the simulated time of a decision, or None."""
 
+ChanceKey = Callable[[GameState], object]
+"""``chance_key(state) -> key``: which chance stream a chance node draws from."""
+
 StepHook = Callable[[GameState, int | None, list[Event]], None]
 """``on_step(state, action, events)`` after every step; ``action`` is None for chance."""
 
@@ -34,6 +44,7 @@ def play_game(
     bot_rngs: Sequence[random.Random] | None = None,
     *,
     stamp: Stamp | None = None,
+    chance_key: ChanceKey | None = None,
     on_step: StepHook | None = None,
     max_steps: int | None = None,
 ) -> GameState:
@@ -52,13 +63,21 @@ def play_game(
     stamp_rng = random.Random(chance_rng.getrandbits(64))
     if bot_rngs is None:
         bot_rngs = [random.Random(chance_rng.getrandbits(64)) for _ in range(n)]
+    # Drawn last, so that games without streams keep the chance sequence they always had.
+    stream_base = chance_rng.getrandbits(64) if chance_key is not None else 0
+    stream_key: object = None
+    stream_rng = chance_rng
     steps = 0
     while not state.is_terminal():
         if max_steps is not None and steps >= max_steps:
             raise RuntimeError(f"game did not end within {max_steps} steps")
         steps += 1
         if state.is_chance_node():
-            events = state.apply_chance(state.sample_chance(chance_rng))
+            if chance_key is not None:
+                key = chance_key(state)
+                if key != stream_key or stream_rng is chance_rng:
+                    stream_key, stream_rng = key, random.Random(f"{stream_base}/{key}")
+            events = state.apply_chance(state.sample_chance(stream_rng))
             if on_step is not None:
                 on_step(state, None, events)
             continue

@@ -18,8 +18,9 @@ adapter:
   ("take Y, roll, stop") averaged over the dice; the tree ends with the turn.
 * **Rollouts** finish the current turn with the heuristic bot's decisions,
   made on the digger's own reckoning of the time (never the determinised time,
-  which the digger could not know), then score the position: each seat's lead
-  over its best opponent through a logistic curve.
+  which the digger could not know), then score the position: each seat's chance
+  of winning from the scores, the tokens left and the turn order
+  (:data:`VALUE_MODEL`, fitted to self-play).
 """
 
 from __future__ import annotations
@@ -31,15 +32,29 @@ from typing import ClassVar
 
 from ..core.game import TERMINAL, GameState, SeatView
 from ..digger.actions import ROLL, STOP
-from ..digger.dice import FACES, GEMS
+from ..digger.dice import BLUE, FACES, GEMS
 from ..digger.state import DiggerState
 from ..digger.timing import DEFAULT_TIME_MODEL, TimeModel
 from .base import Bot, Budget, Clock, legal_actions_of
 from .digger_heuristic import DiggerHeuristic, facts
 from .ismcts import SearchGame
 
-SCALE = 10.0
-"""Points of lead that make a seat's value 0.73 (logistic)."""
+VALUE_MODEL: dict[int, tuple[float, ...]] = {
+    2: (12.0212, 4.2208, 0.2212, -1.0521),
+    3: (16.0023, 16.831, 0.2042, -0.1602, -0.5399),
+    4: (14.5101, 26.5178, 1.0857, -0.0527, -0.1431, -0.4066),
+    5: (23.9826, 14.8446, 2.9394, -0.0339, -0.0859, -0.1877, -0.4946),
+}
+"""Win-probability model per table size: ``(a, c, w, alpha_1, ..., alpha_{n-1})``.
+
+``P(s wins)`` is the softmax over seats of ``score_s / T + alpha[turns until s digs]``
+with ``T = a + c * sqrt(blue + w * gems)`` (tokens left in the centre) and
+``alpha[0] = 0`` for the seat that digs next. Fitted to 1,000 heuristic self-play
+games per size on the arena's clock by ``scripts/fit_digger_value.py --games 1000
+--seed 0``. Scores predict little on their own (every digger robs the leader),
+and the model says how little, which is what keeps the search from overvaluing
+a lead it cannot keep, and from undervaluing the end of the game when ahead.
+"""
 
 
 class DiggerSearchGame(SearchGame):
@@ -95,15 +110,21 @@ class DiggerSearchGame(SearchGame):
 
 
 def evaluate(st: DiggerState) -> list[float]:
+    """Each seat's chance of winning: the true result at the end, else :data:`VALUE_MODEL`."""
     if st._to_move == TERMINAL:
         return st.returns()
     scores = st.scores()
     n = len(scores)
-    out = []
-    for s in range(n):
-        lead = scores[s] - max(scores[o] for o in range(n) if o != s)
-        out.append(1.0 / (1.0 + math.exp(-lead / SCALE)))
-    return out
+    a, c, w, *alpha = VALUE_MODEL[n]
+    centre = st.centre
+    gems = sum(centre[g] for g in GEMS)
+    temperature = a + c * math.sqrt(centre[BLUE] + w * gems)
+    nxt = st.digger  # at the end of a turn, the seat that digs next
+    logits = [scores[s] / temperature + (alpha[(s - nxt) % n - 1] if s != nxt else 0.0) for s in range(n)]
+    top = max(logits)
+    weights = [math.exp(x - top) for x in logits]
+    total = sum(weights)
+    return [x / total for x in weights]
 
 
 @dataclass
@@ -114,7 +135,7 @@ class DiggerSearch(Bot):
     from every candidate action with the same dice and clock draws (common random
     numbers: the differences between the candidates are measured, not the luck
     of the dice): the candidate first, then the heuristic's play to the end of
-    the turn, scored by each seat's lead. The candidate with the best total wins.
+    the turn, scored by each seat's chance of winning (:data:`VALUE_MODEL`). The candidate with the best total wins.
     It is one step of policy improvement over the heuristic, which it plays
     in its rollouts. ``iterations`` counts these rounds (each simulates every
     candidate once); ``seconds`` caps them by the clock instead.

@@ -779,9 +779,12 @@ class DiggingState(GameState):
         new.passes = [p[:] for p in self.passes]
         new.cannot_hold = [c[:] for c in self.cannot_hold]
         new._legal = self._legal  # lists are never mutated once cached
-        new.logs = None if self.logs is None else [
-            {"dealer": h["dealer"], "deck": h["deck"], "moves": h["moves"][:]} for h in self.logs
-        ]
+        if self.logs:
+            # Only the hand in play is still appended to; finished hands' logs are shared.
+            last = self.logs[-1]
+            new.logs = [*self.logs[:-1], {"dealer": last["dealer"], "deck": last["deck"], "moves": last["moves"][:]}]
+        else:
+            new.logs = None if self.logs is None else []
         return new
 
     def to_json(self) -> dict[str, Any]:

@@ -86,3 +86,31 @@ def test_heuristic_rolls_early_and_stops_when_the_sand_is_nearly_out() -> None:
         state.apply_chance("BBYYK")
     assert decisions[0] == 0  # 4 s in, with a haul worth 15: roll on
     assert decisions[-1] == 1  # 26 s in: stop
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_search_value_model_is_a_win_probability(players: int) -> None:
+    from goldfields.bots.digger_search import evaluate
+
+    for state in digger_positions(players, 10, seed=10 + players):
+        values = evaluate(state)
+        assert len(values) == players
+        assert all(0.0 < v < 1.0 for v in values)
+        assert sum(values) == pytest.approx(1.0)
+
+
+def test_search_value_model_favours_points_and_the_next_digger() -> None:
+    from goldfields.bots.digger_search import evaluate
+    from goldfields.digger.dice import BLUE
+
+    state = new_game(3)
+    state.crates[0] = [0, 0, 0, 0, 3]  # seat 0 ahead by 18 points on the white side
+    ahead = evaluate(state)
+    assert ahead[0] == max(ahead)
+    assert ahead[1] > ahead[2], "level on points, the seat that digs sooner is better placed"
+    # The same lead is worth more as the centre empties (the end of the game nears).
+    state.centre[BLUE] = 1
+    for c in range(len(state.centre)):
+        if c != BLUE:
+            state.centre[c] = 0
+    assert evaluate(state)[0] > ahead[0]

@@ -135,10 +135,11 @@ class DiggerSearch(Bot):
     from every candidate action with the same dice and clock draws (common random
     numbers: the differences between the candidates are measured, not the luck
     of the dice): the candidate first, then the heuristic's play to the end of
-    the turn, scored by each seat's chance of winning (:data:`VALUE_MODEL`). The candidate with the best total wins.
-    It is one step of policy improvement over the heuristic, which it plays
-    in its rollouts. ``iterations`` counts these rounds (each simulates every
-    candidate once); ``seconds`` caps them by the clock instead.
+    the turn, scored by each seat's chance of winning (:data:`VALUE_MODEL`).
+    The candidate with the best total wins. It is one step of policy improvement
+    over the heuristic, which it plays in its rollouts. ``iterations`` counts
+    these rounds (each simulates every candidate once); ``seconds`` caps them by
+    the clock instead.
 
     Candidates are every legal action (``grabs=1``, the default), or only
     roll-or-stop with the grabs left to the heuristic's rule (``grabs=0``). The

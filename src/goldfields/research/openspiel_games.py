@@ -192,7 +192,51 @@ class DiggingGame(pyspiel.Game):
         return GoldfieldsObserver("digging", iig_obs_type, params)
 
 
-class DiggingOSState(pyspiel.State):
+class _EngineOSState(pyspiel.State):
+    """What both games' OpenSpiel states share: the engine in a :class:`_Core`,
+    whose turn it is, the legal actions, returns and what a seat may know."""
+
+    _core: _Core
+    _spec: Any
+
+    def _over(self) -> bool:
+        return self._core.truncated or self._core.engine.is_terminal()
+
+    def current_player(self) -> int:
+        if self._over():
+            return pyspiel.PlayerId.TERMINAL
+        engine = self._core.engine
+        if engine.is_chance_node():
+            return pyspiel.PlayerId.CHANCE
+        return engine.current_player
+
+    def is_terminal(self) -> bool:
+        return self._over()
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return list(self._core.engine.legal_actions())
+
+    def returns(self) -> list[float]:
+        if not self._over():
+            return [0.0] * self._spec.players
+        return self._spec.final_returns(self._core.engine, self._core.truncated)
+
+    # -- what a seat knows (used by GoldfieldsObserver) ---------------------
+    def seat_observation(self, player: int) -> dict[str, Any]:
+        return self._core.engine.observation(player)
+
+    def public_observation(self) -> dict[str, Any]:
+        return self._core.engine.observation(None)
+
+    def public_history(self) -> str:
+        return self._core.public
+
+    def engine_state(self) -> Any:
+        """The engine's state (full information: for tools and tests, never for a seat)."""
+        return self._core.engine
+
+
+class DiggingOSState(_EngineOSState):
     """A Digging state for OpenSpiel: the engine state plus the deal under way."""
 
     def __init__(self, game: DiggingGame) -> None:
@@ -214,20 +258,6 @@ class DiggingOSState(pyspiel.State):
         core = self._core
         engine = core.engine
         return core.truncated or engine.is_terminal() or self._spec.hand_over(engine, core.deals)
-
-    def current_player(self) -> int:
-        if self._over():
-            return pyspiel.PlayerId.TERMINAL
-        engine = self._core.engine
-        if engine.is_chance_node():
-            return pyspiel.PlayerId.CHANCE
-        return engine.current_player
-
-    def is_terminal(self) -> bool:
-        return self._over()
-
-    def _legal_actions(self, player: int) -> list[int]:
-        return list(self._core.engine.legal_actions())
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         left = self._core.left
@@ -259,25 +289,10 @@ class DiggingOSState(pyspiel.State):
             return f"deal {CODES[action]}"
         return self._core.engine.action_to_string(action)
 
-    def returns(self) -> list[float]:
-        if not self._over():
-            return [0.0] * self._spec.players
-        return self._spec.final_returns(self._core.engine, self._core.truncated)
-
-    # -- what a seat knows (used by GoldfieldsObserver) ---------------------
-    def seat_observation(self, player: int) -> dict[str, Any]:
-        return self._core.engine.observation(player)
-
-    def public_observation(self) -> dict[str, Any]:
-        return self._core.engine.observation(None)
-
     @property
     def dealing_text(self) -> str:
         dealt = len(self._core.dealt)
         return f"dealing {dealt}/{self._deck_size}" if dealt else ""
-
-    def public_history(self) -> str:
-        return self._core.public
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> DiggingOSState:
         """A state drawn among those ``player_id`` cannot tell apart (the engine's sampler)."""
@@ -300,10 +315,6 @@ class DiggingOSState(pyspiel.State):
                 core.dealt.append(c)
                 core.left[c] -= 1
         return new
-
-    def engine_state(self) -> Any:
-        """The engine's state (full information: for tools and tests, never for a seat)."""
-        return self._core.engine
 
     def __str__(self) -> str:
         core = self._core
@@ -344,7 +355,7 @@ class DiggerGame(pyspiel.Game):
         return GoldfieldsObserver("digger", iig_obs_type, params)
 
 
-class DiggerOSState(pyspiel.State):
+class DiggerOSState(_EngineOSState):
     """A Digger state for OpenSpiel: every decision stamped by the simulated clock."""
 
     dealing_text = ""
@@ -353,23 +364,6 @@ class DiggerOSState(pyspiel.State):
         super().__init__(game)
         self._spec = game.spec
         self._core = _Core(game.spec.new_state())
-
-    def _over(self) -> bool:
-        return self._core.truncated or self._core.engine.is_terminal()
-
-    def current_player(self) -> int:
-        if self._over():
-            return pyspiel.PlayerId.TERMINAL
-        engine = self._core.engine
-        if engine.is_chance_node():
-            return pyspiel.PlayerId.CHANCE
-        return engine.current_player
-
-    def is_terminal(self) -> bool:
-        return self._over()
-
-    def _legal_actions(self, player: int) -> list[int]:
-        return list(self._core.engine.legal_actions())
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         outcomes = self._core.engine.chance_outcomes()
@@ -410,21 +404,10 @@ class DiggerOSState(pyspiel.State):
             return "knock" if action else "safe"
         return self._core.engine.action_to_string(action)
 
-    def returns(self) -> list[float]:
-        if not self._over():
-            return [0.0] * self._spec.players
-        return self._spec.final_returns(self._core.engine, self._core.truncated)
-
-    def seat_observation(self, player: int) -> dict[str, Any]:
-        return self._core.engine.observation(player)
-
     def public_observation(self) -> dict[str, Any]:
         obs = self._core.engine.observation(None)
         obs["elapsed"] = obs["remaining"] = None  # not common knowledge: the digger cannot see it
         return obs
-
-    def public_history(self) -> str:
-        return self._core.public
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> DiggerOSState:
         """A state ``player_id`` cannot tell apart: only the clock is hidden, from the digger."""
@@ -432,10 +415,6 @@ class DiggerOSState(pyspiel.State):
         new = self.clone()
         new._core.engine = self._core.engine.resample(player_id, rng)
         return new
-
-    def engine_state(self) -> Any:
-        """The engine's state (full information: for tools and tests, never for a seat)."""
-        return self._core.engine
 
     def __str__(self) -> str:
         core = self._core

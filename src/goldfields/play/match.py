@@ -33,6 +33,8 @@ Stamp = Callable[[GameState, int, random.Random], float | None]
 ChanceKey = Callable[[GameState], object]
 """``chance_key(state) -> key``: which chance stream a chance node draws from."""
 
+_NO_STREAM = object()
+
 StepHook = Callable[[GameState, int | None, list[Event]], None]
 """``on_step(state, action, events)`` after every step; ``action`` is None for chance."""
 
@@ -65,7 +67,7 @@ def play_game(
         bot_rngs = [random.Random(chance_rng.getrandbits(64)) for _ in range(n)]
     # Drawn last, so that games without streams keep the chance sequence they always had.
     stream_base = chance_rng.getrandbits(64) if chance_key is not None else 0
-    stream_key: object = None
+    stream_key: object = _NO_STREAM
     stream_rng = chance_rng
     steps = 0
     while not state.is_terminal():
@@ -75,7 +77,7 @@ def play_game(
         if state.is_chance_node():
             if chance_key is not None:
                 key = chance_key(state)
-                if key != stream_key or stream_rng is chance_rng:
+                if key != stream_key:
                     stream_key, stream_rng = key, random.Random(f"{stream_base}/{key}")
             events = state.apply_chance(state.sample_chance(stream_rng))
             if on_step is not None:

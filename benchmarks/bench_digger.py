@@ -20,7 +20,8 @@ import statistics
 import sys
 import time
 
-from goldfields.digger import DiggerState, TimeModel
+from goldfields.clocks import TimeModel
+from goldfields.digger import DiggerState
 
 
 def digger_round(players: int, seconds: float, seed: int, model: TimeModel) -> dict[str, float]:

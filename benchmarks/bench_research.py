@@ -46,7 +46,7 @@ import numpy as np
 import pyspiel
 
 import goldfields.research.openspiel_games  # noqa: F401  (registers the games)
-from goldfields.digger import TimeModel
+from goldfields.clocks import TimeModel
 from goldfields.research.encoding import encode
 from goldfields.research.gymnasium_env import GoldfieldsEnv
 from goldfields.research.pettingzoo_env import DiggerAEC, DiggingAEC

@@ -34,7 +34,7 @@ from goldfields.arena.games import GameSpec
 from goldfields.bots import make_bot
 from goldfields.digger.dice import BLUE, GEMS
 from goldfields.digger.state import DiggerState
-from goldfields.play.match import play_game
+from goldfields.play.driver import play_game
 
 try:
     from scipy.optimize import minimize
@@ -56,7 +56,7 @@ def positions(players: int, games: int, seed: int) -> list[tuple[list[int], int,
                 seen[0] = st.turn
                 snaps.append((st.scores(), st.centre[BLUE], sum(st.centre[c] for c in GEMS), st.digger))
 
-        final = play_game(spec.new_state, bots, random.Random(f"fit/{seed}/{g}"), stamp=spec.stamper(), on_step=hook)
+        final = play_game(spec.new_state, bots, random.Random(f"fit/{seed}/{g}"), clock=spec.stamper(), on_step=hook)
         winners = final.winners() or []
         share = [1 / len(winners) if s in winners else 0.0 for s in range(players)]
         rows.extend((sc, b, gm, d, share) for sc, b, gm, d in snaps)

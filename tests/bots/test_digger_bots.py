@@ -7,8 +7,9 @@ import random
 import pytest
 
 from goldfields.bots import make_bot
+from goldfields.clocks import DEFAULT_TIME_MODEL, TimeModel
 from goldfields.core.game import GameState
-from goldfields.digger import DEFAULT_TIME_MODEL, TimeModel, new_game
+from goldfields.digger import new_game
 
 SPECS = ["random", "heuristic", "search:iterations=8", "ismcts:iterations=15"]
 

@@ -86,7 +86,7 @@ def test_chance_key_gives_each_digger_turn_its_own_dice() -> None:
     lineups = [["heuristic", "random", "random"], ["random", "heuristic", "random"]]
     games = [
         play_game(spec.new_state, [make_bot(b, "digger") for b in lineup], random.Random(4),
-                  stamp=spec.stamper(), chance_key=spec.chance_key())
+                  clock=spec.stamper(), chance_key=spec.chance_key())
         for lineup in lineups
     ]
     a, b = (_rolls_by_turn(g) for g in games)
@@ -97,7 +97,7 @@ def test_chance_key_gives_each_digger_turn_its_own_dice() -> None:
         assert a[turn][:k] == b[turn][:k]
     # Without streams the rolls drift apart once the bots roll different numbers of times.
     plain = [
-        play_game(spec.new_state, [make_bot(x, "digger") for x in lineup], random.Random(4), stamp=spec.stamper())
+        play_game(spec.new_state, [make_bot(x, "digger") for x in lineup], random.Random(4), clock=spec.stamper())
         for lineup in lineups
     ]
     pa, pb = (_rolls_by_turn(g) for g in plain)

@@ -16,9 +16,11 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
+from goldfields.clocks import TimeModel
 from goldfields.core.game import RuleError
-from goldfields.digger import DiggerOptions, DiggerState, TimeModel, new_game, play
+from goldfields.digger import DiggerOptions, DiggerState, new_game
 from goldfields.digger.dice import COLOUR_OF, TOKEN_COLOURS, TOKENS_PER_COLOUR
+from goldfields.play.simulate import simulate
 
 
 def counts(letters: str) -> list[int]:
@@ -72,7 +74,7 @@ def random_game(
 ) -> DiggerState:
     """A game played at random with the simulated clock (to its end, or for ``max_turns`` turns)."""
     state = new_game(players, options=options)
-    return play(state, random.Random(seed), model=model or TimeModel(jitter=0.3), max_turns=max_turns)
+    return simulate(state, random.Random(seed), clock=model or TimeModel(jitter=0.3), max_turns=max_turns)
 
 
 def rejected(state: DiggerState, rule: str, move: str | None = None, action: int | None = None, **kw: Any) -> str:

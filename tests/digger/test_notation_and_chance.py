@@ -7,8 +7,9 @@ from collections import Counter
 
 import pytest
 
+from goldfields.clocks import RealClock
 from goldfields.core.game import CHANCE, RuleError
-from goldfields.digger import NUM_ACTIONS, ROLL, ROLL_OUTCOMES, STOP, TIMEOUT, RealClock, new_game, take_action
+from goldfields.digger import NUM_ACTIONS, ROLL, ROLL_OUTCOMES, STOP, TIMEOUT, new_game, take_action
 from goldfields.digger.actions import format_time, parse_move
 from goldfields.digger.dice import YELLOW
 

@@ -8,9 +8,11 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from goldfields.clocks import TimeModel
 from goldfields.core.game import RuleError
-from goldfields.digger import NUM_ACTIONS, STOP, TIMEOUT, DiggerOptions, DiggerState, TimeModel, new_game, step
+from goldfields.digger import NUM_ACTIONS, STOP, TIMEOUT, DiggerOptions, DiggerState, new_game
 from goldfields.digger.dice import BLUE, COLOUR_OF, TOKEN_COLOURS
+from goldfields.play.simulate import Simulation
 
 from .scenario import accounted
 
@@ -45,10 +47,11 @@ def playthrough(game: dict, max_steps: int = 400):  # type: ignore[no-untyped-de
         legal = s.legal_actions()
         return legal[r.randrange(len(legal))]
 
+    sim = Simulation(state, rng, policy, model)
     for _ in range(max_steps):
         if state.is_terminal():
             return
-        yield state, step(state, policy, rng, model)
+        yield state, sim.step()
 
 
 @settings(max_examples=60, deadline=None)

@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from goldfields.digger import DiggerOptions, TimeModel
+from goldfields.clocks import TimeModel
+from goldfields.digger import DiggerOptions
 from goldfields.digger.replay import ILLEGAL, MALFORMED, OK, replay
 
 from .scenario import random_game

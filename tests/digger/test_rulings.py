@@ -8,6 +8,7 @@ from importlib import resources
 
 import pytest
 
+from goldfields.clocks import TimeModel
 from goldfields.core.game import CHANCE, TERMINAL, RuleError
 from goldfields.digger import (
     DEFAULT_TABLE,
@@ -17,15 +18,14 @@ from goldfields.digger import (
     TIMEOUT,
     DiggerOptions,
     DiggerState,
-    TimeModel,
     new_game,
-    play,
     steal_action,
     take_action,
 )
 from goldfields.digger.actions import DECODED, K_STEAL
 from goldfields.digger.dice import BLUE, GREEN, RED, WHITE, YELLOW
 from goldfields.digger.replay import replay
+from goldfields.play.simulate import simulate
 
 from .scenario import accounted, play_moves, position, rejected
 
@@ -372,7 +372,7 @@ def test_G4_a_bots_turn_can_run_out_of_time() -> None:
 
 def test_G4_a_record_stores_every_time_so_a_replay_gives_the_same_result() -> None:
     for seed in range(30):
-        state = play(new_game(3), random.Random(seed), model=TimeModel(roll=4.0, jitter=0.5))
+        state = simulate(new_game(3), random.Random(seed), clock=TimeModel(roll=4.0, jitter=0.5))
         record = json.loads(json.dumps(state.record()))
         again = new_game(3)
         for move in record["moves"]:
@@ -467,7 +467,7 @@ def test_G6_equal_scores_share_the_win() -> None:
 
 def test_G6_every_random_game_ends_with_no_blue_in_the_centre() -> None:
     for seed in range(20):
-        state = play(new_game(2 + seed % 4), random.Random(seed))
+        state = simulate(new_game(2 + seed % 4), random.Random(seed))
         assert state.is_terminal() and state.centre[BLUE] == 0
         scores = state.scores()
         assert state.winners() == [s for s in range(state.num_players) if scores[s] == max(scores)]

@@ -7,8 +7,9 @@ import random
 
 import pytest
 
-from goldfields.digger import DiggerOptions, DiggerState, TimeModel, new_game, play, step
-from goldfields.digger.simulate import random_policy
+from goldfields.clocks import TimeModel
+from goldfields.digger import DiggerOptions, DiggerState, new_game
+from goldfields.play.simulate import Simulation, random_policy, simulate
 
 from .scenario import play_moves, random_game
 
@@ -23,13 +24,13 @@ def test_the_json_round_trip_is_exact_at_every_step() -> None:
     )
     for seed in range(4):
         state = new_game(2 + seed % 4, "black" if seed % 2 else "white", options)
-        rng = random.Random(seed)
+        sim = Simulation(state, random.Random(seed), random_policy, TimeModel(jitter=0.4))
         while not state.is_terminal():
             again = round_trip(state)
             assert again.to_json() == state.to_json()
             assert again.legal_actions() == state.legal_actions()
             assert again.observation(1) == state.observation(1)
-            step(state, random_policy, rng, TimeModel(jitter=0.4))
+            sim.step()
         assert round_trip(state).to_json() == state.to_json()
         assert round_trip(state).winners() == state.winners()
 
@@ -37,8 +38,8 @@ def test_the_json_round_trip_is_exact_at_every_step() -> None:
 def test_a_restored_state_plays_on_exactly_like_the_original() -> None:
     state = random_game(3, max_turns=5)
     copy = round_trip(state)
-    play(state, random.Random(9))
-    play(copy, random.Random(9))
+    simulate(state, random.Random(9))
+    simulate(copy, random.Random(9))
     assert copy.to_json() == state.to_json()
 
 

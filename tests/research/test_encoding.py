@@ -66,7 +66,7 @@ def test_digging_hidden_cards_do_not_reach_the_tensor():
 
 @pytest.mark.parametrize("spec", DIGGER_SPECS, ids=lambda s: f"{s.players}p-{s.crates}")
 def test_digger_tensor_of_the_digger_holds_no_time(spec):
-    from goldfields.digger import TimeModel
+    from goldfields.clocks import TimeModel
     from goldfields.research.tables import DiggerSpec
 
     jittered = DiggerSpec(spec.players, spec.crates, time_model=TimeModel(jitter=0.3))

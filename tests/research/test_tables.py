@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from goldfields.digger import TimeModel
+from goldfields.clocks import TimeModel
 from goldfields.research.tables import DiggerSpec, DiggingSpec, Match, side_returns
 
 

@@ -9,7 +9,8 @@ import typer
 from typer.testing import CliRunner
 
 from goldfields.cli import play
-from goldfields.digger import DiggerState, TimeModel
+from goldfields.clocks import TimeModel
+from goldfields.digger import DiggerState
 from goldfields.digging import new_game
 from goldfields.terminal import render_digger, render_digging
 from goldfields.terminal.commands import DEFAULT_LOG_LINES, Verb, parse

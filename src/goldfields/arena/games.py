@@ -10,8 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ..core.definition import Stamper
 from ..core.game import GameState
-from ..play.match import ChanceKey, Stamp
+from ..play.driver import ChanceKey
 
 GAMES = ("digging", "digger")
 
@@ -69,7 +70,7 @@ class GameSpec:
 
         return new_digger_state(self.players)
 
-    def stamper(self) -> Stamp | None:
+    def stamper(self) -> Stamper | None:
         if self.game == "digger":
             from .digger_support import digger_stamper
 

@@ -11,7 +11,7 @@ from typing import Any
 from ..bots.base import Bot
 from ..bots.registry import make_bot
 from ..core.game import Event, GameState
-from ..play.match import play_game
+from ..play.driver import play_game
 from .schedule import GameJob
 
 
@@ -56,7 +56,7 @@ def run_job(job: GameJob) -> GameResult:
         bots,
         random.Random(job.chance_seed),
         [random.Random(job.bot_seed(s)) for s in range(spec.players)],
-        stamp=spec.stamper(),
+        clock=spec.stamper(),
         chance_key=spec.chance_key(),
         on_step=count,
         max_steps=MAX_STEPS,

@@ -25,11 +25,11 @@ import random
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from ..clocks import DEFAULT_TIME_MODEL, TimeModel
 from ..core.game import SeatView
 from ..digger.actions import DECODED, K_STEAL, K_TAKE, ROLL, STOP
 from ..digger.dice import FACES, GEMS, TOKEN_COLOURS
 from ..digger.state import DiggerState
-from ..digger.timing import DEFAULT_TIME_MODEL, TimeModel
 from .base import Bot, Budget, legal_actions_of
 
 P_UNIQUE = 5 * (1 / 6) * (5 / 6) ** 4

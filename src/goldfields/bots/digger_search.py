@@ -30,11 +30,11 @@ import random
 from dataclasses import dataclass, field
 from typing import ClassVar
 
+from ..clocks import DEFAULT_TIME_MODEL, TimeModel
 from ..core.game import TERMINAL, GameState, SeatView
 from ..digger.actions import ROLL, STOP
 from ..digger.dice import BLUE, FACES, GEMS
 from ..digger.state import DiggerState
-from ..digger.timing import DEFAULT_TIME_MODEL, TimeModel
 from .base import Bot, Budget, Clock, legal_actions_of
 from .digger_heuristic import DiggerHeuristic, facts
 from .ismcts import SearchGame
@@ -73,13 +73,17 @@ class DiggerSearchGame(SearchGame):
     def determinise(self, view: SeatView, rng: random.Random) -> GameState:
         state: DiggerState = view.sample(rng)  # type: ignore[assignment]
         self.turn = state.turn
-        if view.seat == state.digger and state.started and self.jitter:
-            # Redraw the hidden time as a jittered clock could have run it.
+        if view.seat == state.digger and state.started:
+            # The sample carries no time: put in the digger's own reckoning,
+            # drawn as a jittered clock could have run it.
             m = DEFAULT_TIME_MODEL
-            j = self.jitter
-            rolls = max(0, state.requests() - 1)
-            t = sum(m.roll * rng.uniform(1 - j, 1 + j) for _ in range(rolls))
-            t += sum(m.take * rng.uniform(1 - j, 1 + j) for _ in range(state.haul_size))
+            if self.jitter:
+                j = self.jitter
+                rolls = max(0, state.requests() - 1)
+                t = sum(m.roll * rng.uniform(1 - j, 1 + j) for _ in range(rolls))
+                t += sum(m.take * rng.uniform(1 - j, 1 + j) for _ in range(state.haul_size))
+            else:
+                t = m.estimate(state.requests(), state.haul_size)
             state.elapsed = min(state.limit, t)
         return state
 

@@ -14,11 +14,11 @@ from rich.table import Table
 
 from ..bots.registry import BotSpecError, make_bot
 from ..core.game import Event, GameState
-from ..digger import DEFAULT_TIME_MODEL, DiggerState
+from ..digger import DiggerState
 from ..digger.narrate import event_text as digger_text
 from ..digging import DiggingState
 from ..digging.narrate import event_text as digging_text
-from ..play.match import play_game
+from ..play.driver import play_game
 from ..records import save
 
 console = Console(highlight=False)
@@ -90,10 +90,7 @@ def demo_command(
         if delay and action is not None:
             time.sleep(delay)
 
-    stamp = None
-    if game is GameName.digger:
-        stamp = lambda s, a, rng: DEFAULT_TIME_MODEL.stamp(s, a, rng)  # noqa: E731
-    final = play_game(lambda: state, seat_bots, random.Random(seed), stamp=stamp, on_step=on_step)
+    final = play_game(lambda: state, seat_bots, random.Random(seed), on_step=on_step)
     if isinstance(final, DiggerState):  # Digging's board was shown as the last hand was scored
         console.print(_scoreboard(final))
     if save_to is not None:

@@ -1,4 +1,6 @@
-"""Digger (Roberto Fraga): the rules engine, its notation, its clocks and its records."""
+"""Digger (Roberto Fraga): the rules engine, its notation and its records.
+
+Clocks (simulated and real) live outside the engine, in :mod:`goldfields.clocks`."""
 
 from __future__ import annotations
 
@@ -9,9 +11,7 @@ from .actions import NUM_ACTIONS, ROLL, STOP, TIMEOUT, steal_action, take_action
 from .crates import DEFAULT_TABLE, CrateTable
 from .dice import FACES, ROLL_OUTCOMES
 from .options import DiggerOptions
-from .simulate import play, random_policy, step
 from .state import DiggerState
-from .timing import DEFAULT_TIME_MODEL, RealClock, TimeModel
 
 
 def new_game(
@@ -29,7 +29,6 @@ def new_game(
 
 
 __all__ = [
-    "DEFAULT_TABLE", "DEFAULT_TIME_MODEL", "FACES", "NUM_ACTIONS", "ROLL", "ROLL_OUTCOMES", "STOP", "TIMEOUT",
-    "CrateTable", "DiggerOptions", "DiggerState", "RealClock", "TimeModel", "new_game", "play",
-    "random_policy", "steal_action", "step", "take_action",
+    "DEFAULT_TABLE", "FACES", "NUM_ACTIONS", "ROLL", "ROLL_OUTCOMES", "STOP", "TIMEOUT",
+    "CrateTable", "DiggerOptions", "DiggerState", "new_game", "steal_action", "take_action",
 ]  # fmt: skip

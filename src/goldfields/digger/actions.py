@@ -24,9 +24,10 @@ turn's first roll.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .dice import BLACK, BLUE, COLOUR_OF, FACES, GEMS, NUM_DICE, TOKEN_COLOURS, parse_faces
+from .dice import BLACK, BLUE, COLOUR_OF, FACES, GEMS, NUM_DICE, TOKEN_COLOURS, faces_text, parse_faces
 
 ROLL = 0
 STOP = 1
@@ -84,6 +85,24 @@ def format_time(seconds: float) -> str:
     """The shortest text that reads back as exactly the same float (``2``, ``2.5``)."""
     text = repr(float(seconds))
     return text[:-2] if text.endswith(".0") else text
+
+
+def move_text(
+    action: int, at: float | None = None, faces: Sequence[int] | None = None, knocked: bool | None = None
+) -> str:
+    """A move as records write it: ``roll KRGBY @4.2``, ``stop @12``, ``steal Y 2 knock``.
+
+    A roll's faces and a steal's knock outcome are written when given; a time
+    only on the moves that carry one (roll and stop).
+    """
+    text = action_to_string(action)
+    if faces is not None and action == ROLL:
+        text += " " + faces_text(faces)
+    if knocked is not None and DECODED[action][0] == K_STEAL:
+        text += " knock" if knocked else " safe"
+    if at is not None and action in (ROLL, STOP):
+        text += " @" + format_time(at)
+    return text
 
 
 class NotationError(ValueError):
@@ -187,6 +206,6 @@ def string_to_action(text: str) -> int:
 
 __all__ = [
     "DECODED", "MAX_SEATS", "NUM_ACTIONS", "ROLL", "STEAL_BASE", "STOP", "TAKE_BASE", "TIMEOUT",
-    "Move", "NotationError", "action_to_string", "format_time", "parse_move", "steal_action",
+    "Move", "NotationError", "action_to_string", "format_time", "move_text", "parse_move", "steal_action",
     "string_to_action", "take_action",
 ]  # fmt: skip

@@ -38,6 +38,7 @@ from .actions import (
     NotationError,
     action_to_string,
     format_time,
+    move_text,
     parse_move,
 )
 from .crates import CrateSpec, Values, parse_spec, seat_values, spec_json, table_with, values_json
@@ -57,7 +58,6 @@ from .dice import (
     read_roll,
 )
 from .options import DiggerOptions
-from .timing import DEFAULT_TIME_MODEL
 
 # What a chance node waits for.
 NO_CHANCE, ROLL_DUE, KNOCK_DUE = 0, 1, 2
@@ -560,15 +560,17 @@ class DiggerState(GameState):
         """A copy holding nothing ``seat`` may not know.
 
         Only the hourglass is ever hidden, and only from the digger: its copy
-        carries, instead of the true time, the default time model's reckoning
-        from the public counts (rolls thrown, tokens taken), capped at the
-        limit. No copy carries a record, whose times the seat may not have
-        seen. ``rng`` is unused: nothing else is hidden in Digger.
+        carries no time at all (``elapsed`` 0, as at the first roll). How long
+        a turn has run is a matter of how fast the digger plays, which the
+        rules do not say: a search that needs a reckoning puts in its own (see
+        :class:`goldfields.clocks.TimeModel`). No copy carries a record, whose
+        times the seat may not have seen. ``rng`` is unused: nothing else is
+        hidden in Digger.
         """
         out = self.clone()
         out.logs = None
         if seat == self.digger and self._to_move != TERMINAL:
-            out.elapsed = min(self.limit, DEFAULT_TIME_MODEL.estimate(self.requests(), self.haul_size))
+            out.elapsed = 0.0
         return out
 
     # ------------------------------------------------------------------
@@ -675,13 +677,11 @@ class DiggerState(GameState):
         for action, at, outcome in self.logs:
             if action == ROLL:
                 if outcome is not None:
-                    moves.append(f"roll {faces_text(outcome)} @{format_time(at or 0.0)}")
+                    moves.append(move_text(ROLL, at or 0.0, outcome))
             elif action == STOP:
-                moves.append(f"stop @{format_time(at or 0.0)}")
-            elif knock and outcome is not None:
-                moves.append(f"{action_to_string(action)} {'knock' if outcome else 'safe'}")
+                moves.append(move_text(STOP, at or 0.0))
             else:
-                moves.append(action_to_string(action))
+                moves.append(move_text(action, knocked=outcome if knock else None))
         return {
             "game": "digger",
             "players": self.num_players,

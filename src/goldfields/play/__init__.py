@@ -1,7 +1,7 @@
-"""Playing games: the match runner shared by the arena, the terminal front end and the server."""
+"""Playing games: the one driver shared by the arena, the demo, the terminal, the research adapters and the server."""
 
 from __future__ import annotations
 
-from .match import Stamp, StepHook, play_game
+from .driver import DEFAULT_CLOCK, ChanceKey, Driver, StepHook, play_game
 
-__all__ = ["Stamp", "StepHook", "play_game"]
+__all__ = ["DEFAULT_CLOCK", "ChanceKey", "Driver", "StepHook", "play_game"]

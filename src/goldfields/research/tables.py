@@ -184,7 +184,7 @@ class DiggerSpec:
 
     @property
     def model(self) -> Any:
-        from ..digger import DEFAULT_TIME_MODEL
+        from ..clocks import DEFAULT_TIME_MODEL
 
         return self.time_model if self.time_model is not None else DEFAULT_TIME_MODEL
 
@@ -231,7 +231,7 @@ def env_time_model() -> Any:
     """The simulated clock of the PettingZoo and Gymnasium environments: the
     default :class:`~goldfields.digger.timing.TimeModel` costs with the arena's
     20% jitter, so that a digger cannot know exactly where the hourglass is."""
-    from ..digger import TimeModel
+    from ..clocks import TimeModel
 
     return TimeModel(jitter=ENV_JITTER)
 

@@ -17,8 +17,9 @@ from typing import Any, ClassVar
 
 from rich.console import Group, RenderableType
 
+from ..clocks import DEFAULT_TIME_MODEL, RealClock, TimeModel
 from ..core.game import GameState
-from ..digger import DEFAULT_TIME_MODEL, STOP, TIMEOUT, DiggerState, RealClock, TimeModel
+from ..digger import STOP, TIMEOUT, DiggerState
 from ..digger.narrate import event_text
 from . import render_digger
 from .front import GameFront, Names, numbered
@@ -96,13 +97,7 @@ Colours: B blue (water, worth nothing), Y yellow, R red, G green, W white; K bla
 
     # -- time ------------------------------------------------------------
     def stamp_human(self, state: GameState, action: int) -> float | None:
-        digger = _digger(state)
-        at = self.real.stamp(digger, action)
-        if at is None:
-            return None
-        # Milliseconds keep records readable; keep the raw time if rounding would change lateness.
-        tidy = max(digger.elapsed, round(at, 3))
-        return tidy if (tidy > digger.limit) == (at > digger.limit) else at
+        return self.real.stamp(_digger(state), action)
 
     def stamp_bot(self, state: GameState, action: int, rng: random.Random) -> float | None:
         return self.model.stamp(_digger(state), action, rng)

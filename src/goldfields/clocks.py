@@ -1,16 +1,17 @@
-"""Time for Digger (RULINGS G4): the simulated clock and the real one.
+"""Clocks for timed games (Digger's hourglass, RULINGS G4): simulated and real.
 
-The engine never reads a clock. Whoever drives a game stamps each timed step
+The engines never read a clock. Whoever drives a game stamps each timed step
 with the seconds since the turn's first roll and passes it in
 (``state.apply_action(action, at=...)``); the engine enforces the hourglass.
-Two stampers are provided:
+This module, outside the engines, holds the stampers:
 
 * :class:`TimeModel`, the simulated clock of bots, tests and the arena: each
   step costs a fixed number of seconds, optionally jittered with a
   ``random.Random`` the caller owns.
-* :class:`RealClock`, for live play: the wall clock, started at the first roll.
+* :class:`RealClock`, for live play: a monotonic clock, started at the first roll.
 
-Both answer ``stamp(state, action)``: the time to pass with that action.
+Both answer ``stamp(state, action)``: the time to pass with that action. Every
+time they give goes through :func:`stamp_time`, the one rounding rule.
 """
 
 from __future__ import annotations
@@ -22,10 +23,27 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .actions import DECODED, K_ROLL, K_STEAL, K_STOP, K_TAKE, ROLL, TIMEOUT
+from .digger.actions import DECODED, K_ROLL, K_STEAL, K_STOP, K_TAKE, ROLL, TIMEOUT
 
 if TYPE_CHECKING:
-    from .state import DiggerState
+    from .digger.state import DiggerState
+
+
+def stamp_time(seconds: float, floor: float = 0.0, limit: float | None = None) -> float:
+    """A step's time as it is applied and recorded: the one rounding rule.
+
+    Rounded to the millisecond (records stay short and read back exactly),
+    never before ``floor``, the previous step's time (time does not run
+    backwards), and never across ``limit``, the hourglass: a step that came
+    after the sand ran out stays late, and one before it stays in time.
+    """
+    t = max(floor, round(seconds, 3))
+    if limit is not None:
+        if seconds > limit >= t:
+            t = math.floor(limit * 1000 + 1) / 1000  # the first millisecond past the limit
+        elif seconds <= limit < t:
+            t = max(floor, math.floor(limit * 1000) / 1000)
+    return t
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,9 +108,7 @@ class TimeModel:
             return None
         if action == ROLL and not state.started:
             return 0.0
-        at = state.elapsed + self.cost(action, state.haul_size, rng)
-        # Rounding keeps records short; max() keeps time from running backwards.
-        return max(state.elapsed, round(at, 3))
+        return stamp_time(state.elapsed + self.cost(action, state.haul_size, rng), state.elapsed, state.limit)
 
     def estimate(self, rolls: int, tokens: int) -> float:
         """Seconds into a turn after ``rolls`` rolls and ``tokens`` tokens taken,
@@ -107,6 +123,11 @@ class TimeModel:
 
 
 DEFAULT_TIME_MODEL = TimeModel()
+
+
+def simulated_clock(jitter: float = 0.0) -> TimeModel:
+    """Digger's simulated clock (the game definition's ``clock``): the default costs, with ``jitter``."""
+    return TimeModel(jitter=jitter) if jitter else DEFAULT_TIME_MODEL
 
 
 class RealClock:
@@ -129,7 +150,7 @@ class RealClock:
             return 0.0
         if self._start is None or not state.started:
             return None
-        return max(state.elapsed, self._clock() - self._start)
+        return stamp_time(self._clock() - self._start, state.elapsed, state.limit)
 
     def expired(self, state: DiggerState) -> bool:
         """Whether the sand has run out on the turn under way: the caller then applies ``TIMEOUT``."""

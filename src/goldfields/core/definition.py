@@ -1,0 +1,294 @@
+"""What a game *is*, apart from any one position of it: its definition.
+
+OpenSpiel separates a ``Game`` (its parameters and facts) from a ``State``
+(one position). goldfields does the same: each game package holds one
+:class:`GameDefinition`, and every layer above the engines (server, arena,
+research adapters, records, terminal, command line, bot registry) reads the
+game from it, looked up by name in :mod:`goldfields.core.registry`, instead of
+keeping its own table of what a game is.
+
+A definition answers:
+
+* its **parameters** (:class:`Params`): players and the game's own rule
+  options, with defaults and validation, and one error type,
+  :class:`ParamError`, for bad ones;
+* ``new_state(params, rng)``: a game ready to play;
+* its **sides**: which seats win and lose together (a partnership's teams);
+* whether moves **need time** (Digger's hourglass), and the simulated clock
+  that stamps them where no real one runs;
+* the **bots** that play it, and the search adapter the generic ISMCTS uses;
+* its **move text** in both directions, timed moves and chance outcomes
+  included (``roll KRGBY @4.2``), and the checker of its records;
+* narration of its events, and the research encoding of its observations.
+
+Bots, clocks, encodings and replayers are named by dotted path
+(``"package.module:attribute"``) and imported only when asked for, so that
+the engine packages, which hold the definitions, import nothing above them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import math
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, Generic, NamedTuple, Protocol, TypeVar
+
+from .game import Event, GameState
+
+
+class ParamError(ValueError):
+    """Game parameters the game does not accept. ``param`` names the one at fault."""
+
+    def __init__(self, param: str, message: str) -> None:
+        self.param = param
+        self.message = message
+        super().__init__(f"{param}: {message}")
+
+
+@dataclass(frozen=True, slots=True)
+class Params:
+    """A game's parameters. Each game subclasses it as a frozen dataclass whose
+    fields all have defaults; ``players`` is common to every game.
+
+    Build them through :meth:`GameDefinition.params` (keyword values, checked,
+    defaults filled in) or :meth:`GameDefinition.params_from_json`.
+    """
+
+    players: int = 0
+    """0 stands for the game's default number of players until the definition fills it in."""
+
+    def to_json(self) -> dict[str, Any]:
+        """Every parameter, as JSON data that :meth:`GameDefinition.params_from_json` reads back."""
+        return {f.name: _jsonable(getattr(self, f.name)) for f in dataclasses.fields(self)}
+
+
+def _jsonable(value: Any) -> Any:
+    to_json = getattr(value, "to_json", None)
+    if callable(to_json):
+        return to_json()
+    if isinstance(value, tuple):
+        return [_jsonable(v) for v in value]
+    return value
+
+
+P = TypeVar("P", bound=Params)
+
+
+class Move(NamedTuple):
+    """A move as written in the notation: the decision, and what the text adds to it."""
+
+    action: int
+    at: float | None = None
+    """The time written with it (``@4.2``), where the game needs time."""
+    outcome: Any = None
+    """The chance outcome written with it (a roll's faces), if any."""
+
+
+class Stamper(Protocol):
+    """A clock for a timed game: the time at which ``action`` is applied in ``state``."""
+
+    def stamp(self, state: Any, action: int, rng: random.Random | None = None) -> float | None: ...
+
+
+Narrator = Callable[[Mapping[str, Any], Callable[[int], str]], str]
+
+
+class GameDefinition(ABC, Generic[P]):
+    """One game, defined once. Subclass it in the game's package and register an
+    instance (see :func:`goldfields.core.registry.register`)."""
+
+    name: ClassVar[str]
+    """The registry name, as written in records, on the command line and in the API."""
+    title: ClassVar[str]
+    """The name shown to people."""
+    summary: ClassVar[str] = ""
+    """One line on what the game is."""
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    params_type: type[P]
+    """The game's :class:`Params` subclass."""
+    needs_time: ClassVar[bool] = False
+    """Moves carry a time (seconds into the turn) that the engine enforces."""
+    num_actions: ClassVar[int]
+    """The size of the action id space (ids run from 0 to ``num_actions - 1``)."""
+
+    bots: ClassVar[Mapping[str, str]] = {}
+    """Bot name -> ``"module:Class"`` for the bots written for this game. The
+    bot layer adds the bots that play any game (``random``, ``ismcts``)."""
+    bot_help: ClassVar[Mapping[str, str]] = {}
+    """Bot name -> one line, for this game's own bots."""
+    search: ClassVar[str | None] = None
+    """``"module:factory"``: ``factory(policy)`` gives the ISMCTS adapter
+    (:class:`goldfields.bots.ismcts.SearchGame`) tuned for this game."""
+    encoding: ClassVar[str | None] = None
+    """``"module:attribute"``: the research layer's observation encoding."""
+    clock: ClassVar[str | None] = None
+    """``"module:factory"``: ``factory(jitter)`` gives the simulated clock
+    (a :class:`Stamper`) of a timed game."""
+    replayer: ClassVar[str | None] = None
+    """``"module:function"``: ``function(record) -> (report, exit status)``."""
+    narrator: ClassVar[str | None] = None
+    """``"module:function"``: ``function(event, seat_name) -> str`` in English."""
+
+    # -- parameters ---------------------------------------------------------
+    @property
+    def default_players(self) -> int:
+        return self.min_players
+
+    def params(self, **values: Any) -> P:
+        """Parameters from keyword values: checked, with defaults filled in.
+        Raises :class:`ParamError` naming the parameter at fault."""
+        known = {f.name for f in dataclasses.fields(self.params_type)}
+        unknown = sorted(set(values) - known)
+        if unknown:
+            raise ParamError(
+                unknown[0], f"{self.title} has no parameter {unknown[0]!r}; its parameters: {', '.join(sorted(known))}"
+            )
+        values = {k: v for k, v in values.items() if v is not None}
+        players = values.get("players", self.default_players)
+        if not _is_int(players) or not self.min_players <= players <= self.max_players:
+            raise ParamError("players", f"{self.title} is for {self.players_text()} players, not {players!r}")
+        values["players"] = players
+        return self.check(values)
+
+    def params_from_json(self, data: Any) -> P:
+        """Parameters as stored by :meth:`Params.to_json` (missing ones take their defaults)."""
+        if data is None:
+            data = {}
+        if not isinstance(data, Mapping):
+            raise ParamError("params", f"{self.title} parameters are a JSON object, not {data!r}")
+        return self.params(**{str(k): v for k, v in data.items()})
+
+    @abstractmethod
+    def check(self, values: dict[str, Any]) -> P:
+        """The game's own checks over ``values`` (``players`` already checked); raise :class:`ParamError`."""
+
+    def players_text(self) -> str:
+        lo, hi = self.min_players, self.max_players
+        if hi - lo == 1:
+            return f"{lo} or {hi}"
+        if hi - lo == 2:
+            return f"{lo}, {lo + 1} or {hi}"
+        return f"{lo} to {hi}"
+
+    def label(self, params: P) -> str:
+        """A short name for a table: ``digging 4p partnership``."""
+        return f"{self.name} {params.players}p"
+
+    # -- states -------------------------------------------------------------
+    @abstractmethod
+    def new_state(self, params: P, rng: random.Random | None = None) -> GameState:
+        """A new game. Without ``rng`` it waits at its first chance node, if it
+        opens with one (Digging's deal); with ``rng`` that opening chance is
+        drawn from it, so the game is ready for its first decision."""
+
+    def state_type(self) -> type[GameState]:
+        """The state class, whose ``from_json`` reads stored states."""
+        return type(self.new_state(self.params()))
+
+    # -- sides --------------------------------------------------------------
+    def sides(self, params: P) -> tuple[tuple[int, ...], ...]:
+        """The seats that win and lose together; by default each seat alone."""
+        return tuple((s,) for s in range(params.players))
+
+    def side_of(self, params: P, seat: int) -> int:
+        for i, side in enumerate(self.sides(params)):
+            if seat in side:
+                return i
+        raise ValueError(f"seat {seat} is not at a {params.players}-player table")
+
+    def hand_points(self, state: GameState) -> list[list[int]]:
+        """Points per seat for each hand played; a one-hand game has one row."""
+        return [list(state.scores())]
+
+    # -- time ---------------------------------------------------------------
+    def simulated_clock(self, jitter: float = 0.0) -> Stamper | None:
+        """The simulated clock of a timed game (``None`` for an untimed one): it
+        stamps each decision with the time a brisk player would take, each cost
+        scaled by a factor in [1 - jitter, 1 + jitter] drawn from the caller's generator."""
+        if not self.needs_time:
+            return None
+        if self.clock is None:
+            raise NotImplementedError(f"{self.title} needs time but names no simulated clock")
+        factory: Callable[[float], Stamper] = load(self.clock)
+        return factory(jitter)
+
+    # -- notation -----------------------------------------------------------
+    def move_text(self, state: GameState, action: int, at: float | None = None, outcome: Any = None) -> str:
+        """A move as written in records: the action, and, where the game writes
+        them, its time and chance outcome."""
+        return state.action_to_string(action)
+
+    def read_move(self, state: GameState, text: str) -> Move:
+        """A move from its text: raises :class:`~goldfields.core.game.RuleError` if it cannot be read."""
+        return Move(state.string_to_action(text))
+
+    def apply_move(self, state: GameState, text: str) -> list[Event]:
+        """Apply a move as written in a record (with its time and chance outcome, where written)."""
+        return state.apply_move(text)
+
+    # -- records, narration, research --------------------------------------
+    def replay(self, record: Mapping[str, Any]) -> tuple[dict[str, Any], int]:
+        """Check a record of this game: (report, exit status 0, 1 or 2); see docs/records.md."""
+        if self.replayer is None:
+            raise NotImplementedError(f"{self.title} has no record checker")
+        check: Callable[[Mapping[str, Any]], tuple[dict[str, Any], int]] = load(self.replayer)
+        return check(record)
+
+    def narrate(self, event: Mapping[str, Any], seat_name: Callable[[int], str]) -> str:
+        """One event, as a seat may see it, in an English sentence."""
+        if self.narrator is None:
+            return str(event.get("kind", "?"))
+        fn: Narrator = load(self.narrator)
+        return fn(event, seat_name)
+
+    def research_encoding(self) -> Any:
+        """The observation encoding the research adapters use (see :mod:`goldfields.research.encoding`)."""
+        if self.encoding is None:
+            raise NotImplementedError(f"{self.title} has no research encoding")
+        return load(self.encoding)
+
+    def __repr__(self) -> str:
+        return f"<game {self.name}>"
+
+
+def load(path: str) -> Any:
+    """The attribute that ``"package.module:attribute"`` names."""
+    module_name, _, attribute = path.partition(":")
+    return getattr(importlib.import_module(module_name), attribute)
+
+
+def _is_int(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def check_bool(name: str, value: Any) -> bool:
+    """A yes/no parameter (JSON ``true``/``false`` only)."""
+    if not isinstance(value, bool):
+        raise ParamError(name, f"is true or false, not {value!r}")
+    return value
+
+
+def check_number(name: str, value: Any, lo: float, hi: float, unit: str = "") -> float:
+    """A finite number in [lo, hi]."""
+    ok = isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+    if not ok or not lo <= value <= hi:
+        unit = f" {unit}" if unit else ""
+        raise ParamError(name, f"is a number from {lo:g} to {hi:g}{unit}, not {value!r}")
+    return float(value)
+
+
+def check_choice(name: str, value: Any, choices: Sequence[str]) -> str:
+    if value not in choices:
+        raise ParamError(name, f"is one of {', '.join(choices)}, not {value!r}")
+    return str(value)
+
+
+__all__ = [
+    "GameDefinition", "Move", "Narrator", "ParamError", "Params", "Stamper", "check_bool", "check_choice",
+    "check_number", "load",
+]  # fmt: skip

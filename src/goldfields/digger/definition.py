@@ -1,0 +1,92 @@
+"""Digger, defined once: its parameters, clock, bots and timed notation for every layer above the engine."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from ..core.definition import GameDefinition, Move, ParamError, Params
+from ..core.game import GameState, RuleError
+from .actions import MAX_SEATS, NUM_ACTIONS, NotationError, move_text, parse_move
+from .options import DiggerOptions
+from .state import DiggerState
+
+Crates = str | Mapping[str, Any] | Sequence[str]
+
+
+@dataclass(frozen=True, slots=True)
+class DiggerParams(Params):
+    players: int = 3
+    crates: Crates = "white"
+    """G1: ``"white"`` (one card for all), ``"black"`` (cards A, B, C... in seat
+    order), ``{"black": ["A", "C", "E"]}`` or a list of letters, one per seat."""
+    options: DiggerOptions = field(default_factory=DiggerOptions)
+    """The rule options (docs/digger.md): time limit, knocks, crate values."""
+
+
+class Digger(GameDefinition[DiggerParams]):
+    name = "digger"
+    title = "Digger"
+    summary = "Roberto Fraga's real-time dice game against a hidden hourglass, for 2 to 5 players"
+    min_players = 2
+    max_players = MAX_SEATS
+    params_type = DiggerParams
+    needs_time = True
+    num_actions = NUM_ACTIONS
+
+    bots: ClassVar[Mapping[str, str]] = {
+        "heuristic": "goldfields.bots.digger_heuristic:DiggerHeuristic",
+        "search": "goldfields.bots.digger_search:DiggerSearch",
+    }
+    bot_help: ClassVar[Mapping[str, str]] = {
+        "heuristic": "hand-written rules that play like a sensible human",
+        "search": "expectimax over rolls and stop decisions under the simulated clock",
+    }
+    search = "goldfields.bots.digger_search:DiggerSearchGame"
+    encoding = "goldfields.research.encoding:DIGGER"
+    clock = "goldfields.clocks:simulated_clock"
+    replayer = "goldfields.digger.replay:replay"
+    narrator = "goldfields.digger.narrate:event_text"
+
+    @property
+    def default_players(self) -> int:
+        return 3
+
+    def check(self, values: dict[str, Any]) -> DiggerParams:
+        crates = values.get("crates", "white")
+        options = values.get("options")
+        if not isinstance(options, DiggerOptions):
+            try:
+                options = DiggerOptions.from_json(options)
+            except (ValueError, TypeError) as err:
+                raise ParamError("options", str(err)) from None
+        try:
+            DiggerState(values["players"], crates, options)
+        except (ValueError, TypeError) as err:
+            raise ParamError("crates", str(err)) from None
+        if isinstance(crates, list):
+            crates = tuple(crates)
+        return DiggerParams(values["players"], crates, options)
+
+    def new_state(self, params: DiggerParams, rng: random.Random | None = None) -> DiggerState:
+        # Digger opens with a decision (the first roll), not with chance: ``rng`` has nothing to draw.
+        crates = list(params.crates) if isinstance(params.crates, tuple) else params.crates
+        return DiggerState(params.players, crates, params.options)
+
+    def move_text(self, state: GameState, action: int, at: float | None = None, outcome: Any = None) -> str:
+        knocked = outcome if isinstance(outcome, bool) else None
+        faces = None if outcome is None or knocked is not None else outcome
+        return move_text(action, at, faces, knocked)
+
+    def read_move(self, state: GameState, text: str) -> Move:
+        try:
+            move = parse_move(text)
+        except NotationError as err:
+            raise RuleError(err.rule, str(err)) from None
+        outcome = move.faces if move.faces is not None else move.knocked
+        return Move(move.action, move.at, outcome)
+
+
+DIGGER = Digger()

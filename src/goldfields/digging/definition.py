@@ -1,0 +1,80 @@
+"""Digging, defined once: its parameters, sides, bots and notation for every layer above the engine."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from ..core.definition import GameDefinition, ParamError, Params, check_bool
+from ..core.game import GameState
+from .actions import NUM_ACTIONS
+from .options import DiggingOptions
+from .state import DiggingState
+
+
+@dataclass(frozen=True, slots=True)
+class DiggingParams(Params):
+    players: int = 4
+    partnership: bool = True
+    """The partnership game (seats 0+2 against 1+3); 4 players only."""
+    options: DiggingOptions = field(default_factory=DiggingOptions)
+    """The rule options (docs/digging.md); all off by default."""
+
+
+class Digging(GameDefinition[DiggingParams]):
+    name = "digging"
+    title = "Digging"
+    summary = "Reiner Knizia's card game of mines, chests and bandits, for 2 to 4 players or two partnerships"
+    min_players = 2
+    max_players = 4
+    params_type = DiggingParams
+    num_actions = NUM_ACTIONS
+
+    bots: ClassVar[Mapping[str, str]] = {"heuristic": "goldfields.bots.digging_heuristic:DiggingHeuristic"}
+    bot_help: ClassVar[Mapping[str, str]] = {"heuristic": "hand-written rules that play like a sensible human"}
+    search = "goldfields.bots.digging_search:DiggingSearch"
+    encoding = "goldfields.research.encoding:DIGGING"
+    replayer = "goldfields.digging.replay:replay"
+    narrator = "goldfields.digging.narrate:event_text"
+
+    @property
+    def default_players(self) -> int:
+        return 4
+
+    def check(self, values: dict[str, Any]) -> DiggingParams:
+        players = values["players"]
+        partnership = values.get("partnership")
+        partnership = players == 4 if partnership is None else check_bool("partnership", partnership)
+        if partnership and players != 4:
+            raise ParamError("partnership", "the partnership game is for exactly 4 players")
+        options = values.get("options")
+        if not isinstance(options, DiggingOptions):
+            try:
+                options = DiggingOptions.from_json(options)
+            except ValueError as err:
+                raise ParamError("options", str(err)) from None
+        return DiggingParams(players, partnership, options)
+
+    def label(self, params: DiggingParams) -> str:
+        mode = "partnership" if params.partnership else "individual"
+        return f"{self.name} {params.players}p {mode}"
+
+    def new_state(self, params: DiggingParams, rng: random.Random | None = None) -> DiggingState:
+        state = DiggingState(params.players, params.partnership, params.options)
+        if rng is not None:
+            state.apply_chance(state.sample_chance(rng))
+        return state
+
+    def sides(self, params: DiggingParams) -> tuple[tuple[int, ...], ...]:
+        if params.partnership:
+            return ((0, 2), (1, 3))
+        return super().sides(params)
+
+    def hand_points(self, state: GameState) -> list[list[int]]:
+        history: list[list[int]] = getattr(state, "history", [])
+        return [list(h) for h in history] or [list(state.scores())]
+
+
+DIGGING = Digging()

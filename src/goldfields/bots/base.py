@@ -14,12 +14,14 @@ default here, in the bot layer; the engines never read a clock.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import time
+import typing
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from ..core.game import SeatView
 
@@ -72,9 +74,23 @@ class Bot(ABC):
 
     def spec(self) -> str:
         """The spec that rebuilds this bot (name and the parameters that differ from the defaults)."""
-        from .registry import spec_of
+        params = parameters(type(self))
+        parts = [f"{k}={getattr(self, k)}" for k, (_, d) in params.items() if getattr(self, k) != d]
+        return self.name + (":" + ",".join(parts) if parts else "")
 
-        return spec_of(self)
+
+def parameters(cls: type[Bot]) -> dict[str, tuple[Any, Any]]:
+    """The spec parameters of a bot class: name -> (type, default)."""
+    if not dataclasses.is_dataclass(cls):
+        return {}  # a hand-made bot without parameters
+    hints = typing.get_type_hints(cls)
+    out: dict[str, tuple[Any, Any]] = {}
+    for f in dataclasses.fields(cls):
+        if not f.init or not f.metadata.get("spec", True):
+            continue
+        default = f.default if f.default is not dataclasses.MISSING else None
+        out[f.name] = (hints[f.name], default)
+    return out
 
 
 class BotError(RuntimeError):

@@ -197,3 +197,9 @@ class DiggerSearch(Bot):
                 totals[action] += game.rollout(state, sim, 0, me)[me]
         self.last_iterations = it
         return max(candidates, key=lambda a: (totals[a], -a))
+
+
+def search_game(policy: str = "smart") -> DiggerSearchGame:
+    """Digger's ISMCTS adapter (the game definition's ``search``); its rollouts
+    are the heuristic's, so the rollout ``policy`` name is not used."""
+    return DiggerSearchGame()

@@ -33,6 +33,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar
 
+from ..core import registry
+from ..core.definition import load
 from ..core.game import CHANCE, GameState, SeatView
 from .base import Bot, Budget, Clock, legal_actions_of
 
@@ -82,15 +84,13 @@ class SearchGame:
 
 
 def search_game_for(name: str, policy: str) -> SearchGame:
-    if name == "digging":
-        from .digging_search import DiggingSearch
-
-        return DiggingSearch(policy)
-    if name == "digger":
-        from .digger_search import DiggerSearchGame
-
-        return DiggerSearchGame()
-    return SearchGame()
+    """The search adapter a game registers (its definition's ``search``), else the generic one."""
+    game = registry.get(name)
+    if game.search is None:
+        return SearchGame()
+    factory = load(game.search)
+    adapter: SearchGame = factory(policy)
+    return adapter
 
 
 class Node:

@@ -1,7 +1,9 @@
 """Bot specs: ``name`` or ``name:key=value,key=value``, e.g. ``ismcts:iterations=2000,c=0.7``.
 
 A name may stand for a different class in each game (``heuristic`` is one bot
-for Digging and another for Digger); the game decides which one a spec builds.
+for Digging and another for Digger): each game's definition lists the bots
+written for it (:attr:`~goldfields.core.definition.GameDefinition.bots`), and
+the bots here that play any game (``random``, ``ismcts``) serve the rest.
 Bot classes are dataclasses: their fields are the spec's parameters, with the
 field's type deciding how a value is read. A field whose metadata says
 ``spec=False`` (an injected clock, say) cannot be set from a spec.
@@ -12,41 +14,25 @@ engine is missing never breaks the others.
 
 from __future__ import annotations
 
-import dataclasses
-import importlib
 import types
 import typing
 from dataclasses import dataclass
 from typing import Any
 
-from .base import Bot
+from ..core import registry
+from ..core.definition import load
+from .base import Bot, parameters
 
-ANY_GAME = "*"
-
-# name -> game -> "module:Class". ANY_GAME serves every game without its own entry.
-_REGISTRY: dict[str, dict[str, str]] = {
-    "random": {ANY_GAME: "goldfields.bots.random_bot:RandomBot"},
-    "heuristic": {
-        "digging": "goldfields.bots.digging_heuristic:DiggingHeuristic",
-        "digger": "goldfields.bots.digger_heuristic:DiggerHeuristic",
-    },
-    "ismcts": {
-        "digging": "goldfields.bots.ismcts:ISMCTSBot",
-        "digger": "goldfields.bots.ismcts:ISMCTSBot",
-    },
-    "search": {
-        "digger": "goldfields.bots.digger_search:DiggerSearch",
-    },
+# Bots that play every game through the engine interface alone.
+_ANY_GAME: dict[str, str] = {
+    "random": "goldfields.bots.random_bot:RandomBot",
+    "ismcts": "goldfields.bots.ismcts:ISMCTSBot",
 }
 
 _HELP: dict[str, str] = {
     "random": "uniformly random legal actions",
-    "heuristic": "hand-written rules that play like a sensible human",
     "ismcts": "information-set Monte Carlo tree search (budget: iterations= or seconds=)",
-    "search": "Digger: expectimax over rolls and stop decisions under the simulated clock",
 }
-
-
 class BotSpecError(ValueError):
     """A bot spec that names no known bot, or a parameter it does not have."""
 
@@ -83,47 +69,46 @@ class BotSpec:
         return self.name + ":" + ",".join(f"{k}={v}" for k, v in self.params)
 
 
-def known_bots(game: str | None = None) -> dict[str, str]:
-    """Bot names (for ``game``, or for any game) with a one-line description."""
-    return {
-        name: _HELP[name] for name, games in _REGISTRY.items() if game is None or game in games or ANY_GAME in games
-    }
-
-
-def bot_class(name: str, game: str) -> type[Bot]:
-    games = _REGISTRY.get(name)
-    if games is None:
-        raise BotSpecError(f"unknown bot {name!r}; known bots for {game}: {', '.join(known_bots(game))}")
-    path = games.get(game) or games.get(ANY_GAME)
-    if path is None:
-        raise BotSpecError(
-            f"bot {name!r} does not play {game}; known bots for {game}: {', '.join(known_bots(game))}"
-        )
-    module_name, _, class_name = path.partition(":")
-    try:
-        module = importlib.import_module(module_name)
-    except ImportError as err:
-        raise BotSpecError(f"bot {name!r} for {game} is not available: {err}") from None
-    cls: type[Bot] = getattr(module, class_name)
-    return cls
-
-
-def parameters(cls: type[Bot]) -> dict[str, tuple[Any, Any]]:
-    """The spec parameters of a bot class: name -> (type, default)."""
-    if not dataclasses.is_dataclass(cls):
-        return {}  # a hand-made bot without parameters
-    hints = typing.get_type_hints(cls)
-    out: dict[str, tuple[Any, Any]] = {}
-    for f in dataclasses.fields(cls):  # type: ignore[arg-type]
-        if not f.init or not f.metadata.get("spec", True):
-            continue
-        default = f.default if f.default is not dataclasses.MISSING else None
-        out[f.name] = (hints[f.name], default)
+def _bots_of(game: str) -> dict[str, tuple[str, str]]:
+    """name -> ("module:Class", one line) for the bots that play ``game``."""
+    definition = registry.get(game)
+    # From the simplest to the strongest: random, the game's own, then the generic search.
+    out = {"random": (_ANY_GAME["random"], _HELP["random"])}
+    for name, path in definition.bots.items():
+        out[name] = (path, definition.bot_help.get(name, ""))
+    out.setdefault("ismcts", (_ANY_GAME["ismcts"], _HELP["ismcts"]))
     return out
 
 
+def known_bots(game: str | None = None) -> dict[str, str]:
+    """Bot names (for ``game``, or for any registered game) with a one-line description."""
+    if game is not None:
+        return {name: text for name, (_, text) in _bots_of(game).items()}
+    out: dict[str, str] = {}
+    for name in registry.names():
+        for bot, text in known_bots(name).items():
+            out.setdefault(bot, text)
+    return out
+
+
+def bot_class(name: str, game: str) -> type[Bot]:
+    try:
+        bots = _bots_of(game)
+    except registry.UnknownGame as err:
+        raise BotSpecError(str(err)) from None
+    if name not in bots:
+        anywhere = name in known_bots()
+        why = f"bot {name!r} does not play {game}" if anywhere else f"unknown bot {name!r}"
+        raise BotSpecError(f"{why}; known bots for {game}: {', '.join(bots)}")
+    try:
+        cls: type[Bot] = load(bots[name][0])
+    except ImportError as err:
+        raise BotSpecError(f"bot {name!r} for {game} is not available: {err}") from None
+    return cls
+
+
 def make_bot(spec: str | BotSpec, game: str) -> Bot:
-    """Build the bot a spec names, for ``game`` (``"digging"`` or ``"digger"``)."""
+    """Build the bot a spec names, for the game registered as ``game``."""
     parsed = spec if isinstance(spec, BotSpec) else BotSpec.parse(spec)
     cls = bot_class(parsed.name, game)
     known = parameters(cls)
@@ -141,9 +126,7 @@ def make_bot(spec: str | BotSpec, game: str) -> Bot:
 
 def spec_of(bot: Bot) -> str:
     """The shortest spec that rebuilds ``bot``."""
-    params = parameters(type(bot))
-    parts = [f"{k}={getattr(bot, k)}" for k, (_, d) in params.items() if getattr(bot, k) != d]
-    return bot.name + (":" + ",".join(parts) if parts else "")
+    return bot.spec()
 
 
 def _type_name(tp: Any) -> str:

@@ -37,7 +37,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, NamedTuple, Protocol, TypeVar
 
-from .game import Event, GameState
+from .game import Event, GameState, RuleError
 
 
 class ParamError(ValueError):
@@ -217,6 +217,13 @@ class GameDefinition(ABC, Generic[P]):
         factory: Callable[[float], Stamper] = load(self.clock)
         return factory(jitter)
 
+    def chance_stream(self, state: GameState) -> object | None:
+        """Which chance stream the chance node of ``state`` draws from, for duplicate
+        deals (see :class:`goldfields.play.driver.Driver`); ``None``: the game draws
+        all its chance from one stream (Digging shuffles one deck per hand, so hand
+        k gets the same deck anyway)."""
+        return None
+
     # -- notation -----------------------------------------------------------
     def move_text(self, state: GameState, action: int, at: float | None = None, outcome: Any = None) -> str:
         """A move as written in records: the action, and, where the game writes
@@ -233,11 +240,43 @@ class GameDefinition(ABC, Generic[P]):
 
     # -- records, narration, research --------------------------------------
     def replay(self, record: Mapping[str, Any]) -> tuple[dict[str, Any], int]:
-        """Check a record of this game: (report, exit status 0, 1 or 2); see docs/records.md."""
-        if self.replayer is None:
-            raise NotImplementedError(f"{self.title} has no record checker")
-        check: Callable[[Mapping[str, Any]], tuple[dict[str, Any], int]] = load(self.replayer)
-        return check(record)
+        """Check a record of this game: (report, exit status 0, 1 or 2); see docs/records.md.
+
+        A game with a checker of its own names it in ``replayer``; otherwise a
+        record is ``{"game": name, <parameters>..., "moves": [text, ...]}`` and
+        is checked by applying each move with :meth:`apply_move`."""
+        if self.replayer is not None:
+            check: Callable[[Mapping[str, Any]], tuple[dict[str, Any], int]] = load(self.replayer)
+            return check(record)
+        return self._replay_moves(record)
+
+    def _replay_moves(self, record: Mapping[str, Any]) -> tuple[dict[str, Any], int]:
+        def report(state: GameState | None, error: dict[str, Any] | None) -> dict[str, Any]:
+            over = state is not None and state.is_terminal()
+            return {
+                "ok": error is None,
+                "error": error,
+                "scores": [] if state is None else state.scores(),
+                "game_over": over,
+                "winner": state.winners() if state is not None else None,
+            }
+
+        moves = record.get("moves")
+        if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
+            return report(None, {"move": None, "message": "moves must be a list of moves in the notation"}), 2
+        try:
+            params = self.params_from_json({k: v for k, v in record.items() if k not in ("game", "moves")})
+        except ParamError as err:
+            return report(None, {"move": None, "message": str(err)}), 2
+        state = self.new_state(params)
+        for j, move in enumerate(moves):
+            try:
+                if state.is_terminal():
+                    raise RuleError("end", "the game is over: no move may follow")
+                self.apply_move(state, move)
+            except RuleError as err:
+                return report(state, {"move": j, "message": f"{move!r}: {err}"}), 1
+        return report(state, None), 0
 
     def narrate(self, event: Mapping[str, Any], seat_name: Callable[[int], str]) -> str:
         """One event, as a seat may see it, in an English sentence."""

@@ -44,7 +44,7 @@ class Digger(GameDefinition[DiggerParams]):
         "heuristic": "hand-written rules that play like a sensible human",
         "search": "expectimax over rolls and stop decisions under the simulated clock",
     }
-    search = "goldfields.bots.digger_search:DiggerSearchGame"
+    search = "goldfields.bots.digger_search:search_game"
     encoding = "goldfields.research.encoding:DIGGER"
     clock = "goldfields.clocks:simulated_clock"
     replayer = "goldfields.digger.replay:replay"
@@ -74,6 +74,11 @@ class Digger(GameDefinition[DiggerParams]):
         # Digger opens with a decision (the first roll), not with chance: ``rng`` has nothing to draw.
         crates = list(params.crates) if isinstance(params.crates, tuple) else params.crates
         return DiggerState(params.players, crates, params.options)
+
+    def chance_stream(self, state: GameState) -> object | None:
+        # Each turn's dice come from a stream of their own, so that turn t of a
+        # deal gets the same rolls in every rotation of a duplicate deal.
+        return state.turn  # type: ignore[attr-defined]
 
     def move_text(self, state: GameState, action: int, at: float | None = None, outcome: Any = None) -> str:
         knocked = outcome if isinstance(outcome, bool) else None

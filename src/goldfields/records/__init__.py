@@ -7,15 +7,12 @@ are in docs/records.md. ``replay`` never raises on bad input: it reports.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
-from importlib import import_module
 from pathlib import Path
 from typing import Any
 
-OK, ILLEGAL, MALFORMED = 0, 1, 2
+from ..core import registry
 
-# The game name in a record -> the module whose ``replay(record)`` checks it.
-REPLAYERS = {"digging": "goldfields.digging.replay", "digger": "goldfields.digger.replay"}
+OK, ILLEGAL, MALFORMED = 0, 1, 2
 
 
 def _malformed(message: str, **where: Any) -> tuple[dict[str, Any], int]:
@@ -26,11 +23,11 @@ def replay(record: Any) -> tuple[dict[str, Any], int]:
     """Check a record (already parsed from JSON): (report, exit status)."""
     if not isinstance(record, dict):
         return _malformed("a record is a JSON object")
-    game = record.get("game")
-    if game not in REPLAYERS:
-        return _malformed(f"unknown game {game!r}: records are for {' or '.join(sorted(REPLAYERS))}")
-    check: Callable[[Any], tuple[dict[str, Any], int]] = import_module(REPLAYERS[game]).replay
-    return check(record)
+    try:
+        game = registry.get(record.get("game"))  # type: ignore[arg-type]
+    except registry.UnknownGame as err:
+        return _malformed(f"{err} (a record names its game in the field 'game')")
+    return game.replay(record)
 
 
 def replay_file(path: str | Path) -> tuple[dict[str, Any], int]:

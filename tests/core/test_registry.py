@@ -1,0 +1,209 @@
+"""The registry and the game definitions: each game defined once, read by every layer."""
+
+from __future__ import annotations
+
+import ast
+import json
+import random
+import re
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from goldfields.bots import make_bot
+from goldfields.clocks import stamp_time
+from goldfields.core import registry
+from goldfields.core.definition import ParamError
+from goldfields.play import play_game
+from goldfields.records import replay
+
+ROOT = Path(__file__).resolve().parents[2]
+SRC = ROOT / "src" / "goldfields"
+
+
+@pytest.fixture
+def toy() -> Iterator[object]:
+    from toy import register_toy, unregister_toy
+
+    game = register_toy()
+    yield game
+    unregister_toy()
+
+
+def test_the_shipped_games_are_found_by_name() -> None:
+    assert registry.names()[:2] == ["digging", "digger"]
+    assert registry.get("digging").title == "Digging"
+    with pytest.raises(registry.UnknownGame, match="unknown game 'chess'; games: digging, digger"):
+        registry.get("chess")
+
+
+@pytest.mark.parametrize(
+    ("game", "values", "param", "message"),
+    [
+        ("digging", {"players": 5}, "players", "Digging is for 2, 3 or 4 players, not 5"),
+        ("digging", {"players": 3, "partnership": True}, "partnership", "exactly 4 players"),
+        ("digging", {"options": {"bogus": True}}, "options", "unknown Digging rule option"),
+        ("digging", {"colour": "red"}, "colour", "Digging has no parameter 'colour'"),
+        ("digger", {"players": 6}, "players", "Digger is for 2 to 5 players, not 6"),
+        ("digger", {"players": True}, "players", "not True"),
+        ("digger", {"crates": "purple"}, "crates", "purple"),
+        ("digger", {"options": {"time_limit": -1}}, "options", "time_limit"),
+    ],
+)
+def test_bad_parameters_raise_one_error_naming_the_parameter(game: str, values: dict, param: str, message: str) -> None:
+    with pytest.raises(ParamError, match=re.escape(message)) as err:
+        registry.get(game).params(**values)
+    assert err.value.param == param
+
+
+@pytest.mark.parametrize("name", ["digging", "digger"])
+def test_parameters_have_defaults_and_round_trip_through_json(name: str) -> None:
+    game = registry.get(name)
+    params = game.params()
+    assert params.players == game.default_players
+    assert game.params_from_json(json.loads(json.dumps(params.to_json()))) == params
+
+
+def test_digging_defaults_to_the_partnership_game_only_with_four() -> None:
+    game = registry.get("digging")
+    assert game.params().partnership and game.sides(game.params()) == ((0, 2), (1, 3))
+    two = game.params(players=2)
+    assert not two.partnership and game.sides(two) == ((0,), (1,))
+    assert game.label(game.params(players=4, partnership=False)) == "digging 4p individual"
+
+
+def test_digger_writes_timed_moves_in_both_directions() -> None:
+    game = registry.get("digger")
+    state = game.new_state(game.params())
+    assert game.move_text(state, 0, 4.25, (5, 2, 3, 0, 1)) == "roll KRGBY @4.25"
+    assert game.read_move(state, "roll KRGBY @4.25") == (0, 4.25, (5, 2, 3, 0, 1))
+    assert game.move_text(state, 1, 12.0) == "stop @12"
+
+
+def test_one_rounding_rule_keeps_time_forward_and_never_crosses_the_limit() -> None:
+    assert stamp_time(2.34567) == 2.346
+    assert stamp_time(1.0, floor=1.5) == 1.5
+    assert stamp_time(30.0004, limit=30.0) == 30.001  # late stays late
+    assert stamp_time(29.9996, limit=29.9996) == 29.999  # in time stays in time
+
+
+def test_the_engine_doc_example_runs_unchanged_for_every_game(toy: object, capsys: pytest.CaptureFixture[str]) -> None:
+    text = (ROOT / "docs" / "engine.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```python\n(.*?)```", text, re.S)
+    for block in blocks[:2]:
+        exec(compile(block, "docs/engine.md", "exec"), {"__name__": "docs"})
+    printed = capsys.readouterr().out
+    for name in ("digging", "digger", "toy"):
+        assert re.search(rf"^{name} \[", printed, re.M), printed
+
+
+def test_a_toy_game_registered_from_the_tests_plays_through_the_driver_and_replay(toy: object, tmp_path: Path) -> None:
+    game = registry.get("toy")
+    final = play_game(lambda: game.new_state(game.params()), [make_bot("random", "toy")] * 2, random.Random(3))
+    assert final.is_terminal() and sum(final.returns()) == 1.0
+    report, status = replay(final.record())
+    assert status == 0 and report["ok"] and report["game_over"]
+    bad = {**final.record(), "moves": [*final.record()["moves"][:1], "fold"]}
+    report, status = replay(bad)
+    assert status == 1 and report["error"]["move"] == 1 and "notation" in report["error"]["message"]
+
+
+def test_goldfields_replay_checks_a_toy_record_without_a_line_about_it(tmp_path: Path) -> None:
+    record = {"game": "toy", "players": 2, "moves": ["deal 3 1", "keep", "swap"]}
+    path = tmp_path / "toy.json"
+    path.write_text(json.dumps(record))
+    # A fresh process knows only the games that register: the toy registers in a plug-in line.
+    code = (
+        f"import sys; sys.path.insert(0, {str(ROOT / 'tests' / 'support')!r}); "
+        "import toy; toy.register_toy(); "
+        "from goldfields.cli.app import main; sys.argv = ['goldfields', 'replay', sys.argv[1]]; main()"
+    )
+    out = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["winner"] == [1]
+
+
+def test_a_two_game_arena_tournament_of_the_toy_game(toy: object, tmp_path: Path) -> None:
+    from goldfields.arena import GameSpec, Tournament, run_tournament
+
+    t = Tournament(GameSpec.make("toy"), ("ismcts:iterations=30", "random"), games=2, seed=1, jobs=1, out=tmp_path)
+    result = run_tournament(t, progress=False)
+    assert len(result.results) == 2
+    assert sum(e.games for e in result.summary) == 4  # two games, two entrants in each
+    for path in (tmp_path / "records").glob("*.json"):
+        assert replay(json.loads(path.read_text()))[1] == 0
+
+
+def _literal_names(path: Path) -> list[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return [
+        f"{path.relative_to(SRC)}:{node.lineno}"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and node.value in ("digging", "digger")
+    ]
+
+
+def test_game_names_are_written_almost_only_in_the_game_packages_and_the_registry() -> None:
+    exempt = {SRC / "digging", SRC / "digger", SRC / "core" / "registry.py"}
+    found = [
+        hit
+        for path in sorted(SRC.rglob("*.py"))
+        if not any(path == e or e in path.parents for e in exempt)
+        for hit in _literal_names(path)
+    ]
+    assert len(found) < 10, found
+
+
+def _imports(path: Path) -> set[str]:
+    """The goldfields modules a module imports at its top level (not inside functions)."""
+    module = ".".join(path.relative_to(SRC.parent).with_suffix("").parts).removesuffix(".__init__")
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    out: set[str] = set()
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[: len(base) - node.level + 1]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            names = [f"{target}.{a.name}" for a in node.names]
+            out.update(n if (SRC.parent / n.replace(".", "/")).with_suffix(".py").exists()
+                       or (SRC.parent / n.replace(".", "/")).is_dir() else target for n in names)
+        elif isinstance(node, ast.Import):
+            out.update(a.name for a in node.names)
+        elif isinstance(node, ast.If) and "TYPE_CHECKING" in ast.dump(node.test):
+            continue
+    return {m for m in out if m.startswith("goldfields")}
+
+
+def test_no_import_cycles_in_src() -> None:
+    modules = {}
+    for path in SRC.rglob("*.py"):
+        name = ".".join(path.relative_to(SRC.parent).with_suffix("").parts).removesuffix(".__init__")
+        modules[name] = path
+    graph = {name: {m for m in _imports(path) if m in modules and m != name} for name, path in modules.items()}
+    # A package's __init__ re-exporting its own modules is not a cycle between layers.
+    for name in graph:
+        graph[name] = {m for m in graph[name] if not (name.startswith(m + ".") and m in modules)}
+    seen: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(node: str) -> None:
+        seen[node] = 1
+        stack.append(node)
+        for nxt in sorted(graph[node]):
+            if seen.get(nxt) == 1:
+                cycle = [*stack[stack.index(nxt):], nxt]
+                raise AssertionError("import cycle: " + " -> ".join(cycle))
+            if nxt not in seen:
+                visit(nxt)
+        stack.pop()
+        seen[node] = 2
+
+    for node in sorted(graph):
+        if node not in seen:
+            visit(node)

@@ -9,6 +9,7 @@ imports no engine. A further game (a plug-in, or a test's toy game) calls
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 from .definition import GameDefinition, load
 
@@ -17,7 +18,9 @@ _BUILTIN: dict[str, str] = {
     "digger": "goldfields.digger.definition:DIGGER",
 }
 
-_GAMES: dict[str, GameDefinition] = {}
+AnyGame = GameDefinition[Any]
+
+_GAMES: dict[str, AnyGame] = {}
 
 
 class UnknownGame(LookupError):
@@ -31,7 +34,7 @@ class UnknownGame(LookupError):
         return str(self.args[0])
 
 
-def register(game: GameDefinition, *, replace: bool = False) -> GameDefinition:
+def register(game: AnyGame, *, replace: bool = False) -> AnyGame:
     """Make ``game`` known by ``game.name``. A name is registered once unless ``replace``."""
     name = game.name
     if not replace and (name in _BUILTIN or name in _GAMES) and _GAMES.get(name) is not game:
@@ -47,7 +50,7 @@ def unregister(name: str) -> None:
     _GAMES.pop(name, None)
 
 
-def get(name: str) -> GameDefinition:
+def get(name: str) -> AnyGame:
     """The game called ``name``; raises :class:`UnknownGame`."""
     game = _GAMES.get(name) if isinstance(name, str) else None
     if game is not None:
@@ -55,9 +58,9 @@ def get(name: str) -> GameDefinition:
     path = _BUILTIN.get(name) if isinstance(name, str) else None
     if path is None:
         raise UnknownGame(name)
-    game = load(path)
-    _GAMES[name] = game
-    return game
+    loaded: AnyGame = load(path)
+    _GAMES[name] = loaded
+    return loaded
 
 
 def names() -> list[str]:
@@ -65,12 +68,12 @@ def names() -> list[str]:
     return list(_BUILTIN) + [n for n in _GAMES if n not in _BUILTIN]
 
 
-def games() -> Iterator[GameDefinition]:
+def games() -> Iterator[AnyGame]:
     for name in names():
         yield get(name)
 
 
-def game_of(state: object) -> GameDefinition:
+def game_of(state: object) -> AnyGame:
     """The definition of the game a state belongs to."""
     return get(state.game_name)  # type: ignore[attr-defined]
 

@@ -78,7 +78,8 @@ class Digger(GameDefinition[DiggerParams]):
     def chance_stream(self, state: GameState) -> object | None:
         # Each turn's dice come from a stream of their own, so that turn t of a
         # deal gets the same rolls in every rotation of a duplicate deal.
-        return state.turn  # type: ignore[attr-defined]
+        assert isinstance(state, DiggerState)
+        return state.turn
 
     def move_text(self, state: GameState, action: int, at: float | None = None, outcome: Any = None) -> str:
         knocked = outcome if isinstance(outcome, bool) else None

@@ -68,9 +68,9 @@ def test_when_the_move_clock_runs_out_a_bot_moves_until_the_player_resumes(serve
         msg = receive(ws)
         assert msg["view"]["to_move"] == 0
         assert 0 < msg["clock"]["move_deadline_in"] <= 5
-        started = time.time()
-        wait_for(lambda: seat_info(server, tid, 0)["standin"], timeout=20)
-        assert time.time() - started >= 4.5  # not before the clock ran out
+        # The deadline arithmetic (never early, never above move_seconds) is checked exactly,
+        # with injected clocks, in test_clocks.py; here, the event, however loaded the machine.
+        wait_for(lambda: seat_info(server, tid, 0)["standin"], timeout=60)
         wait_for(lambda: server.get(f"/api/tables/{tid}").json()["seq"] > msg["seq"])
         send(ws, {"type": "resume"})
         wait_for(lambda: not seat_info(server, tid, 0)["standin"])

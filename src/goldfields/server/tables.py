@@ -108,7 +108,8 @@ class LiveTable:
     conns: set[Outbox] = field(default_factory=set)
     bots: dict[int, Bot] = field(default_factory=dict)
     timers: dict[str, asyncio.TimerHandle] = field(default_factory=dict)
-    turn_started: float | None = None  # wall time of a real-time turn's first step
+    deadlines: dict[str, tuple[float, float]] = field(default_factory=dict)  # timer -> (monotonic deadline, seconds)
+    turn_started: float | None = None  # monotonic time of a real-time turn's first step
     unsent: list[Event] = field(default_factory=list)  # events committed, not yet broadcast
     tasks: set[asyncio.Task[None]] = field(default_factory=set)
 
@@ -151,10 +152,20 @@ class LiveTable:
 
 
 class TableManager:
-    def __init__(self, store: Store, settings: Settings | None = None, clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self,
+        store: Store,
+        settings: Settings | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        wall: Callable[[], float] = time.time,
+    ) -> None:
         self.store = store
         self.settings = settings or Settings()
+        # Every duration and deadline is measured with ``clock``, a monotonic
+        # clock that a change of the system time cannot step. ``wall`` is only
+        # for timestamps shown to people and stored with each step.
         self.clock = clock
+        self.wall = wall
         self.tables: dict[str, LiveTable] = {}
 
     # ------------------------------------------------------------------
@@ -187,7 +198,7 @@ class TableManager:
             name=request.get("name") or f"{game.name.capitalize()} table",
             config=config,
             secret=secrets.token_hex(16),
-            created_at=self.clock(),
+            created_at=self.wall(),
             seats=seats,
             state=game.new_state(config),
         )
@@ -251,11 +262,15 @@ class TableManager:
                 state=state,
                 status=row.status,
             )
+            # A turn under way when the server stopped goes on from when it began:
+            # its start, stored as wall time, is carried over to this process's
+            # monotonic clock, once, here.
+            since = self.clock() - self.wall()
             for step in stored.steps:
                 events = game.apply_step(table.state, step.payload)
                 table.seq = step.seq
                 table.events.extend((step.seq, e) for e in events)
-                self._track_turn(table, step.wall)
+                self._track_turn(table, step.wall + since)
             self.tables[table.id] = table
             async with table.lock:
                 await self._advance(table)
@@ -310,23 +325,23 @@ class TableManager:
             return None
         return max(0.0, self.clock() - table.turn_started)
 
-    def _track_turn(self, table: LiveTable, wall: float) -> None:
+    def _track_turn(self, table: LiveTable, now: float) -> None:
         running = table.game.turn_running(table.state)
         if not running:
             table.turn_started = None
         elif table.turn_started is None:
-            table.turn_started = wall
+            table.turn_started = now
 
     async def _commit(self, table: LiveTable, step: dict[str, Any]) -> list[Event]:
         """Check ``step`` on a copy, store it durably, then make it the table's state."""
         trial = table.state.clone()
         events = table.game.apply_step(trial, step)  # raises RuleError: nothing changed
-        wall = self.clock()
-        await self.store.append_step(table.id, table.seq + 1, step, wall)
+        now = self.clock()
+        await self.store.append_step(table.id, table.seq + 1, step, self.wall())
         table.seq += 1
         table.state = trial
         table.events.extend((table.seq, e) for e in events)
-        self._track_turn(table, wall)
+        self._track_turn(table, now)
         # Announced by _advance, once the clocks for what comes next are set.
         table.unsent.extend(events)
         return events
@@ -474,13 +489,15 @@ class TableManager:
 
     def _clock_view(self, table: LiveTable, seat: int | None) -> dict[str, Any]:
         out: dict[str, Any] = {}
-        handle = table.timers.get("move")
-        if handle is not None:
-            out["move_deadline_in"] = max(0.0, handle.when() - asyncio.get_running_loop().time())
+        now = self.clock()  # read once: every figure below is as of the same instant
+        if "move" in table.timers:
+            deadline, seconds = table.deadlines["move"]
+            # Clamped: float rounding in deadline - now must never show more than was given.
+            out["move_deadline_in"] = min(seconds, max(0.0, deadline - now))
         if table.turn_started is not None and seat != table.game.clock_hidden_from(table.state):
             # The hourglass, for everyone but the digger.
             limit = table.game.time_limit(table.state)
-            out["hourglass_left"] = max(0.0, table.turn_started + limit - self.clock())
+            out["hourglass_left"] = min(limit, max(0.0, table.turn_started + limit - now))
             out["hourglass_limit"] = limit
         return out
 
@@ -499,10 +516,12 @@ class TableManager:
         if old is not None:
             old.cancel()
         table.timers[name] = asyncio.get_running_loop().call_later(delay, callback)
+        table.deadlines[name] = (self.clock() + delay, delay)
 
     def _cancel_timers(self, table: LiveTable) -> None:
         for name in [n for n in table.timers if not n.startswith("away")]:
             table.timers.pop(name).cancel()
+            table.deadlines.pop(name, None)
 
     def _spawn(self, table: LiveTable, coro: Any) -> None:
         task = asyncio.get_running_loop().create_task(coro)

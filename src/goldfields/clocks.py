@@ -108,7 +108,9 @@ class TimeModel:
             return None
         if action == ROLL and not state.started:
             return 0.0
-        return stamp_time(state.elapsed + self.cost(action, state.haul_size, rng), state.elapsed, state.limit)
+        # With the timed-stacking option the engine stacks after the stop: the stop is stamped when called.
+        haul = 0 if state.options.stack_seconds else state.haul_size
+        return stamp_time(state.elapsed + self.cost(action, haul, rng), state.elapsed, state.limit)
 
     def estimate(self, rolls: int, tokens: int) -> float:
         """Seconds into a turn after ``rolls`` rolls and ``tokens`` tokens taken,

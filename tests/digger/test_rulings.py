@@ -23,7 +23,7 @@ from goldfields.digger import (
     take_action,
 )
 from goldfields.digger.actions import DECODED, K_STEAL
-from goldfields.digger.dice import BLUE, GREEN, RED, WHITE, YELLOW
+from goldfields.digger.dice import BLUE, FACES, GREEN, RED, WHITE, YELLOW
 from goldfields.digger.replay import replay
 from goldfields.play.simulate import simulate
 
@@ -476,3 +476,39 @@ def test_G6_every_random_game_ends_with_no_blue_in_the_centre() -> None:
 def test_steal_action_ids_cover_every_gem_and_seat() -> None:
     ids = {steal_action(c, v) for c in (YELLOW, RED, GREEN, WHITE) for v in range(5)}
     assert len(ids) == 20 and min(ids) > take_action(WHITE) and max(ids) < TIMEOUT
+
+
+def test_G3_stacking_option_keeps_the_tokens_stacked_before_the_limit() -> None:
+    """G3, the timed reading: stacking takes stack_seconds a token from the stop; the
+    tokens stacked before the sand runs out are kept (best gems first, blue last) and
+    the rest go back to the centre."""
+    options = DiggerOptions(stack_seconds=1.0, time_limit=30.0)
+    state = new_game(2, "white", options)
+    state.apply_action(ROLL, at=0.0)
+    state.apply_chance("YRGWB")  # every colour once: take all five
+    for colour in "YRGWB":
+        state.apply_move(f"take {colour}")
+    # Called at 27.5 s: two tokens are stacked by 30 s (at 28.5 and 29.5); the third, at 30.5, is late.
+    events = state.apply_move("stop @27.5")
+    stop = next(e for e in events if e.kind == "stop")
+    white = state.values[0]
+    kept = sorted("YRGW", key=lambda c: -white[FACES.index(c)])[:2]
+    assert sum(stop.public["banked"].values()) == 2
+    assert all(stop.public["banked"][c] == 1 for c in kept)
+    assert stop.public["boxed"] == 0 and stop.public["returned"]["B"] == 1
+    assert state.centre[FACES.index("B")] == 10  # blue, stacked last, went back
+    # The record replays to the same result, and the option round-trips.
+    report, status = replay(state.record())
+    assert status == 0 and report["scores"] == state.scores()
+
+
+def test_G3_without_the_stacking_option_a_stop_in_time_banks_the_whole_haul() -> None:
+    state = new_game(2)
+    state.apply_action(ROLL, at=0.0)
+    state.apply_chance("YRGWB")
+    for colour in "YRGWB":
+        state.apply_move(f"take {colour}")
+    events = state.apply_move("stop @29.9")
+    stop = next(e for e in events if e.kind == "stop")
+    assert sum(stop.public["banked"].values()) == 4 and stop.public["boxed"] == 1
+    assert "returned" not in stop.public

@@ -11,6 +11,7 @@ from typing import Any
 from .crates import Override, normalize_override, override_json
 
 DEFAULT_TIME_LIMIT = 30.0
+MAX_STACK_SECONDS = 10.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,6 +27,12 @@ class DiggerOptions:
     """G1: cards replacing (or added to) the shipped crate values, written as in
     ``crates.json``: ``{"white": {"Y": 2, ...}, "black": {"A": {...}}}``."""
 
+    stack_seconds: float = 0.0
+    """G3, the timed reading of stacking: calling "stop" starts the stacking,
+    which takes this many seconds per token; the tokens stacked before the sand
+    runs out are kept and the rest go back to the centre. 0 (the default) is
+    the rulings' reading: a stop in time banks the whole haul."""
+
     def __post_init__(self) -> None:
         limit = self.time_limit
         if not _is_number(limit) or not math.isfinite(limit) or limit <= 0:
@@ -33,6 +40,10 @@ class DiggerOptions:
         p = self.knock_probability
         if not _is_number(p) or not 0.0 <= p <= 1.0:
             raise ValueError(f"knock_probability must be a number from 0 to 1, not {p!r}")
+        stack = self.stack_seconds
+        if not _is_number(stack) or not math.isfinite(stack) or not 0.0 <= stack <= MAX_STACK_SECONDS:
+            raise ValueError(f"stack_seconds must be a number of seconds from 0 to {MAX_STACK_SECONDS:g}, not {stack!r}")
+        object.__setattr__(self, "stack_seconds", float(stack))
         # Frozen: normalising means going round the dataclass's own setattr.
         object.__setattr__(self, "time_limit", float(limit))
         object.__setattr__(self, "knock_probability", float(p))
@@ -52,6 +63,8 @@ class DiggerOptions:
             out["knock_probability"] = self.knock_probability
         if self.override:
             out["crate_values"] = override_json(self.override)
+        if self.stack_seconds:
+            out["stack_seconds"] = self.stack_seconds
         return out
 
     @classmethod

@@ -279,6 +279,7 @@ class DiggerState(GameState):
         """G3: gems into the digger's crate, blue tokens into the box."""
         digger = self.digger
         haul = self.haul
+        returned = self._unstacked(t) if self.options.stack_seconds else None
         crate = self.crates[digger]
         for c in GEMS:
             crate[c] += haul[c]
@@ -286,20 +287,34 @@ class DiggerState(GameState):
         self.haul = [0] * len(TOKEN_COLOURS)
         if self.logs is not None:
             self.logs.append((STOP, t, None))
-        events = [
-            Event(
-                "stop",
-                {
-                    "seat": digger,
-                    "banked": tokens_json(haul, GEMS),
-                    "boxed": haul[BLUE],
-                    "score": self._score(digger),
-                },
-                self._clock_for_others(t),
-            )
-        ]
+        public = {"seat": digger, "banked": tokens_json(haul, GEMS), "boxed": haul[BLUE], "score": self._score(digger)}
+        if returned is not None:
+            public["returned"] = tokens_json(returned)
+        events = [Event("stop", public, self._clock_for_others(t))]
         self._end_turn(events)
         return events
+
+    def _unstacked(self, t: float) -> list[int]:
+        """G3 option ``stack_seconds``: stacking from ``t``, one token per
+        ``stack_seconds``, the best gems first (by the digger's card) and blue
+        last; the tokens the sand overtakes go back to the centre. Takes them
+        out of the haul and returns them (counts per colour)."""
+        haul = self.haul
+        size = sum(haul)
+        fits = min(size, int((self.limit - t) / self.options.stack_seconds + 1e-9))
+        returned = [0] * len(TOKEN_COLOURS)
+        if fits >= size:
+            return returned
+        values = self.values[self.digger]
+        order = sorted(GEMS, key=lambda c: (-values[c], c)) + [BLUE]
+        left = fits
+        for c in order:
+            kept = min(haul[c], left)
+            left -= kept
+            returned[c] = haul[c] - kept
+            haul[c] = kept
+            self.centre[c] += returned[c]
+        return returned
 
     def _lose_haul(self, cause: str, t: float | None, logged: LogEntry | None) -> list[Event]:
         """G3 (and G5): the whole haul, stolen and blue tokens included, goes back to the centre.

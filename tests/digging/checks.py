@@ -235,13 +235,10 @@ class Referee:
     ) -> None:
         fight = self.fight
         assert fight is not None and now["fight"] is None
-        if state.options.resolve_fight_at_hand_end:
-            self._check_resolution(state, now, views)
-        else:
-            assert "fight_lapsed" in kinds and "fight_resolved" not in kinds
-            mine = next(m for m in now["mines"] if m["name"] == fight["mine"])
-            assert mine["owner"] == fight["owner"], "D6: a lapsed fight leaves the mine where it is"
-            assert Counter(now["discard"][-len(fight["bandits"]) :]) == Counter(b for _, b in fight["bandits"])
+        assert "fight_lapsed" in kinds and "fight_resolved" not in kinds
+        mine = next(m for m in now["mines"] if m["name"] == fight["mine"])
+        assert mine["owner"] == fight["owner"], "D6: a lapsed fight leaves the mine where it is"
+        assert Counter(now["discard"][-len(fight["bandits"]) :]) == Counter(b for _, b in fight["bandits"])
         self.fight = None
 
     def _check_resolution(self, state: DiggingState, now: dict[str, Any], views: list[dict[str, Any]]) -> None:
@@ -282,7 +279,8 @@ class Referee:
         for s, t in enumerate(state.scores()):
             sides[team(state, s)] = sides.get(team(state, s), 0) + t
         top = max(sides.values())
-        reached = top > state.target if state.options.target_exceeded else top >= state.target
+        exceed = state.options.target_exceeded and state.partnership
+        reached = top > state.target if exceed else top >= state.target
         leaders = [side for side, t in sides.items() if t == top]
         if reached and len(leaders) == 1:
             assert state.current_player == TERMINAL, "D9: the game ends once a single side on top reached the target"

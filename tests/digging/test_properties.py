@@ -49,7 +49,6 @@ def rule_options(draw: st.DrawFn) -> DiggingOptions:
         full_deck=draw(st.booleans()),
         no_chests_during_fight=draw(st.booleans()),
         close_needs_chest=draw(st.booleans()),
-        resolve_fight_at_hand_end=draw(st.booleans()),
     )
 
 

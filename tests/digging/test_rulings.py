@@ -811,8 +811,7 @@ def test_options_all_off_by_default():
     options = DiggingOptions()
     assert options.to_json() == {}
     assert not any(
-        (options.target_exceeded, options.full_deck, options.no_chests_during_fight, options.close_needs_chest,
-         options.resolve_fight_at_hand_end)
+        (options.target_exceeded, options.full_deck, options.no_chests_during_fight, options.close_needs_chest)
     )  # fmt: skip
     with pytest.raises(ValueError):
         DiggingOptions.from_json({"no_such_option": True})
@@ -885,12 +884,27 @@ def test_option_close_needs_chest():
     assert "play X m1" in legal(default)
 
 
-def test_option_resolve_fight_at_hand_end():
-    state = _fight_in_last_round(DiggingOptions(resolve_fight_at_hand_end=True))
-    assert state.fight is None
-    assert mine(state, "m1")["owner"] == 3  # the attack (5 + 4 against 0) won; the first attacker takes it
-    assert sorted(discard(state)) == sorted(["B5", "B4"])
+def test_D6_resolve_fight_at_hand_end_is_no_longer_an_option():
+    """It could never change a score: a fought-over mine is open, open mines score nothing (D8)."""
+    with pytest.raises(ValueError, match=r"resolve_fight_at_hand_end was removed: .*could never change a score"):
+        DiggingOptions.from_json({"resolve_fight_at_hand_end": True})
+    state = _fight_in_last_round(DiggingOptions())
+    assert state.fight is None and sorted(discard(state)) == sorted(["B5", "B4"])  # the fight lapsed
     assert card_census(state) == expected_census(state)
+
+
+def test_D9_target_exceeded_is_for_the_partnership_game_only():
+    """The German sheet says "exceed" in its partnership section alone: the individual
+    game ends when a player reaches the target, option or not."""
+    on = DiggingOptions(target_exceeded=True)
+    state = DiggingState(2, False, on)
+    assert state.target == 40
+    state.totals = [0, 0]
+    state.totals[0] = 40
+    assert state._game_winners() == [0]  # reached is enough in the individual game
+    team = DiggingState(4, True, on)
+    team.totals = [60, 0, 0, 0]
+    assert team._game_winners() is None  # the partnership must pass 60
 
 
 def test_options_are_recorded_and_restored():

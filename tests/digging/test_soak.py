@@ -31,7 +31,6 @@ def options_for(game: int) -> DiggingOptions:
         full_deck=rng.random() < 0.5,
         no_chests_during_fight=rng.random() < 0.5,
         close_needs_chest=rng.random() < 0.5,
-        resolve_fight_at_hand_end=rng.random() < 0.5,
     )
 
 

@@ -55,7 +55,7 @@ async def _table_with_move_clock(tmp_path: Path, clocks: Clocks, game: str = "di
 def test_move_deadline_never_exceeds_move_seconds_and_counts_down(tmp_path: Path) -> None:
     async def run() -> None:
         clocks = Clocks()
-        manager, table, client = await _table_with_move_clock(tmp_path, clocks)
+        manager, table, _client = await _table_with_move_clock(tmp_path, clocks)
         assert table.state.current_player == 0
         left = manager.full_update(table, 0)["clock"]["move_deadline_in"]
         assert 0 < left <= 5
@@ -76,7 +76,7 @@ def test_move_deadline_never_exceeds_move_seconds_and_counts_down(tmp_path: Path
 def test_a_stepped_wall_clock_changes_no_deadline(tmp_path: Path) -> None:
     async def run() -> None:
         clocks = Clocks()
-        manager, table, client = await _table_with_move_clock(tmp_path, clocks)
+        manager, table, _client = await _table_with_move_clock(tmp_path, clocks)
         clocks.mono += 1.25
         before = manager.full_update(table, 0)["clock"]
         for jump in (-3600.0, +86_400.0, -10**6):  # the system time is set back, forward, far back

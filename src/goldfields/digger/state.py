@@ -306,7 +306,7 @@ class DiggerState(GameState):
         if fits >= size:
             return returned
         values = self.values[self.digger]
-        order = sorted(GEMS, key=lambda c: (-values[c], c)) + [BLUE]
+        order = [*sorted(GEMS, key=lambda c: (-values[c], c)), BLUE]
         left = fits
         for c in order:
             kept = min(haul[c], left)

@@ -1,7 +1,8 @@
 """Rule options: the readings of the rule sheets that the rulings did not pick.
 
 Every option is off by default; with all options off the engine plays the
-game exactly as ``RULINGS.md`` decides. docs/digging/rules.md explains each.
+game exactly as ``RULINGS.md`` (in the project's shared rulings) decides.
+docs/digging.md explains each.
 """
 
 from __future__ import annotations
@@ -11,14 +12,23 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 TARGETS_INDIVIDUAL = {2: 40, 3: 45, 4: 50}
+
+REMOVED = {
+    "resolve_fight_at_hand_end": (
+        "resolving a fight still open at the end of a hand could never change a score "
+        "(a fought-over mine is open, and open mines score nothing; D6, D8)"
+    ),
+}
+"""Options that records made before their removal may still carry, and why they went."""
 TARGET_PARTNERSHIP = 60
 
 
 @dataclass(frozen=True, slots=True)
 class DiggingOptions:
     target_exceeded: bool = False
-    """D9: a side must pass the target, not just reach it (the German sheet's
-    "überschreiten" for the partnership game)."""
+    """D9, partnership game only: a team must pass the target of 60, not just
+    reach it (the German sheet's "überschreiten", which its partnership section
+    alone says). The individual game's targets are reached as the rulings say."""
 
     full_deck: bool = False
     """Modes: play 2 and 3 players with all 60 cards (the German sheet only
@@ -30,10 +40,6 @@ class DiggingOptions:
     close_needs_chest: bool = False
     """D5: a closed-mine card may only go onto a mine holding a chest."""
 
-    resolve_fight_at_hand_end: bool = False
-    """D6: a fight still under way when the hand ends is resolved with the
-    bandits laid so far, instead of lapsing."""
-
     def to_json(self) -> dict[str, bool]:
         """Only the options that are on: a record with all defaults has ``{}``."""
         return {f.name: True for f in fields(self) if getattr(self, f.name)}
@@ -41,6 +47,9 @@ class DiggingOptions:
     @classmethod
     def from_json(cls, data: Mapping[str, Any] | None) -> DiggingOptions:
         data = dict(data or {})
+        for name, why in REMOVED.items():
+            if name in data:
+                raise ValueError(f"the rule option {name} was removed: {why}")
         known = {f.name for f in fields(cls)}
         unknown = sorted(set(data) - known)
         if unknown:

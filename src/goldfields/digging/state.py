@@ -1,7 +1,7 @@
 """The Digging rules engine.
 
-The rulings (D1..D9) are those of ``RULINGS.md``; docs/digging/rules.md states
-them in the project's words. Comments cite the ruling each piece implements.
+The rulings (D1..D9) are those of ``RULINGS.md`` (the project's shared
+rulings); docs/digging.md states them in the project's words. Comments cite the ruling each piece implements.
 
 Representation, chosen for speed (search bots apply millions of actions):
 hands are counts per card code, the pile is a list with its top at the end,
@@ -496,13 +496,10 @@ class DiggingState(GameState):
     def _end_hand(self, events: list[Event]) -> None:
         """D7, D8, D9: score the hand and see whether the game is over."""
         if self.fight is not None:
-            if self.options.resolve_fight_at_hand_end:
-                self._resolve(events)
-            else:
-                fight = self.fight
-                self.fight = None
-                self.discard.extend(c for _, c in fight.bandits)
-                events.append(Event("fight_lapsed", {"mine": self.mines[fight.mine].name}))
+            fight = self.fight
+            self.fight = None
+            self.discard.extend(c for _, c in fight.bandits)
+            events.append(Event("fight_lapsed", {"mine": self.mines[fight.mine].name}))
         points = self.hand_points()
         self.history.append(points)
         for s in range(self.num_players):
@@ -548,7 +545,9 @@ class DiggingState(GameState):
         """D9: over once a side reaches the target, with a single side on top."""
         sides = self.side_totals()
         top = max(sides.values())
-        reached = top > self.target if self.options.target_exceeded else top >= self.target
+        # The German sheet's "exceed" is in its partnership section only (D9).
+        exceed = self.options.target_exceeded and self.partnership
+        reached = top > self.target if exceed else top >= self.target
         if not reached:
             return None
         leaders = [side for side, total in sides.items() if total == top]

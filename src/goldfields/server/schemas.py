@@ -26,7 +26,6 @@ class DiggingRuleOptions(Strict):
     full_deck: bool = False
     no_chests_during_fight: bool = False
     close_needs_chest: bool = False
-    resolve_fight_at_hand_end: bool = False
 
 
 class TableRequest(Strict):

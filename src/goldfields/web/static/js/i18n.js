@@ -285,7 +285,6 @@ const en = {
   "opt.digging.full_deck": "2 and 3 players use all 60 cards",
   "opt.digging.no_chests_during_fight": "no chests on a mine under attack",
   "opt.digging.close_needs_chest": "a mine must hold a chest to be closed",
-  "opt.digging.resolve_fight_at_hand_end": "a fight still open at the end of a hand is resolved, not dropped",
   "opt.digger.time_limit": "seconds in the hourglass",
   "opt.digger.knock_probability": "chance that a steal knocks a pile over",
 };
@@ -572,7 +571,6 @@ const fr = {
   "opt.digging.full_deck": "à 2 et 3 joueurs, on joue avec les 60 cartes",
   "opt.digging.no_chests_during_fight": "pas de coffre sur une mine attaquée",
   "opt.digging.close_needs_chest": "une mine doit avoir un coffre pour être fermée",
-  "opt.digging.resolve_fight_at_hand_end": "un combat en cours à la fin de la manche est tranché, pas annulé",
   "opt.digger.time_limit": "secondes dans le sablier",
   "opt.digger.knock_probability": "probabilité qu'un vol renverse une pile",
 };
@@ -859,7 +857,6 @@ const de = {
   "opt.digging.full_deck": "zu zweit und zu dritt mit allen 60 Karten",
   "opt.digging.no_chests_during_fight": "keine Truhen an eine angegriffene Mine",
   "opt.digging.close_needs_chest": "nur Minen mit einer Truhe dürfen geschlossen werden",
-  "opt.digging.resolve_fight_at_hand_end": "ein offener Kampf am Rundenende wird entschieden, nicht verworfen",
   "opt.digger.time_limit": "Sekunden in der Sanduhr",
   "opt.digger.knock_probability": "Wahrscheinlichkeit, dass ein Diebstahl einen Stapel umwirft",
 };

@@ -82,3 +82,20 @@ def test_times_are_written_so_that_they_read_back_exactly() -> None:
     again = play_moves(new_game(2), *state.record()["moves"])
     assert again.to_json() == state.to_json()
     assert state.record()["moves"][1] == "roll KKKKK @0.30000000000000004"
+
+
+@pytest.mark.parametrize(
+    ("corrupt", "message"),
+    [
+        (lambda d: d["centre"].__setitem__(1, d["centre"][1] + 1), r"yellow tokens in play, not 10 \(G1\)"),
+        (lambda d: d["crate_tokens"][0].__setitem__(0, 1), r"blue tokens go to the box"),
+        (lambda d: d.__setitem__("digger", 7), "the digger or the seat to move is not at the table"),
+        (lambda d: d["haul"].append(0), "the haul must be 5 token counts"),
+        (lambda d: d.pop("centre"), "KeyError"),
+    ],
+)
+def test_impossible_digger_states_are_refused_with_what_is_wrong(corrupt, message: str) -> None:  # type: ignore[no-untyped-def]
+    data = json.loads(json.dumps(random_game(3, players=3, max_turns=2).to_json()))
+    corrupt(data)
+    with pytest.raises(ValueError, match=message):
+        DiggerState.from_json(data)

@@ -292,3 +292,15 @@ def test_notation_moves_are_case_insensitive_but_still_checked():
     state = deal({0: "MG G"})
     play(state, "0: PLAY mg 0")
     assert_refused(state, move(state, "PLAY gg M1"), "D2", "GG")
+
+
+def test_the_error_shown_in_the_docs_is_one_a_real_play_gives() -> None:
+    """docs/digging.md quotes an engine error: it must be one that legal play can meet."""
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "digging.md").read_text(encoding="utf-8")
+    state = deal({0: "MG G B3", 1: "B5"})
+    play(state, "0: play MG 0", "1: draw", "2: draw", "3: draw")
+    with pytest.raises(RuleError) as err:
+        state.apply_move("play B3 m1")
+    assert f"`{err.value}`" in doc

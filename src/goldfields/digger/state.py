@@ -659,8 +659,47 @@ class DiggerState(GameState):
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Self:
-        if data.get("game") != "digger":
+        """The state :meth:`to_json` wrote; a state the rules cannot reach (tokens
+        made or lost, a digger not at the table...) is refused with a ``ValueError``."""
+        if not isinstance(data, Mapping) or data.get("game") != "digger":
             raise ValueError("not a Digger state")
+        try:
+            new = cls._from_json(data)
+            new._check_reachable()
+        except (KeyError, TypeError, IndexError, AttributeError) as err:
+            raise ValueError(f"not a valid Digger state: {type(err).__name__} {err}") from None
+        return new
+
+    def _check_reachable(self) -> None:
+        n = self.num_players
+        width = len(TOKEN_COLOURS)
+
+        def counts(xs: Any, what: str) -> None:
+            if len(xs) != width or any(type(x) is not int or x < 0 for x in xs):
+                raise ValueError(f"not a valid Digger state: {what} must be {width} token counts >= 0")
+
+        counts(self.centre, "the centre")
+        counts(self.haul, "the haul")
+        if len(self.crates) != n:
+            raise ValueError(f"not a valid Digger state: {n} crates, one per seat")
+        for crate in self.crates:
+            counts(crate, "a crate")
+        if any(crate[BLUE] for crate in self.crates):
+            raise ValueError("not a valid Digger state: blue tokens go to the box, never into a crate (G3)")
+        for c in TOKEN_COLOURS:
+            boxed = self.box if c == BLUE else 0
+            total = self.centre[c] + self.haul[c] + sum(crate[c] for crate in self.crates) + boxed
+            if total != TOKENS_PER_COLOUR:
+                raise ValueError(
+                    f"not a valid Digger state: {total} {COLOUR_NAMES[c]} tokens in play, not {TOKENS_PER_COLOUR} (G1)"
+                )
+        if self.digger not in range(n) or self._to_move not in (*range(n), CHANCE, TERMINAL):
+            raise ValueError("not a valid Digger state: the digger or the seat to move is not at the table")
+        if self.elapsed < 0.0 or not math.isfinite(self.elapsed):
+            raise ValueError("not a valid Digger state: elapsed is seconds >= 0")
+
+    @classmethod
+    def _from_json(cls, data: Mapping[str, Any]) -> Self:
         new = cls(data["players"], data["crates"], DiggerOptions.from_json(data["options"]))
         new.centre = list(data["centre"])
         new.crates = [list(crate) for crate in data["crate_tokens"]]

@@ -20,6 +20,7 @@ from typing import Any, Self
 from ..core.game import CHANCE, TERMINAL, Event, GameState, RuleError
 from . import actions as A
 from .cards import (
+    CHEST_CODES,
     CLOSE,
     CODES,
     METAL_VALUE,
@@ -28,7 +29,9 @@ from .cards import (
     bandit_value,
     deck_counts,
     expand,
+    is_bandit,
     is_double,
+    metal_of,
 )
 from .options import DiggingOptions, target_for
 
@@ -817,8 +820,22 @@ class DiggingState(GameState):
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Self:
-        if data.get("game") != "digging":
+        """The state :meth:`to_json` wrote. A state the rules cannot reach (cards
+        missing or doubled, a fight over a mine with no chest...) is refused with
+        a ``ValueError`` saying what is wrong, before anything is built on it."""
+        if not isinstance(data, Mapping) or data.get("game") != "digging":
             raise ValueError("not a Digging state")
+        try:
+            new = cls._from_json(data)
+            new._check_reachable()
+        except (KeyError, TypeError, IndexError, AttributeError) as err:
+            raise ValueError(f"not a valid Digging state: {type(err).__name__} {err}") from None
+        except RuleError as err:
+            raise ValueError(f"not a valid Digging state: {err}") from None
+        return new
+
+    @classmethod
+    def _from_json(cls, data: Mapping[str, Any]) -> Self:
         new = cls(data["players"], data["partnership"], DiggingOptions.from_json(data["options"]), data["dealer"])
         new.hand_no = data["hand_no"]
         new.totals = list(data["totals"])
@@ -846,6 +863,69 @@ class DiggingState(GameState):
         )
         new._legal = None
         return new
+
+    def _check_reachable(self) -> None:
+        """Raise ValueError for what no sequence of legal moves can produce."""
+        n = self.num_players
+        seats = range(n)
+
+        def bad(why: str) -> ValueError:
+            return ValueError(f"not a valid Digging state: {why}")
+
+        def code(c: Any, what: str) -> int:
+            if type(c) is not int or not 0 <= c < NUM_CODES:
+                raise bad(f"{what} holds an unknown card {c!r}")
+            return c
+
+        if len(self.hands) != n or any(len(h) != NUM_CODES or any(type(k) is not int or k < 0 for k in h)
+                                       for h in self.hands):
+            raise bad(f"hands must be {n} lists of {NUM_CODES} card counts")
+        for c in self.pile:
+            code(c, "the pile")
+        for c in self.discard:
+            code(c, "the discard pile")
+        for m in self.mines:
+            if m.metal not in (0, 1, 2) or m.owner not in seats or not isinstance(m.closed, bool):
+                raise bad(f"mine {m.name} has no valid metal, owner or closed flag")
+            for c in m.chests:
+                if code(c, f"mine {m.name}") not in CHEST_CODES or metal_of(c) != m.metal:
+                    metal = METALS[m.metal]
+                    raise bad(f"mine {m.name} of {metal} holds {CODES[c]}, not a {metal} chest (D4)")
+        f = self.fight
+        if f is not None:
+            if not 0 <= f.mine < len(self.mines):
+                raise bad(f"the fight is over mine {f.mine}, which is not on the table")
+            mine = self.mines[f.mine]
+            if mine.closed or not mine.chests:
+                raise bad(f"a fight over {mine.name}, which is {'closed' if mine.closed else 'without a chest'} (D6)")
+            if f.attacker not in seats or self.team(f.attacker) == self.team(mine.owner):
+                raise bad(f"the fight's attacker {f.attacker!r} is not an opponent of {mine.name}'s owner (D6)")
+            for seat, c in f.bandits:
+                if seat not in seats or not is_bandit(code(c, "the fight")):
+                    raise bad(f"the fight holds ({seat!r}, {c!r}), not a seat's bandit")
+            if any(s not in seats for s in f.chances):
+                raise bad("the fight's chances name a seat not at the table")
+        to_move = self._to_move
+        if to_move not in seats and to_move not in (CHANCE, TERMINAL):
+            raise bad(f"the seat to move, {to_move!r}, is not at the table")
+        if (to_move == TERMINAL) != (self._winners is not None):
+            raise bad("winners are given exactly when the game is over")
+        if len(self.totals) != n or any(len(h) != n for h in self.history):
+            raise bad(f"totals and each hand's points must have {n} entries")
+        census = [sum(column) for column in zip(*self.hands, strict=True)]
+        for c in self.pile + self.discard:
+            census[c] += 1
+        for m in self.mines:
+            census[m.metal] += 1
+            for c in m.chests:
+                census[c] += 1
+            census[CLOSE] += m.closed
+        if f is not None:
+            for _, c in f.bandits:
+                census[c] += 1
+        if any(census) and census != list(self.deck_counts):
+            missing = [CODES[c] for c in range(NUM_CODES) if census[c] != self.deck_counts[c]]
+            raise bad(f"the cards in play are not the deck: wrong counts of {', '.join(missing)} (D1)")
 
     def record(self) -> dict[str, Any]:
         if self.logs is None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 from collections.abc import Callable
 from typing import Annotated
 
@@ -96,6 +97,9 @@ def _play(build: Callable[[], Session]) -> None:
     except SetupError as err:
         Console(stderr=True, highlight=False).print(f"error: {err}", markup=False)
         raise typer.Exit(2) from None
+    # Ctrl-C offers to save; that needs Python's own handler even when the
+    # program was started with SIGINT ignored (as some launchers do).
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     raise typer.Exit(session.run())
 
 

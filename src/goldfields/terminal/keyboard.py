@@ -30,6 +30,9 @@ Expired = Callable[[], bool]
 POLL_SECONDS = 0.05
 """How often a deadline is checked while waiting for a key."""
 
+IDLE_SECONDS = 0.25
+"""How often a wait without a deadline wakes (to handle signals such as Ctrl-C)."""
+
 
 class Keyboard(Protocol):
     def read(self, prompt: str, expired: Expired | None = None) -> str | None:
@@ -60,8 +63,11 @@ class TerminalKeyboard:
                 self._drop_typeahead()
                 self.screen.blank()
                 return None
-            if expired is not None and self._can_wait:
-                ready, _, _ = select.select([self.fd], [], [], POLL_SECONDS)
+            if self._can_wait:
+                # Wait in slices even without a deadline: the interpreter runs signal
+                # handlers between slices, so Ctrl-C is answered even when the signal
+                # did not interrupt the wait itself.
+                ready, _, _ = select.select([self.fd], [], [], POLL_SECONDS if expired is not None else IDLE_SECONDS)
                 if not ready:
                     continue
             data = os.read(self.fd, 4096)

@@ -17,7 +17,11 @@ from pathlib import Path
 import httpx
 
 SERVER = """
-import sys, uvicorn
+import importlib, os, sys, uvicorn
+for name in filter(None, os.environ.get("GOLDFIELDS_TEST_PLUGINS", "").split(",")):
+    # A module of the test suite's that registers a game (the toy game), as a plug-in would.
+    sys.path.insert(0, os.environ["GOLDFIELDS_TEST_SUPPORT"])
+    importlib.import_module(name).register_toy()
 from goldfields.server.app import create_app
 from goldfields.server.tables import Settings
 url, port, delay, grace = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4])
@@ -33,8 +37,9 @@ def free_port() -> int:
 
 
 class ServerProcess:
-    def __init__(self, db: Path, bot_delay: float = 0.0, grace: float = 30.0) -> None:
+    def __init__(self, db: Path, bot_delay: float = 0.0, grace: float = 30.0, plugins: tuple[str, ...] = ()) -> None:
         self.db = db
+        self.plugins = plugins
         self.url = f"sqlite:///{db}"
         self.bot_delay = bot_delay
         self.grace = grace
@@ -48,7 +53,12 @@ class ServerProcess:
     def start(self) -> ServerProcess:
         self.proc = subprocess.Popen(
             [sys.executable, "-c", SERVER, self.url, str(self.port), str(self.bot_delay), str(self.grace)],
-            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            env={
+                **os.environ,
+                "PYTHONUNBUFFERED": "1",
+                "GOLDFIELDS_TEST_PLUGINS": ",".join(self.plugins),
+                "GOLDFIELDS_TEST_SUPPORT": str(Path(__file__).parent),
+            },
         )
         # Generous: a loaded 2-core machine can take a while to import everything.
         deadline = time.time() + 90

@@ -5,6 +5,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
 
 def close_modal(page: Any) -> bool:
     button = page.locator(".modal-backdrop .modal .btn.primary")
@@ -18,10 +20,25 @@ def my_turn(page: Any) -> bool:
     return page.locator(".turn-banner.mine-turn").count() > 0
 
 
+def _click_unless_a_dialog(page: Any, click: Any) -> bool:
+    """Click; False if a dialog (a hand's scoring) came up over the table meanwhile,
+    which a player would read first. Waits as long as the click needs otherwise."""
+    try:
+        click(timeout=10_000)
+    except PlaywrightTimeout:
+        if page.locator(".modal-backdrop").count():
+            return False
+        click(timeout=30_000)
+    return True
+
+
 def digging_step(page: Any, prefer_draw: bool = True) -> str | None:
     """One simple legal move if it is this page's turn: draw when possible, else the first
-    selectable card on its first highlighted target. Returns the move, or None."""
+    selectable card on its first highlighted target. Returns the move, or None (not this
+    page's turn, or a dialog came up over the table first: the caller deals with it)."""
     if page.evaluate("document.body.dataset.status") != "playing" or not my_turn(page):
+        return None
+    if page.locator(".modal-backdrop").count():
         return None
     seq = page.evaluate("document.body.dataset.seq")
     draw = page.locator('[data-action="draw"]:not([disabled])')
@@ -44,12 +61,15 @@ def digging_step(page: Any, prefer_draw: bool = True) -> str | None:
         else:
             code = card.first.get_attribute("data-card")
             # Cards of one kind are drawn as an overlapping stack: click the top one, as a player would.
-            page.locator(f'.hand .card.selectable[data-card="{code}"]').last.click()
+            top = page.locator(f'.hand .card.selectable[data-card="{code}"]').last
+            if not _click_unless_a_dialog(page, top.click):
+                return None
             target = page.locator(".target[data-move]:not([disabled])").first
             target.wait_for(state="visible")
             move = target.get_attribute("data-move")
             assert move is not None and move.split()[:2] in (["play", code], ["pass", code]), (code, move)
-            target.click()
+            if not _click_unless_a_dialog(page, target.click):
+                return None
     # The move is answered by an update: the page then shows a later step.
     page.wait_for_function(f"document.body.dataset.seq !== {seq!r}", timeout=30000)
     return move

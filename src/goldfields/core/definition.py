@@ -88,6 +88,19 @@ class Move(NamedTuple):
     """The chance outcome written with it (a roll's faces), if any."""
 
 
+class TurnClock(NamedTuple):
+    """The hourglass of a timed game's turn, as whoever keeps the clock needs it."""
+
+    running: bool
+    """A timed turn is under way (its clock started with its first step)."""
+    elapsed: float
+    """Seconds into the turn as of the last timed step."""
+    limit: float
+    """Seconds the turn may last."""
+    hidden_from: int | None
+    """The seat that may not see the running clock (Digger: the digger)."""
+
+
 class Stamper(Protocol):
     """A clock for a timed game: the time at which ``action`` is applied in ``state``."""
 
@@ -217,6 +230,26 @@ class GameDefinition(ABC, Generic[P]):
         factory: Callable[[float], Stamper] = load(self.clock)
         return factory(jitter)
 
+    def turn_clock(self, state: GameState) -> TurnClock | None:
+        """The running turn's hourglass, for a timed game (``None`` for an untimed one)."""
+        return None
+
+    def clock_actions(self, state: GameState) -> frozenset[int]:
+        """Actions only the keeper of the clock applies, never a player (Digger's ``timeout``)."""
+        return frozenset()
+
+    chance_in_moves: ClassVar[bool] = False
+    """Chance outcomes are written with the move that caused them (Digger's
+    ``roll KRGBY @4.2``), not as steps of their own (Digging's deal)."""
+
+    refusal_rules: ClassVar[Mapping[str, str]] = {"chance": "chance", "time": "time", "clock": "clock"}
+    """The rulings a front end names when a player writes what only it may
+    decide: a chance outcome, a time, or a clock's action."""
+
+    def chance_json(self, outcome: Any) -> Any:
+        """A chance outcome as JSON data that ``apply_chance`` takes back (stored by the server)."""
+        return list(outcome) if isinstance(outcome, tuple) else outcome
+
     def chance_stream(self, state: GameState) -> object | None:
         """Which chance stream the chance node of ``state`` draws from, for duplicate
         deals (see :class:`goldfields.play.driver.Driver`); ``None``: the game draws
@@ -328,6 +361,6 @@ def check_choice(name: str, value: Any, choices: Sequence[str]) -> str:
 
 
 __all__ = [
-    "GameDefinition", "Move", "Narrator", "ParamError", "Params", "Stamper", "check_bool", "check_choice",
+    "GameDefinition", "Move", "Narrator", "ParamError", "Params", "Stamper", "TurnClock", "check_bool", "check_choice",
     "check_number", "load",
 ]  # fmt: skip

@@ -7,13 +7,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from ..core.definition import GameDefinition, Move, ParamError, Params
+from ..core.definition import GameDefinition, Move, ParamError, Params, TurnClock
 from ..core.game import GameState, RuleError
-from .actions import MAX_SEATS, NUM_ACTIONS, NotationError, move_text, parse_move
+from .actions import MAX_SEATS, NUM_ACTIONS, ROLL, TIMEOUT, NotationError, move_text, parse_move
 from .options import DiggerOptions
 from .state import DiggerState
 
 Crates = str | Mapping[str, Any] | Sequence[str]
+
+_CLOCK_ACTIONS = frozenset({TIMEOUT})
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +77,16 @@ class Digger(GameDefinition[DiggerParams]):
         crates = list(params.crates) if isinstance(params.crates, tuple) else params.crates
         return DiggerState(params.players, crates, params.options)
 
+    chance_in_moves = True
+    refusal_rules: ClassVar[Mapping[str, str]] = {"chance": "G2", "time": "G4", "clock": "G3"}
+
+    def turn_clock(self, state: GameState) -> TurnClock | None:
+        assert isinstance(state, DiggerState)
+        return TurnClock(state.started and not state.is_terminal(), state.elapsed, state.limit, state.digger)
+
+    def clock_actions(self, state: GameState) -> frozenset[int]:
+        return _CLOCK_ACTIONS
+
     def chance_stream(self, state: GameState) -> object | None:
         # Each turn's dice come from a stream of their own, so that turn t of a
         # deal gets the same rolls in every rotation of a duplicate deal.
@@ -82,6 +94,9 @@ class Digger(GameDefinition[DiggerParams]):
         return state.turn
 
     def move_text(self, state: GameState, action: int, at: float | None = None, outcome: Any = None) -> str:
+        assert isinstance(state, DiggerState)
+        if action == ROLL and outcome is None and at is not None and state.started and at > state.limit:
+            return "timeout"  # a roll after the sand ran out never lands (G3)
         knocked = outcome if isinstance(outcome, bool) else None
         faces = None if outcome is None or knocked is not None else outcome
         return move_text(action, at, faces, knocked)

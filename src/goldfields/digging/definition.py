@@ -10,6 +10,7 @@ from typing import Any, ClassVar
 from ..core.definition import GameDefinition, ParamError, Params, check_bool
 from ..core.game import GameState
 from .actions import NUM_ACTIONS
+from .cards import CODES
 from .options import DiggingOptions
 from .state import DiggingState
 
@@ -56,6 +57,10 @@ class Digging(GameDefinition[DiggingParams]):
             except ValueError as err:
                 raise ParamError("options", str(err)) from None
         return DiggingParams(players, partnership, options)
+
+    def chance_json(self, outcome: Any) -> Any:
+        # The deck as card names (top card last), readable in the stored step log.
+        return [CODES[c] for c in outcome]
 
     def label(self, params: DiggingParams) -> str:
         mode = "partnership" if params.partnership else "individual"

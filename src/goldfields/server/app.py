@@ -25,7 +25,7 @@ import json
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import fields
+from dataclasses import fields, is_dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -39,9 +39,9 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
 from ..bots.registry import known_bots
+from ..core import registry
 from ..core.game import RuleError
-from ..digging import DiggingOptions
-from .games import GAMES, ConfigError
+from .games import ConfigError
 from .schemas import ClaimSeat, Created, CreateTable, GameInfo, Problem, SeatToken, TableSummary
 from .store import Store
 from .tables import LiveTable, Settings, TableError, TableManager
@@ -126,19 +126,20 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
     @app.get("/api/games", response_model=list[GameInfo])
     async def games() -> list[dict[str, Any]]:
         out = []
-        for name, game in GAMES.items():
-            options: dict[str, Any] = {}
-            if name == "digging":
-                options = {f.name: f.default for f in fields(DiggingOptions)}
-            elif name == "digger":
-                options = {"time_limit": 30.0, "knock_probability": 0.0}
+        for game in registry.games():
+            defaults = game.params()
+            options = getattr(defaults, "options", None)
             out.append(
                 {
-                    "name": name,
+                    "name": game.name,
+                    "title": game.title,
+                    "summary": game.summary,
                     "min_players": game.min_players,
                     "max_players": game.max_players,
-                    "options": options,
-                    "bots": known_bots(name),
+                    "timed": game.needs_time,
+                    "params": defaults.to_json(),
+                    "options": _option_defaults(options),
+                    "bots": known_bots(game.name),
                 }
             )
         return out
@@ -204,6 +205,13 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
             return await files.get_response(path or ".", request.scope)
 
     return app
+
+
+def _option_defaults(options: Any) -> dict[str, Any]:
+    """Every rule option with its default (a game's options are a dataclass)."""
+    if options is None or not is_dataclass(options):
+        return {}
+    return {f.name: getattr(options, f.name) for f in fields(options) if not f.name.startswith("_")}
 
 
 def _seat_token(table: LiveTable, seat: int, token: str) -> dict[str, Any]:

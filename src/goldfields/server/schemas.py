@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -19,15 +19,6 @@ class SeatRequest(Strict):
     name: str = Name
 
 
-class DiggingRuleOptions(Strict):
-    """Digging's rule options (docs/digging.md#rule-options); all off by default."""
-
-    target_exceeded: bool = False
-    full_deck: bool = False
-    no_chests_during_fight: bool = False
-    close_needs_chest: bool = False
-
-
 class TableRequest(Strict):
     seats: list[SeatRequest] = Field(min_length=2, max_length=5, description="One entry per seat, seat 0 first.")
     name: str = Field(default="", max_length=80, pattern=r"^[^\x00-\x1f]*$")
@@ -36,31 +27,15 @@ class TableRequest(Strict):
     player_name: str = Name
 
 
-class CreateDigging(TableRequest):
-    game: Literal["digging"]
-    players: int | None = Field(default=None, ge=2, le=4, description="Defaults to the number of seats.")
-    partnership: bool | None = Field(default=None, description="4 players only: partners 0+2 against 1+3.")
-    options: DiggingRuleOptions = Field(default_factory=DiggingRuleOptions)
+class CreateTable(TableRequest):
+    """A new table. Beside the fields below, the request carries the game's own
+    parameters (Digging: ``partnership``, ``options``; Digger: ``crates``,
+    ``options``), checked by the game's definition: see ``GET /api/games``."""
 
+    model_config = ConfigDict(extra="allow")
 
-class DiggerRuleOptions(Strict):
-    """Digger's rule options (docs/digger.md); the defaults are the standard rules."""
-
-    time_limit: float = Field(default=30.0, gt=0, le=600, description="Seconds in the hourglass.")
-    knock_probability: float = Field(default=0.0, ge=0, le=1, description="G5: chance a steal knocks a pile.")
-
-
-class CreateDigger(TableRequest):
-    game: Literal["digger"]
-    players: int | None = Field(default=None, ge=2, le=5, description="Defaults to the number of seats.")
-    crates: Literal["white", "black"] | dict[Literal["black"], list[Literal["A", "B", "C", "D", "E"]]] = Field(
-        default="white", description="'white' (same values for all), 'black', or {'black': ['A', 'C', 'E']}."
-    )
-    options: DiggerRuleOptions = Field(default_factory=DiggerRuleOptions)
-    stack_seconds: float = Field(default=0.5, ge=0, le=5, description="Seconds to stack each token when stopping.")
-
-
-CreateTable = Annotated[CreateDigging | CreateDigger, Field(discriminator="game")]
+    game: str = Field(max_length=40, pattern=r"^[a-z][a-z0-9_-]*$", description="A game the server hosts.")
+    players: int | None = Field(default=None, ge=2, le=16, description="Defaults to the number of seats.")
 
 
 class ClaimSeat(Strict):
@@ -104,9 +79,13 @@ class Created(BaseModel):
 
 class GameInfo(BaseModel):
     name: str
+    title: str
+    summary: str
     min_players: int
     max_players: int
-    options: dict[str, Any]
+    timed: bool
+    params: dict[str, Any] = Field(description="The game's parameters with their defaults.")
+    options: dict[str, Any] = Field(description="The rule options with their defaults (all off by default).")
     bots: dict[str, str]
 
 

@@ -195,7 +195,7 @@ class TableManager:
         table = LiveTable(
             id=secrets.token_urlsafe(6),
             game=game,
-            name=request.get("name") or f"{game.name.capitalize()} table",
+            name=request.get("name") or f"{game.title} table",
             config=config,
             secret=secrets.token_hex(16),
             created_at=self.wall(),
@@ -424,7 +424,7 @@ class TableManager:
         async with table.lock:
             if table.turn_started != started or not table.game.turn_running(table.state):
                 return  # that turn ended in time
-            await self._commit(table, {"move": "timeout"})
+            await self._commit(table, table.game.timeout_step(table.state))
             await self._advance(table)
 
     async def _out_of_time(self, table: LiveTable, seat: int, seq: int) -> None:

@@ -276,10 +276,10 @@ class DiggerView {
     );
   }
 
-  /** Seconds the server counts per token for stacking the haul on "stop" (a table setting). */
+  /** Seconds per token for stacking the haul after "stop" (the G3 rule option; 0 when off). */
   stackSeconds() {
-    const config = (this.msg && this.msg.table.config) || {};
-    return typeof config.stack_seconds === "number" ? config.stack_seconds : 0;
+    const options = ((this.msg && this.msg.table.config) || {}).options || {};
+    return typeof options.stack_seconds === "number" ? options.stack_seconds : 0;
   }
 
   renderCentre(view, legal, canAct) {

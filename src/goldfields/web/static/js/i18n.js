@@ -287,6 +287,7 @@ const en = {
   "opt.digging.close_needs_chest": "a mine must hold a chest to be closed",
   "opt.digger.time_limit": "seconds in the hourglass",
   "opt.digger.knock_probability": "chance that a steal knocks a pile over",
+  "opt.digger.stack_seconds": "seconds to stack each token after “stop” (0: off); tokens stacked before the sand runs out are kept",
 };
 
 const fr = {
@@ -573,6 +574,7 @@ const fr = {
   "opt.digging.close_needs_chest": "une mine doit avoir un coffre pour être fermée",
   "opt.digger.time_limit": "secondes dans le sablier",
   "opt.digger.knock_probability": "probabilité qu'un vol renverse une pile",
+  "opt.digger.stack_seconds": "secondes pour empiler chaque jeton après « stop » (0 : non) ; les jetons empilés avant la fin du sablier sont gardés",
 };
 
 const de = {
@@ -859,6 +861,7 @@ const de = {
   "opt.digging.close_needs_chest": "nur Minen mit einer Truhe dürfen geschlossen werden",
   "opt.digger.time_limit": "Sekunden in der Sanduhr",
   "opt.digger.knock_probability": "Wahrscheinlichkeit, dass ein Diebstahl einen Stapel umwirft",
+  "opt.digger.stack_seconds": "Sekunden zum Stapeln je Plättchen nach „Stopp“ (0: aus); vor Ablauf der Sanduhr gestapelte Plättchen bleiben",
 };
 
 export const STRINGS = { en, fr, de };

@@ -1,0 +1,55 @@
+"""A game the server has never heard of, registered as a plug-in, is hosted and played to the end."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from live import HUMAN, LiveServer, receive, send
+
+from goldfields.records import replay
+
+
+@pytest.fixture
+def toy_server(tmp_path: Path) -> Iterator[LiveServer]:
+    from toy import register_toy, unregister_toy
+
+    register_toy()  # here too, so that this process can replay the toy's record
+    live = LiveServer(tmp_path / "goldfields.db", plugins=("toy",)).start()
+    yield live
+    live.stop()
+    unregister_toy()
+
+
+def test_a_toy_table_is_created_and_played_to_the_end_over_the_websocket(toy_server: LiveServer) -> None:
+    server = toy_server
+    games = {g["name"]: g for g in server.get("/api/games").json()}
+    assert games["toy"]["min_players"] == 2 and "random" in games["toy"]["bots"]
+    r = server.post("/api/tables", {"game": "toy", "seats": [HUMAN, HUMAN], "claim": 0, "player_name": "ann"})
+    assert r.status_code == 201, r.text
+    table = r.json()["table"]
+    ann = r.json()["you"]["token"]
+    bob = server.post(f"/api/tables/{table['id']}/seats/1/claim", {"name": "bob"}).json()["token"]
+    with server.ws(table["id"]) as ws0, server.ws(table["id"]) as ws1:
+        send(ws0, {"type": "hello", "seat": 0, "token": ann})
+        send(ws1, {"type": "hello", "seat": 1, "token": bob})
+        first = receive(ws0)
+        assert first["view"]["cards"][0] in (1, 2, 3) and first["view"]["cards"][1] is None  # only your own card
+        for ws, move in ((ws0, "swap"), (ws1, "keep")):
+            while (msg := receive(ws))["type"] != "update" or msg["view"]["to_move"] != msg["seat"]:
+                pass
+            send(ws, {"type": "move", "move": move, "seq": msg["seq"]})
+            while (reply := receive(ws))["type"] != "ack":
+                assert reply["type"] != "error", reply
+    summary = server.get(f"/api/tables/{table['id']}").json()
+    assert summary["status"] == "finished"
+    report, status = replay(server.get(f"/api/tables/{table['id']}/record").json())
+    assert status == 0 and report["game_over"], report
+
+
+def test_bad_toy_parameters_are_refused_naming_the_parameter(toy_server: LiveServer) -> None:
+    r = toy_server.post("/api/tables", {"game": "toy", "seats": [HUMAN, HUMAN], "colour": "red"})
+    assert r.status_code == 422 and "colour" in r.text, r.text
+    r = toy_server.post("/api/tables", {"game": "chess", "seats": [HUMAN, HUMAN]})
+    assert r.status_code == 422 and "unknown game 'chess'" in r.text, r.text

@@ -11,9 +11,10 @@ from goldfields.research.tables import DiggerSpec, DiggingSpec, Match, side_retu
 
 
 def test_side_returns_partnership_and_ties():
-    assert side_returns([3, 1, 2, 1], True) == [1.0, 0.0, 1.0, 0.0]
-    assert side_returns([1, 2, 1, 0], True) == [0.5, 0.5, 0.5, 0.5]
-    assert side_returns([4, 4, 1], False) == [0.5, 0.5, 0.0]
+    teams = ((0, 2), (1, 3))
+    assert side_returns([3, 1, 2, 1], teams) == [1.0, 0.0, 1.0, 0.0]
+    assert side_returns([1, 2, 1, 0], teams) == [0.5, 0.5, 0.5, 0.5]
+    assert side_returns([4, 4, 1], ((0,), (1,), (2,))) == [0.5, 0.5, 0.0]
 
 
 @pytest.mark.parametrize(

@@ -89,6 +89,7 @@ class SwapState(GameState):
         cards = self.cards
         return {
             "game": "toy",
+            "seat": seat,
             "to_move": self.current_player,
             "moves": [ACTIONS[a] for a in self.moves],
             "cards": [
@@ -153,6 +154,7 @@ class Swap(GameDefinition[SwapParams]):
     min_players = max_players = 2
     params_type = SwapParams
     num_actions = 2
+    encoding = "toy_encoding:ENCODING"  # for the research adapters (needs numpy)
 
     def check(self, values: dict[str, Any]) -> SwapParams:
         return SwapParams(values["players"])

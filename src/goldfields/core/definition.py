@@ -29,6 +29,7 @@ the engine packages, which hold the definitions, import nothing above them.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import importlib
 import math
 import random
@@ -328,8 +329,9 @@ class GameDefinition(ABC, Generic[P]):
         return f"<game {self.name}>"
 
 
+@functools.cache
 def load(path: str) -> Any:
-    """The attribute that ``"package.module:attribute"`` names."""
+    """The attribute that ``"package.module:attribute"`` names (imported once, then cached)."""
     module_name, _, attribute = path.partition(":")
     return getattr(importlib.import_module(module_name), attribute)
 

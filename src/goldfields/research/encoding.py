@@ -18,7 +18,7 @@ docs/research.md prints them. ``encoding.slices`` maps a name to its
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,9 +26,12 @@ from ._deps import require
 
 np = require("numpy", "goldfields.research.encoding")
 
+from ..core import registry  # noqa: E402
+from ..digger.definition import DIGGER as DIGGER_GAME  # noqa: E402
 from ..digger.dice import FACES  # noqa: E402
 from ..digging.actions import MAX_MINES  # noqa: E402
 from ..digging.cards import CODE_OF, CODES, FULL_COUNTS, NUM_CODES, deck_counts  # noqa: E402
+from ..digging.definition import DIGGING as DIGGING_GAME  # noqa: E402
 
 DIGGING_SEATS = 4
 DIGGER_SEATS = 5
@@ -50,12 +53,27 @@ class Piece:
 
 @dataclass
 class Encoding:
-    """A named layout of a flat float32 vector."""
+    """A named layout of a flat float32 vector, and the function that fills it.
+
+    This is what a game provides to the research adapters (its definition's
+    ``encoding`` names it): ``pieces``, the layout; ``encoder(obs, out)``,
+    which turns the seat's observation (``state.observation(seat)``) into the
+    vector, writing into ``out`` when given; every value in [0, 1]. It must
+    read nothing but the observation, so that nothing hidden can reach a
+    tensor.
+    """
 
     game: str
     pieces: tuple[Piece, ...]
+    encoder: Callable[[Mapping[str, Any], Any], Any] | None = None
     slices: dict[str, slice] = field(init=False)
     size: int = field(init=False)
+
+    def encode(self, obs: Mapping[str, Any], out: Any = None) -> Any:
+        """The observation as a float32 vector (in ``out`` if given)."""
+        if self.encoder is None:
+            raise NotImplementedError(f"the {self.game} encoding has no encoder")
+        return self.encoder(obs, out)
 
     def __post_init__(self) -> None:
         self.slices = {}
@@ -91,7 +109,7 @@ SCORE_SCALE = 120.0
 HAND_SCALE = 24.0
 
 DIGGING = Encoding(
-    "digging",
+    DIGGING_GAME.name,
     (
         Piece("players", (3,), "one-hot table size: 2, 3, 4 players"),
         Piece("partnership", (1,), "1 in the partnership game"),
@@ -289,7 +307,7 @@ _TOKENS = "BYRGW"
 _GEM_LETTERS = "YRGW"
 
 DIGGER = Encoding(
-    "digger",
+    DIGGER_GAME.name,
     (
         Piece("players", (4,), "one-hot table size: 2, 3, 4, 5 players"),
         Piece("seat", (DIGGER_SEATS,), "one-hot absolute seat of the observer"),
@@ -399,17 +417,19 @@ def encode_digger(obs: Mapping[str, Any], out: Any = None) -> Any:
     return _finish(v, out)
 
 
-ENCODINGS = {"digging": DIGGING, "digger": DIGGER}
-ENCODERS = {"digging": encode_digging, "digger": encode_digger}
+DIGGING.encoder = encode_digging
+DIGGER.encoder = encode_digger
 
 
 def encoding_for(game: str) -> Encoding:
-    return ENCODINGS[game]
+    """The encoding a registered game provides (its definition's ``encoding``)."""
+    encoding: Encoding = registry.get(game).research_encoding()
+    return encoding
 
 
 def encode(obs: Mapping[str, Any], out: Any = None) -> Any:
-    """Encode an observation of either game (``obs["game"]`` decides)."""
-    return ENCODERS[obs["game"]](obs, out)
+    """Encode an observation of any registered game (``obs["game"]`` names it)."""
+    return encoding_for(obs["game"]).encode(obs, out)
 
 
 def action_mask(legal: Sequence[int], num_actions: int) -> Any:

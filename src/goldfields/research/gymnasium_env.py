@@ -57,55 +57,51 @@ np = require("numpy", "goldfields.research.gymnasium_env")
 from gymnasium import spaces  # noqa: E402
 
 from ..bots import make_bot  # noqa: E402
+from ..bots.base import Bot  # noqa: E402
 from ..core.game import RuleError  # noqa: E402
 from .encoding import action_mask, encode, encoding_for  # noqa: E402
-from .tables import DiggerSpec, DiggingSpec, Match, Spec, env_time_model  # noqa: E402
+from .tables import DIGGER, DIGGING, Match, Spec, make_env_spec  # noqa: E402
 
 
 class GoldfieldsEnv(gymnasium.Env):
-    """One seat of a goldfields game; ``game`` is ``"digging"`` or ``"digger"``."""
+    """One seat of any registered goldfields game (``game`` names it).
+
+    The table's arguments go to the game's research spec: Digging takes
+    ``players``, ``partnership``, ``single_hand``, ``max_moves``, ``options``;
+    Digger ``players``, ``crates``, ``max_turns``, ``options``, ``time_model``
+    (default: the simulated clock with the arena's 20% jitter); any other game
+    ``players``, ``max_moves`` and its definition's parameters."""
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "render_fps": 4}
 
     def __init__(
         self,
-        game: str = "digging",
+        game: str = DIGGING,
         players: int | None = None,
         seat: int | str = 0,
-        opponents: str | Sequence[str] = "random",
-        partnership: bool = True,
-        single_hand: bool = False,
-        max_moves: int = 0,
-        crates: str = "white",
-        max_turns: int = 0,
-        options: Any = None,
-        time_model: Any = None,
+        opponents: str | Sequence[str] | Bot | Sequence[Bot] = "random",
         illegal_action: str = "penalize",
         illegal_penalty: float = -1.0,
         render_mode: str | None = None,
+        **table: Any,
     ) -> None:
         super().__init__()
-        spec: Spec
-        if game == "digging":
-            spec = DiggingSpec(players or 2, partnership, single_hand, max_moves, options)
-        elif game == "digger":
-            model = time_model if time_model is not None else env_time_model()
-            spec = DiggerSpec(players or 3, crates, max_turns, options, model)
-        else:
-            raise ValueError(f"unknown game {game!r}: 'digging' or 'digger'")
+        if players is not None:
+            table["players"] = players
+        spec: Spec = make_env_spec(game, **table)
         if illegal_action not in ("penalize", "raise"):
             raise ValueError("illegal_action is 'penalize' or 'raise'")
         n = spec.players
         if seat != "random" and not (isinstance(seat, int) and 0 <= seat < n):
             raise ValueError(f"seat must be 0..{n - 1} or 'random', not {seat!r}")
-        others = [opponents] * (n - 1) if isinstance(opponents, str) else list(opponents)
+        others = [opponents] * (n - 1) if isinstance(opponents, (str, Bot)) else list(opponents)
         if len(others) != n - 1:
             raise ValueError(f"give one opponent spec per other seat: {n - 1}, not {len(others)}")
         self.table = spec
         self.game = game
         self.seat_choice = seat
         self.opponent_specs = others
-        self._bots = [make_bot(s, game) for s in others]
+        self._bots = [s if isinstance(s, Bot) else make_bot(s, game) for s in others]
         self.illegal_action = illegal_action
         self.illegal_penalty = float(illegal_penalty)
         self.render_mode = render_mode
@@ -191,9 +187,9 @@ class GoldfieldsEnv(gymnasium.Env):
 
 def _register() -> None:
     ids = {
-        "goldfields/Digging-v0": {"game": "digging", "players": 2},
-        "goldfields/DiggingHand-v0": {"game": "digging", "players": 2, "single_hand": True},
-        "goldfields/Digger-v0": {"game": "digger", "players": 3},
+        "goldfields/Digging-v0": {"game": DIGGING, "players": 2},
+        "goldfields/DiggingHand-v0": {"game": DIGGING, "players": 2, "single_hand": True},
+        "goldfields/Digger-v0": {"game": DIGGER, "players": 3},
     }
     for env_id, kwargs in ids.items():
         if env_id not in gymnasium.registry:

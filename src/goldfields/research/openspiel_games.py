@@ -72,12 +72,13 @@ from ._deps import require
 pyspiel = require("pyspiel", "goldfields.research.openspiel_games")
 np = require("numpy", "goldfields.research.openspiel_games")
 
+from ..core import registry  # noqa: E402
 from ..digger import ROLL_OUTCOMES  # noqa: E402
 from ..digger.options import DiggerOptions  # noqa: E402
 from ..digging.actions import NUM_ACTIONS as DIGGING_ACTIONS  # noqa: E402
 from ..digging.cards import CODES, NUM_CODES  # noqa: E402
 from .observers import GoldfieldsObserver, observation_text  # noqa: E402
-from .tables import DiggerSpec, DiggingSpec  # noqa: E402
+from .tables import DiggerSpec, DiggingSpec, GameSpec  # noqa: E402
 
 DIGGING_NAME = "python_goldfields_digging"
 DIGGER_NAME = "python_goldfields_digger"
@@ -189,7 +190,7 @@ class DiggingGame(pyspiel.Game):
         return DiggingOSState(self)
 
     def make_py_observer(self, iig_obs_type: Any = None, params: dict[str, Any] | None = None) -> GoldfieldsObserver:
-        return GoldfieldsObserver("digging", iig_obs_type, params)
+        return GoldfieldsObserver(self.spec.name, iig_obs_type, params)
 
 
 class _EngineOSState(pyspiel.State):
@@ -352,7 +353,7 @@ class DiggerGame(pyspiel.Game):
         return DiggerOSState(self)
 
     def make_py_observer(self, iig_obs_type: Any = None, params: dict[str, Any] | None = None) -> GoldfieldsObserver:
-        return GoldfieldsObserver("digger", iig_obs_type, params)
+        return GoldfieldsObserver(self.spec.name, iig_obs_type, params)
 
 
 class DiggerOSState(_EngineOSState):
@@ -421,6 +422,126 @@ class DiggerOSState(_EngineOSState):
         return _state_text(core.engine, {"moves": core.moves, "turns": core.turn, "truncated": core.truncated})
 
 
+# ---------------------------------------------------------------------------
+# Any other registered game
+# ---------------------------------------------------------------------------
+DEFAULT_MAX_MOVES = 1000
+
+
+def _generic_game(name: str) -> tuple[Any, type]:
+    """The OpenSpiel game type and game class for registered game ``name``."""
+    definition = registry.get(name)
+    spec0 = GameSpec.make(name)
+    short = f"python_goldfields_{name}"
+    game_type = _game_type(
+        short,
+        f"goldfields {definition.title}",
+        definition.min_players,
+        definition.max_players,
+        {"players": spec0.players, "max_moves": DEFAULT_MAX_MOVES},
+    )
+
+    class Game(pyspiel.Game):  # type: ignore[misc]
+        def __init__(self, params: dict[str, Any] | None = None) -> None:
+            p = {**game_type.parameter_specification, **(params or {})}
+            self.spec = GameSpec.make(name, max_moves=int(p["max_moves"]), players=int(p["players"]))
+            info = pyspiel.GameInfo(
+                num_distinct_actions=self.spec.num_actions,
+                max_chance_outcomes=_max_chance_outcomes(self.spec),
+                num_players=self.spec.players,
+                min_utility=0.0,
+                max_utility=1.0,
+                utility_sum=self.spec.utility_sum,
+                max_game_length=self.spec.max_game_length(),
+            )
+            super().__init__(game_type, info, params or {})
+
+        def new_initial_state(self) -> GenericOSState:
+            return GenericOSState(self)
+
+        def make_py_observer(self, iig_obs_type: Any = None, params: dict[str, Any] | None = None) -> Any:
+            return GoldfieldsObserver(name, iig_obs_type, params)
+
+    Game.__name__ = Game.__qualname__ = f"{definition.title}Game"
+    return game_type, Game
+
+
+def _max_chance_outcomes(spec: GameSpec) -> int:
+    """The most outcomes a chance node of the game has, found by random play (at least 1)."""
+    rng = random.Random(0)
+    most = 1
+    for _ in range(20):
+        state = spec.new_state()
+        for _ in range(spec.max_game_length() * 4):
+            if state.is_terminal():
+                break
+            if state.is_chance_node():
+                most = max(most, len(state.chance_outcomes()))
+                state.apply_chance(state.sample_chance(rng))
+                continue
+            legal = state.legal_actions()
+            action = legal[rng.randrange(len(legal))]
+            state.apply_action(action, spec.stamp(state, action, rng))
+    return most
+
+
+class GenericOSState(_EngineOSState):
+    """Any registered game's state for OpenSpiel: chance outcomes are indices into
+    the engine's ``chance_outcomes()``; the game is cut after ``max_moves`` decisions."""
+
+    dealing_text = ""
+
+    def __init__(self, game: Any) -> None:
+        super().__init__(game)
+        self._spec = game.spec
+        self._core = _Core(game.spec.new_state())
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        return [(i, p) for i, (_, p) in enumerate(self._core.engine.chance_outcomes())]
+
+    def _apply_action(self, action: int) -> None:
+        core = self._core
+        engine = core.engine
+        if engine.is_chance_node():
+            outcome = engine.chance_outcomes()[action][0]
+            engine.apply_chance(outcome)
+            core.public += "|chance"
+            return
+        seat = engine.current_player
+        text = engine.action_to_string(action)
+        engine.apply_action(action, self._spec.stamp(engine, action, None))
+        core.moves += 1
+        core.public += f"|{seat}:{text}"
+        if core.moves >= self._spec.max_moves and not engine.is_terminal():
+            core.truncated = True
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"chance {self._core.engine.chance_outcomes()[action][0]}"
+        return self._core.engine.action_to_string(action)
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> GenericOSState:
+        rng = random.Random(int(probability_sampler() * 2**53))
+        new = self.clone()
+        new._core.engine = self._core.engine.resample(player_id, rng)
+        return new
+
+    def __str__(self) -> str:
+        core = self._core
+        return _state_text(core.engine, {"moves": core.moves, "truncated": core.truncated})
+
+
+def register(name: str) -> str:
+    """Register a goldfields game other than the two shipped ones with OpenSpiel (once);
+    returns its OpenSpiel name, ``python_goldfields_<name>``. The game's chance
+    nodes must enumerate their outcomes (``GameState.chance_outcomes``)."""
+    short = f"python_goldfields_{name}"
+    if short not in pyspiel.registered_names():
+        game_type, game_class = _generic_game(name)
+        pyspiel.register_game(game_type, game_class)
+    return short
+
+
 class DeterminizedMCTSBot(pyspiel.Bot):
     """OpenSpiel's ``MCTSBot`` on a determinisation: fair play in a hidden-information game.
 
@@ -476,4 +597,5 @@ __all__ = [
     "load_digger",
     "load_digging",
     "observation_text",
+    "register",
 ]

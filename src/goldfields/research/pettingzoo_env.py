@@ -52,7 +52,7 @@ from pettingzoo.utils import wrappers  # noqa: E402
 
 from ..core.game import RuleError  # noqa: E402
 from .encoding import action_mask, encode, encoding_for  # noqa: E402
-from .tables import DiggerSpec, DiggingSpec, Match, Spec, env_time_model  # noqa: E402
+from .tables import DiggerSpec, DiggingSpec, Match, Spec, env_time_model, make_env_spec  # noqa: E402
 
 
 class GoldfieldsAEC(pettingzoo.AECEnv):
@@ -200,6 +200,12 @@ def _wrap(env: GoldfieldsAEC) -> Any:
     return wrappers.OrderEnforcingWrapper(env)
 
 
+def env(game: str, render_mode: str | None = None, **table: Any) -> Any:
+    """A wrapped AEC environment of any registered game (the table's arguments
+    as for :class:`~goldfields.research.gymnasium_env.GoldfieldsEnv`)."""
+    return _wrap(GoldfieldsAEC(make_env_spec(game, **table), render_mode))
+
+
 def digging_env(**kwargs: Any) -> Any:
     """A wrapped Digging AEC environment (see :class:`DiggingAEC` for the arguments)."""
     return _wrap(DiggingAEC(**kwargs))
@@ -210,4 +216,4 @@ def digger_env(**kwargs: Any) -> Any:
     return _wrap(DiggerAEC(**kwargs))
 
 
-__all__ = ["DiggerAEC", "DiggingAEC", "GoldfieldsAEC", "digger_env", "digging_env"]
+__all__ = ["DiggerAEC", "DiggingAEC", "GoldfieldsAEC", "digger_env", "digging_env", "env"]

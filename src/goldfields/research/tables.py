@@ -29,27 +29,31 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..core.game import GameState
+from ..core import registry
+from ..core.definition import ParamError, Stamper
+from ..core.game import Event, GameState
+from ..digger.definition import DIGGER as DIGGER_GAME
+from ..digging.definition import DIGGING as DIGGING_GAME
+from ..play.driver import Driver
 
-DIGGING = "digging"
-DIGGER = "digger"
+DIGGING = DIGGING_GAME.name
+DIGGER = DIGGER_GAME.name
 
 
-def side_returns(points: Sequence[float], partnership: bool) -> list[float]:
+def side_returns(points: Sequence[float], sides: Sequence[Sequence[int]]) -> list[float]:
     """Utilities when the side(s) with the most points win: 1 shared by the
-    leading sides; in the partnership game each partner of a leading team gets
-    the team's share (seats 0+2 against 1+3)."""
-    n = len(points)
-    if partnership:
-        sides = [points[0] + points[2], points[1] + points[3]]
-        team = [s % 2 for s in range(n)]
-    else:
-        sides = list(points)
-        team = list(range(n))
-    top = max(sides)
-    leaders = [i for i, v in enumerate(sides) if v == top]
+    leading sides; each seat of a leading side gets the side's share (in the
+    partnership game both partners, seats 0+2 or 1+3). ``sides`` are the
+    game definition's (:meth:`~goldfields.core.definition.GameDefinition.sides`)."""
+    totals = [sum(points[s] for s in side) for side in sides]
+    top = max(totals)
+    leaders = [i for i, v in enumerate(totals) if v == top]
     share = 1.0 / len(leaders)
-    return [share if team[s] in leaders else 0.0 for s in range(n)]
+    out = [0.0] * len(points)
+    for i in leaders:
+        for s in sides[i]:
+            out[s] = share
+    return out
 
 
 @dataclass(frozen=True)
@@ -69,6 +73,7 @@ class DiggingSpec:
     single_hand: bool = False
     max_moves: int = 0
     options: Any = None  # goldfields.digging.DiggingOptions or None
+    params: Any = field(default=None, init=False, compare=False, repr=False)
 
     name = DIGGING
 
@@ -76,30 +81,36 @@ class DiggingSpec:
         return self  # immutable: states share it
 
     def __post_init__(self) -> None:
-        if not 2 <= self.players <= 4:
-            raise ValueError(f"Digging is for 2 to 4 players, not {self.players}")
+        # The game's own checks (players), with partnership meaning "if 4 players".
+        object.__setattr__(self, "params", _params(DIGGING_GAME, players=self.players,
+                                                   partnership=self.partnership and self.players == 4,
+                                                   options=self.options))
         if self.max_moves < 0:
             raise ValueError("max_moves must be 0 (no cap) or positive")
 
     @property
     def is_partnership(self) -> bool:
-        return self.partnership and self.players == 4
+        return bool(self.params.partnership)
+
+    @property
+    def sides(self) -> tuple[tuple[int, ...], ...]:
+        return DIGGING_GAME.sides(self.params)
 
     @property
     def num_actions(self) -> int:
-        from ..digging import NUM_ACTIONS
-
-        return NUM_ACTIONS
+        return DIGGING_GAME.num_actions
 
     @property
     def utility_sum(self) -> float:
         return 2.0 if self.is_partnership else 1.0
 
+    @property
+    def clock(self) -> Stamper | None:
+        return None  # Digging has no clock
+
     def new_state(self) -> GameState:
         """The game before its first deal (a chance node)."""
-        from ..digging import DiggingState
-
-        return DiggingState(self.players, self.is_partnership, self.options)
+        return DIGGING_GAME.new_state(self.params)
 
     def deck(self) -> list[int]:
         """The cards in use, as codes (sorted): what a deal shuffles."""
@@ -123,8 +134,9 @@ class DiggingSpec:
             raise ValueError("this Digging variant has no bound of its own: give max_moves")
         return bound
 
-    def stamp(self, state: GameState, action: int, rng: random.Random) -> float | None:
-        return None  # Digging has no clock
+    def after_step(self, match: Match, events: list[Event]) -> None:
+        if self.max_moves and match.moves >= self.max_moves and not match.over:
+            match.truncated = True
 
     def hand_over(self, state: GameState, deals: int) -> bool:
         """A single-hand game ends when its hand is scored."""
@@ -134,15 +146,15 @@ class DiggingSpec:
         if self.single_hand:
             obs = state.observation(None)
             points = obs["history"][0] if obs["history"] else obs["points"]
-            return side_returns(points, self.is_partnership)
+            return side_returns(points, self.sides)
         if state.is_terminal() and not truncated:
             return state.returns()
         obs = state.observation(None)
         points = [t + p for t, p in zip(obs["totals"], obs["points"], strict=True)]
-        return side_returns(points, self.is_partnership)
+        return side_returns(points, self.sides)
 
     def team(self, seat: int) -> int:
-        return seat % 2 if self.is_partnership else seat
+        return DIGGING_GAME.side_of(self.params, seat)
 
 
 @dataclass(frozen=True)
@@ -159,7 +171,8 @@ class DiggerSpec:
     crates: str = "white"
     max_turns: int = 0
     options: Any = None  # goldfields.digger.DiggerOptions or None
-    time_model: Any = field(default=None)  # goldfields.digger.TimeModel; None: the default model
+    time_model: Any = field(default=None)  # goldfields.clocks.TimeModel; None: the default model
+    params: Any = field(default=None, init=False, compare=False, repr=False)
 
     name = DIGGER
 
@@ -167,16 +180,18 @@ class DiggerSpec:
         return self  # immutable: states share it
 
     def __post_init__(self) -> None:
-        if not 2 <= self.players <= 5:
-            raise ValueError(f"Digger is for 2 to 5 players, not {self.players}")
+        object.__setattr__(self, "params", _params(DIGGER_GAME, players=self.players, crates=self.crates,
+                                                   options=self.options))
         if self.max_turns < 0:
             raise ValueError("max_turns must be 0 (no cap) or positive")
 
     @property
     def num_actions(self) -> int:
-        from ..digger import NUM_ACTIONS
+        return DIGGER_GAME.num_actions
 
-        return NUM_ACTIONS
+    @property
+    def sides(self) -> tuple[tuple[int, ...], ...]:
+        return DIGGER_GAME.sides(self.params)
 
     @property
     def utility_sum(self) -> float:
@@ -188,10 +203,12 @@ class DiggerSpec:
 
         return self.time_model if self.time_model is not None else DEFAULT_TIME_MODEL
 
-    def new_state(self) -> GameState:
-        from ..digger import new_game
+    @property
+    def clock(self) -> Stamper:
+        return self.model
 
-        return new_game(self.players, self.crates, self.options)
+    def new_state(self) -> GameState:
+        return DIGGER_GAME.new_state(self.params)
 
     def moves_per_turn(self) -> int:
         """An upper bound on a turn's decisions under a jitter-free model: every
@@ -215,50 +232,162 @@ class DiggerSpec:
     def turn_of(self, state: GameState) -> int:
         return state.observation(None)["turn"]
 
+    def hand_over(self, state: GameState, deals: int) -> bool:
+        return False
+
+    def after_step(self, match: Match, events: list[Event]) -> None:
+        match.turn += sum(ev.kind == "turn_start" for ev in events)
+        if self.max_turns and match.turn >= self.max_turns and not match.state.is_terminal():
+            match.truncated = True
+
     def final_returns(self, state: GameState, truncated: bool) -> list[float]:
         if state.is_terminal() and not truncated:
             return state.returns()
-        return side_returns(state.scores(), False)
+        return side_returns(state.scores(), self.sides)
 
 
-Spec = DiggingSpec | DiggerSpec
+@dataclass(frozen=True)
+class GameSpec:
+    """Any registered game as the adapters play it: its definition's parameters
+    (``params``, e.g. ``{"players": 2}``), its simulated clock with the
+    environments' jitter where it needs time, and a cap of ``max_moves``
+    decisions (0: none; OpenSpiel needs one). A cut game is won by the side
+    then ahead on points."""
+
+    game: str
+    params_json: tuple[tuple[str, Any], ...] = ()
+    max_moves: int = 0
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> GameSpec:
+        return self  # immutable: states share it
+
+    def __post_init__(self) -> None:
+        definition = registry.get(self.game)
+        object.__setattr__(self, "params", _params(definition, **dict(self.params_json)))
+        if self.max_moves < 0:
+            raise ValueError("max_moves must be 0 (no cap) or positive")
+
+    @classmethod
+    def make(cls, game: str, max_moves: int = 0, **params: Any) -> GameSpec:
+        return cls(game, tuple(sorted(params.items())), max_moves)
+
+    @property
+    def definition(self) -> Any:
+        return registry.get(self.game)
+
+    @property
+    def name(self) -> str:
+        return self.game
+
+    @property
+    def players(self) -> int:
+        return int(self.params.players)
+
+    @property
+    def sides(self) -> tuple[tuple[int, ...], ...]:
+        return tuple(self.definition.sides(self.params))
+
+    @property
+    def num_actions(self) -> int:
+        return int(self.definition.num_actions)
+
+    @property
+    def utility_sum(self) -> float:
+        return float(max(len(side) for side in self.sides))
+
+    @property
+    def clock(self) -> Stamper | None:
+        return self.definition.simulated_clock(ENV_JITTER)  # type: ignore[no-any-return]
+
+    def new_state(self) -> GameState:
+        return self.definition.new_state(self.params)  # type: ignore[no-any-return]
+
+    def max_game_length(self) -> int:
+        if not self.max_moves:
+            raise ValueError(f"give max_moves: the adapters cannot know a bound on {self.game}'s length")
+        return self.max_moves
+
+    def stamp(self, state: GameState, action: int, rng: random.Random | None) -> float | None:
+        clock = self.definition.simulated_clock()
+        return None if clock is None else clock.stamp(state, action, rng)
+
+    def hand_over(self, state: GameState, deals: int) -> bool:
+        return False
+
+    def after_step(self, match: Match, events: list[Event]) -> None:
+        if self.max_moves and match.moves >= self.max_moves and not match.over:
+            match.truncated = True
+
+    def final_returns(self, state: GameState, truncated: bool) -> list[float]:
+        if state.is_terminal() and not truncated:
+            return state.returns()
+        return side_returns(state.scores(), self.sides)
+
+
+Spec = DiggingSpec | DiggerSpec | GameSpec
+
+
+def _params(definition: Any, **values: Any) -> Any:
+    """The game's parameters, checked by its definition (a ValueError names the one at fault)."""
+    try:
+        return definition.params(**values)
+    except ParamError as err:
+        raise ValueError(f"{definition.title}: {err}") from None
 
 ENV_JITTER = 0.2
 """The jitter of the environments' simulated clock: the arena's."""
 
 
+def make_env_spec(game: str, **kwargs: Any) -> Spec:
+    """The spec of the PettingZoo and Gymnasium environments: :func:`make_spec`,
+    with a timed game's clock jittered as in the arena unless a ``time_model`` is given."""
+    if SPECS.get(game) is DiggerSpec and kwargs.get("time_model") is None:
+        kwargs["time_model"] = env_time_model()
+    return make_spec(game, **kwargs)
+
+
 def env_time_model() -> Any:
     """The simulated clock of the PettingZoo and Gymnasium environments: the
-    default :class:`~goldfields.digger.timing.TimeModel` costs with the arena's
+    default :class:`~goldfields.clocks.TimeModel` costs with the arena's
     20% jitter, so that a digger cannot know exactly where the hourglass is."""
     from ..clocks import TimeModel
 
     return TimeModel(jitter=ENV_JITTER)
 
 
+SPECS: dict[str, Any] = {DIGGING: DiggingSpec, DIGGER: DiggerSpec}
+"""The shipped games' specs, with their research-only knobs (single hands, turn caps)."""
+
+
 def make_spec(game: str, **kwargs: Any) -> Spec:
-    if game == DIGGING:
-        return DiggingSpec(**kwargs)
-    if game == DIGGER:
-        return DiggerSpec(**kwargs)
-    raise ValueError(f"unknown game {game!r}: 'digging' or 'digger'")
+    """The spec of a registered game: the shipped games' own, else :class:`GameSpec`."""
+    try:
+        registry.get(game)
+    except registry.UnknownGame as err:
+        raise ValueError(str(err)) from None
+    spec: Spec = SPECS[game](**kwargs) if game in SPECS else GameSpec.make(game, **kwargs)
+    return spec
 
 
 class Match:
     """One game driven by an adapter: the engine state and what the adapter adds.
 
-    ``rng`` draws every chance outcome (deals, rolls, knocks) and Digger's
-    time jitter. :meth:`advance` resolves chance nodes until a seat has to
-    decide or the game is over; :meth:`apply` applies a decision (stamped with
-    the simulated clock in Digger) and advances.
+    ``rng`` draws every chance outcome (deals, rolls, knocks) and the clock's
+    jitter, through the one game driver (:class:`goldfields.play.driver.Driver`).
+    :meth:`advance` resolves chance nodes until a seat has to decide or the
+    game is over; :meth:`apply` applies a decision (stamped with the spec's
+    simulated clock where the game needs time) and advances.
     """
 
-    __slots__ = ("deals", "moves", "rng", "spec", "state", "truncated", "turn")
+    __slots__ = ("deals", "driver", "moves", "rng", "spec", "state", "truncated", "turn")
 
     def __init__(self, spec: Spec, rng: random.Random) -> None:
         self.spec = spec
         self.rng = rng
         self.state = spec.new_state()
+        n = self.state.num_players
+        # The adapter's seats are all "humans" to the driver: the adapter decides for them.
+        self.driver = Driver(self.state, [None] * n, rng, [rng] * n, clock=spec.clock)
         self.deals = 0
         self.moves = 0
         self.turn = 0
@@ -267,36 +396,21 @@ class Match:
 
     @property
     def over(self) -> bool:
-        return (
-            self.truncated
-            or self.state.is_terminal()
-            or (self.spec.name == DIGGING and self.spec.hand_over(self.state, self.deals))
-        )
+        return self.truncated or self.state.is_terminal() or self.spec.hand_over(self.state, self.deals)
 
     @property
     def current_player(self) -> int:
         return -2 if self.over else self.state.current_player
 
     def advance(self) -> None:
-        state = self.state
-        while state.is_chance_node() and not self.over:
-            if self.spec.name == DIGGING:
-                self.deals += 1
-            state.apply_chance(state.sample_chance(self.rng))
+        while self.state.is_chance_node() and not self.over:
+            self.deals += 1
+            self.driver.chance()
 
     def apply(self, action: int) -> list[Any]:
-        state = self.state
-        spec = self.spec
-        events = state.apply_action(action, spec.stamp(state, action, self.rng))
+        events = self.driver.apply(action)
         self.moves += 1
-        if spec.name == DIGGER:
-            for ev in events:
-                if ev.kind == "turn_start":
-                    self.turn += 1
-            if spec.max_turns and self.turn >= spec.max_turns and not state.is_terminal():
-                self.truncated = True
-        elif spec.max_moves and self.moves >= spec.max_moves and not self.over:
-            self.truncated = True
+        self.spec.after_step(self, events)
         self.advance()
         return events
 

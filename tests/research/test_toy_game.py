@@ -1,0 +1,54 @@
+"""A game registered only by the test suite passes the research adapters' own conformance tests."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+pytest.importorskip("numpy")
+
+
+@pytest.fixture
+def toy() -> Iterator[str]:
+    from toy import register_toy, unregister_toy
+
+    game = register_toy()
+    yield game.name
+    unregister_toy()
+
+
+def test_openspiel_random_sim_test_on_the_toy_game(toy: str) -> None:
+    pyspiel = pytest.importorskip("pyspiel")
+    from open_spiel.python.algorithms.get_all_states import get_all_states
+
+    from goldfields.research.openspiel_games import register
+
+    game = pyspiel.load_game(register(toy))
+    pyspiel.random_sim_test(game, num_sims=20, serialize=False, verbose=False)
+    states = get_all_states(game, include_chance_states=True, include_terminals=True)
+    assert len(states) > 6  # the six deals and what follows
+    state = game.new_initial_state()
+    state.apply_action(0)
+    assert len(state.observation_tensor(0)) == len(state.observation_tensor(1)) == 12
+
+
+def test_pettingzoo_api_and_seed_tests_on_the_toy_game(toy: str) -> None:
+    test = pytest.importorskip("pettingzoo.test")
+    from goldfields.research.pettingzoo_env import env
+
+    test.api_test(env(toy), num_cycles=20)
+    test.seed_test(lambda: env(toy), num_cycles=20)
+
+
+def test_gymnasium_check_env_on_the_toy_game(toy: str) -> None:
+    pytest.importorskip("gymnasium")
+    from gymnasium.utils.env_checker import check_env
+
+    from goldfields.bots.random_bot import RandomBot
+    from goldfields.research.gymnasium_env import GoldfieldsEnv
+
+    env = GoldfieldsEnv(toy, opponents=RandomBot())  # a bot object as well as a spec string
+    check_env(env, skip_render_check=True)
+    obs, info = env.reset(seed=3)
+    assert obs.shape == (12,) and info["action_mask"].tolist() == [1, 1]

@@ -65,5 +65,5 @@ print(json.dumps({"serve_exit": result.exit_code, "serve_output": result.output}
     assert out.returncode == 0, out.stderr
     serve = json.loads(out.stdout.strip().splitlines()[-1])
     # Asking for the server without its extra is a clear error, not a traceback.
-    assert serve["serve_exit"] != 0
-    assert "goldfields[server]" in serve["serve_output"]
+    assert serve["serve_exit"] == 2
+    assert "goldfields[server]" in serve["serve_output"] + out.stdout

@@ -39,10 +39,17 @@ def serve_command(
     Open the printed address in a browser. Tables, seats and every move are
     kept in the database, so a restarted server carries on every game.
     """
-    import uvicorn
+    try:
+        import uvicorn
 
-    from ..server.app import create_app
-    from ..server.tables import Settings
+        from ..server.app import create_app
+        from ..server.tables import Settings
+    except ImportError as err:
+        console.print(
+            f"[red]goldfields serve needs the server's libraries ({err.name} is missing):[/red] "
+            "pip install 'goldfields[server]'"
+        )
+        raise typer.Exit(2) from None
 
     url = database or f"sqlite:///{Path('goldfields.db').resolve()}"
     app = create_app(url, Settings(bot_delay=bot_delay, grace_seconds=grace, durability=durability.value))

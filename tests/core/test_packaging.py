@@ -14,7 +14,7 @@ import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-EXTRAS_ONLY = ("fastapi", "sqlalchemy", "uvicorn", "matplotlib", "pydantic", "starlette")
+EXTRAS_ONLY = ("fastapi", "sqlalchemy", "uvicorn", "matplotlib", "starlette")
 
 BLOCK = f"""
 import sys

@@ -45,9 +45,11 @@ def serve_command(
         from ..server.app import create_app
         from ..server.tables import Settings
     except ImportError as err:
+        missing = err.name or str(err)
         console.print(
-            f"[red]goldfields serve needs the server's libraries ({err.name} is missing):[/red] "
-            "pip install 'goldfields[server]'"
+            f"goldfields serve needs the server's libraries ({missing}): pip install 'goldfields[server]'",
+            markup=False,
+            style="red",
         )
         raise typer.Exit(2) from None
 

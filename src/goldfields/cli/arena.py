@@ -11,6 +11,7 @@ from rich.console import Console
 from ..arena import GameSpec, Tournament, run_tournament, summary_table
 from ..arena.runner import default_jobs
 from ..bots.registry import BotSpecError, known_bots
+from ..core import registry
 
 HELP = "\n\n".join(
     [
@@ -32,6 +33,9 @@ HELP = "\n\n".join(
 )
 
 
+FIRST_GAME = registry.names()[0]
+
+
 def register(app: typer.Typer) -> None:
     app.command("arena", help=HELP, no_args_is_help=True)(arena)
 
@@ -39,7 +43,7 @@ def register(app: typer.Typer) -> None:
 def arena(
     bots: Annotated[list[str], typer.Argument(help="One bot spec per team/seat, e.g. heuristic random.",
                                               show_default=False)],
-    game: Annotated[str, typer.Option("--game", "-g", help="digging or digger.")] = "digging",
+    game: Annotated[str, typer.Option("--game", "-g", help=f"One of: {', '.join(registry.names())}.")] = FIRST_GAME,
     players: Annotated[int | None, typer.Option("--players", "-p",
                                                 help="Table size (default: Digging 4, Digger 3).")] = None,
     individual: Annotated[bool, typer.Option("--individual",
@@ -69,7 +73,7 @@ def arena(
                              f"{' '.join(bots)}")
     except (BotSpecError, ValueError) as err:
         console.print(f"[red]error:[/red] {err}")
-        names = ", ".join(f"{k} ({v})" for k, v in known_bots(game if game in ("digging", "digger") else None).items())
+        names = ", ".join(f"{k} ({v})" for k, v in known_bots(game if game in registry.names() else None).items())
         console.print(f"known bots: {names}")
         raise typer.Exit(2) from None
     where = f"Ray cluster {ray}" if ray else f"{t.jobs} local process{'es' if t.jobs > 1 else ''}"

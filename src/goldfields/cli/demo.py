@@ -13,20 +13,17 @@ from rich.console import Console
 from rich.table import Table
 
 from ..bots.registry import BotSpecError, make_bot
+from ..core import registry
 from ..core.game import Event, GameState
-from ..digger import DiggerState
-from ..digger.narrate import event_text as digger_text
-from ..digging import DiggingState
-from ..digging.narrate import event_text as digging_text
 from ..play.driver import play_game
 from ..records import save
 
 console = Console(highlight=False)
 
 
-class GameName(StrEnum):
-    digging = "digging"
-    digger = "digger"
+GameName = StrEnum("GameName", {name: name for name in registry.names()})  # type: ignore[misc]
+"""The games the demo can show: every registered game."""
+FIRST_GAME = GameName[registry.names()[0]]
 
 
 def _scoreboard(state: GameState) -> Table:
@@ -34,15 +31,16 @@ def _scoreboard(state: GameState) -> Table:
     table.add_column("")
     for s in range(state.num_players):
         table.add_column(f"seat {s}", justify="right")
-    if isinstance(state, DiggingState):
-        for i, points in enumerate(state.history):
+    hands = registry.game_of(state).hand_points(state)
+    if hands != [list(state.scores())]:  # a game of several hands: each hand's points
+        for i, points in enumerate(hands):
             table.add_row(f"hand {i + 1}", *map(str, points))
     table.add_row("total", *map(str, state.scores()), style="bold")
     return table
 
 
 def demo_command(
-    game: Annotated[GameName, typer.Argument(help="digging or digger.")] = GameName.digging,
+    game: Annotated[GameName, typer.Argument(help="The game to watch.")] = FIRST_GAME,  # type: ignore[valid-type]
     players: Annotated[int | None, typer.Option("--players", "-n", help="Digging 2-4 (4), Digger 2-5 (3).")] = None,
     individual: Annotated[bool, typer.Option(help="Digging with 4 players: each for themselves.")] = False,
     bots: Annotated[str, typer.Option(help="Bot spec for every seat, e.g. heuristic, random, ismcts:seconds=0.2.")] = (
@@ -58,20 +56,25 @@ def demo_command(
     shows the move as a game record writes it. Save the record with --save
     and check it with `goldfields replay`.
     """
-    n = players if players is not None else (4 if game is GameName.digging else 3)
+    definition = registry.get(game.value)
     try:
-        state = _new_state(game, n, individual)
-        seat_bots = [make_bot(bots, game.value) for _ in range(n)]
+        params = definition.params(players=players, **({"partnership": False} if individual else {}))
+        state = definition.new_state(params)
+        seat_bots = [make_bot(bots, definition.name) for _ in range(params.players)]
     except (ValueError, BotSpecError) as err:
         raise typer.BadParameter(str(err)) from None
-    narrate = digging_text if game is GameName.digging else digger_text
+    narrate = definition.narrate
+    sides = definition.sides(params)
 
     def name(seat: int) -> str:
-        if isinstance(state, DiggingState) and state.partnership:
-            return f"seat {seat} (team {'AB'[seat % 2]})"
+        if len(sides) < params.players:
+            return f"seat {seat} (team {'ABCDEFGH'[definition.side_of(params, seat)]})"
         return f"seat {seat}"
 
-    console.print(_title(state))
+    teams = " against ".join("+".join(map(str, side)) for side in sides)
+    mode = f", partnership ({teams})" if len(sides) < params.players else ""
+    console.print(f"[bold]{definition.title}[/bold], {params.players} players{mode}: {definition.summary}.\n")
+    shown_at = -1  # the step after which the scores were last shown
 
     def on_step(now: GameState, action: int | None, events: list[Event]) -> None:
         move = "" if action is None else now.action_to_string(action)
@@ -86,29 +89,20 @@ def demo_command(
             console.print(f"[cyan]{move:<16}[/cyan] {narrate(seen, name)}")
             move = ""
             if ev.kind == "hand_scored":
+                nonlocal shown_at
                 console.print(_scoreboard(now))
+                shown_at = steps[0]
+        steps[0] += 1
         if delay and action is not None:
             time.sleep(delay)
 
+    steps = [0]
     final = play_game(lambda: state, seat_bots, random.Random(seed), on_step=on_step)
-    if isinstance(final, DiggerState):  # Digging's board was shown as the last hand was scored
+    if shown_at < steps[0] - 1:  # not already shown as the last hand was scored
         console.print(_scoreboard(final))
     if save_to is not None:
         path = save(final.record(), save_to)
         console.print(f"Record saved to {path}; check it with: goldfields replay {path}")
-
-
-def _new_state(game: GameName, players: int, individual: bool) -> GameState:
-    if game is GameName.digging:
-        return DiggingState(players, players == 4 and not individual)
-    return DiggerState(players)
-
-
-def _title(state: GameState) -> str:
-    if isinstance(state, DiggingState):
-        mode = "partnership (0+2 against 1+3)" if state.partnership else "each for themselves"
-        return f"[bold]Digging[/bold], {state.num_players} players, {mode}; target {state.target} points.\n"
-    return f"[bold]Digger[/bold], {state.num_players} players; the game ends when the centre has no blue left.\n"
 
 
 def register(app: typer.Typer) -> None:

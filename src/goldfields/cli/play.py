@@ -9,6 +9,8 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
+from ..digger.definition import DIGGER
+from ..digging.definition import DIGGING
 from ..terminal import Display, Session, SetupError, digger_session, digging_session
 
 play_app = typer.Typer(
@@ -103,7 +105,7 @@ def _play(build: Callable[[], Session]) -> None:
     raise typer.Exit(session.run())
 
 
-@play_app.command("digging", help=DIGGING_HELP)
+@play_app.command(DIGGING.name, help=DIGGING_HELP)
 def digging_command(
     players: Annotated[int, typer.Option("--players", "-n", metavar="N", help="2, 3 or 4 players.")] = 4,
     partnership: Annotated[
@@ -129,7 +131,7 @@ def digging_command(
     ))
 
 
-@play_app.command("digger", help=DIGGER_HELP)
+@play_app.command(DIGGER.name, help=DIGGER_HELP)
 def digger_command(
     players: Annotated[int, typer.Option("--players", "-n", metavar="N", help="2 to 5 players.")] = 3,
     bots: BotsOption = None,

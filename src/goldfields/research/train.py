@@ -40,6 +40,7 @@ from typing import Any
 
 from ..arena.stats import wilson
 from ._deps import require
+from .tables import DIGGING
 
 np = require("numpy", "goldfields.research.train")
 
@@ -183,8 +184,8 @@ def margin(env: Any) -> float:
     """The agent's points minus the best other side's, from what its seat sees
     (Digging: closed-mine points this hand; Digger: scores)."""
     obs = env.match.state.observation(env.seat)
-    points = obs["points"] if obs["game"] == "digging" else obs["scores"]
-    if obs["game"] == "digging" and obs["partnership"]:
+    points = obs["points"] if obs["game"] == DIGGING else obs["scores"]
+    if obs["game"] == DIGGING and obs["partnership"]:
         me = env.seat % 2
         sides = [points[0] + points[2], points[1] + points[3]]
         return float(sides[me] - sides[1 - me])

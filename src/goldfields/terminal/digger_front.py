@@ -20,6 +20,7 @@ from rich.console import Group, RenderableType
 from ..clocks import DEFAULT_TIME_MODEL, RealClock, TimeModel
 from ..core.game import GameState
 from ..digger import STOP, TIMEOUT, DiggerState
+from ..digger.definition import DIGGER
 from ..digger.narrate import event_text
 from . import render_digger
 from .front import GameFront, Names, numbered
@@ -36,7 +37,7 @@ def _digger(state: GameState) -> DiggerState:
 
 
 class DiggerFront(GameFront):
-    game = "digger"
+    game = DIGGER.name
     private_hands = False
     rules_markdown = DIGGER_RULES
     timeout_action = TIMEOUT

@@ -8,6 +8,7 @@ from typing import Any, ClassVar
 from rich.console import RenderableType
 
 from ..core.game import GameState
+from ..digging.definition import DIGGING
 from ..digging.narrate import event_text
 from . import render_digging
 from .front import GameFront, Names
@@ -15,7 +16,7 @@ from .rules_text import DIGGING_RULES
 
 
 class DiggingFront(GameFront):
-    game = "digging"
+    game = DIGGING.name
     private_hands = True
     rules_markdown = DIGGING_RULES
     moves_help: ClassVar[str] = """\

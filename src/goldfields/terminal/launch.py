@@ -12,7 +12,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..digger import DiggerOptions, DiggerState
+from ..digger.definition import DIGGER
 from ..digging import DiggingState
+from ..digging.definition import DIGGING
 from .digger_front import DiggerFront
 from .digging_front import DiggingFront
 from .keyboard import Keyboard, TerminalKeyboard
@@ -56,7 +58,7 @@ def digging_session(
     if partnership and players != 4:
         raise SetupError("the partnership game is for exactly 4 players (use --individual, or --players 4)")
     try:
-        seating = plan_seats("digging", players, seats, humans, bots)
+        seating = plan_seats(DIGGING.name, players, seats, humans, bots)
     except SeatingError as err:
         raise SetupError(str(err)) from None
     state = DiggingState(players, partnership)
@@ -66,7 +68,7 @@ def digging_session(
     return Session(
         DiggingFront(),
         state,
-        build_bots("digging", seating, players),
+        build_bots(DIGGING.name, seating, players),
         screen,
         keyboard or TerminalKeyboard(screen),
         seed=seed,
@@ -96,7 +98,7 @@ def digger_session(
     try:
         options = DiggerOptions() if time_limit is None else DiggerOptions(time_limit=time_limit)
         state = DiggerState(players, crates, options)
-        seating = plan_seats("digger", players, seats, humans, bots)
+        seating = plan_seats(DIGGER.name, players, seats, humans, bots)
     except (SeatingError, ValueError) as err:
         raise SetupError(str(err)) from None
     seed = _seed(seed)
@@ -105,7 +107,7 @@ def digger_session(
     return Session(
         DiggerFront(clock),
         state,
-        build_bots("digger", seating, players),
+        build_bots(DIGGER.name, seating, players),
         screen,
         keyboard or TerminalKeyboard(screen),
         seed=seed,

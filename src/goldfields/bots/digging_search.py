@@ -133,7 +133,8 @@ class DiggingSearch(SearchGame):
         return None
 
     def step(self, state: GameState, action: int, rng: random.Random) -> None:
-        state.apply_legal(action)  # legal by construction (see module doc)
+        st: DiggingState = state  # type: ignore[assignment]
+        st.apply_legal(action)  # legal by construction (see module doc)
 
     def rollout(self, state: GameState, rng: random.Random, depth: int, observer: int) -> list[float]:
         st: DiggingState = state  # type: ignore[assignment]

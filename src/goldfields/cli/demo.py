@@ -40,7 +40,7 @@ def _scoreboard(state: GameState) -> Table:
 
 
 def demo_command(
-    game: Annotated[GameName, typer.Argument(help="The game to watch.")] = FIRST_GAME,  # type: ignore[valid-type]
+    game: Annotated[GameName, typer.Argument(help="The game to watch.")] = FIRST_GAME,
     players: Annotated[int | None, typer.Option("--players", "-n", help="Digging 2-4 (4), Digger 2-5 (3).")] = None,
     individual: Annotated[bool, typer.Option(help="Digging with 4 players: each for themselves.")] = False,
     bots: Annotated[str, typer.Option(help="Bot spec for every seat, e.g. heuristic, random, ismcts:seconds=0.2.")] = (

@@ -42,8 +42,8 @@ class DiggerOptions:
             raise ValueError(f"knock_probability must be a number from 0 to 1, not {p!r}")
         stack = self.stack_seconds
         if not _is_number(stack) or not math.isfinite(stack) or not 0.0 <= stack <= MAX_STACK_SECONDS:
-            limit = f"{MAX_STACK_SECONDS:g}"
-            raise ValueError(f"stack_seconds must be a number of seconds from 0 to {limit}, not {stack!r}")
+            most = f"{MAX_STACK_SECONDS:g}"
+            raise ValueError(f"stack_seconds must be a number of seconds from 0 to {most}, not {stack!r}")
         object.__setattr__(self, "stack_seconds", float(stack))
         # Frozen: normalising means going round the dataclass's own setattr.
         object.__setattr__(self, "time_limit", float(limit))

@@ -206,6 +206,7 @@ class DiggerState(GameState):
             return self._late(action, t)
         digger = self.digger
         if kind == K_ROLL:
+            assert t is not None  # a roll always has its time (0 for the turn's first)
             first = not self.started
             self.started = True
             self.elapsed = t

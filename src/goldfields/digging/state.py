@@ -355,8 +355,8 @@ class DiggingState(GameState):
             self.known[seat][code] += 1
             self.passes[seat].append((code, mate))
             if not quiet:
-                card = {"card": CODES[code]}
-                events.append(Event("pass", {"seat": seat, "to": mate}, {seat: card, mate: card}))
+                shown = {"card": CODES[code]}
+                events.append(Event("pass", {"seat": seat, "to": mate}, {seat: shown, mate: shown}))
         elif kind == A.K_OPEN:
             index = len(self.mines)
             self.mines.append(Mine(index, code, target, [], False))
@@ -954,6 +954,6 @@ def _code(card: object) -> int:
     """A card of a deck, as a code number or its notation, checked."""
     if isinstance(card, str) and card.upper() in CODES:
         return CODES.index(card.upper())
-    if isinstance(card, numbers.Integral) and not isinstance(card, bool) and 0 <= card < NUM_CODES:
+    if isinstance(card, numbers.Integral) and not isinstance(card, bool) and 0 <= int(card) < NUM_CODES:
         return int(card)
     raise RuleError("D1", f"the deck holds an unknown card: {card!r}")

@@ -51,7 +51,7 @@ from typing import Any, ClassVar
 
 from ._deps import require
 
-gymnasium = require("gymnasium", "goldfields.research.gymnasium_env")
+gymnasium: Any = require("gymnasium", "goldfields.research.gymnasium_env")
 np = require("numpy", "goldfields.research.gymnasium_env")
 
 from gymnasium import spaces  # noqa: E402
@@ -101,7 +101,7 @@ class GoldfieldsEnv(gymnasium.Env):
         self.game = game
         self.seat_choice = seat
         self.opponent_specs = others
-        self._bots = [s if isinstance(s, Bot) else make_bot(s, game) for s in others]
+        self._bots = [s if isinstance(s, Bot) else make_bot(str(s), game) for s in others]
         self.illegal_action = illegal_action
         self.illegal_penalty = float(illegal_penalty)
         self.render_mode = render_mode

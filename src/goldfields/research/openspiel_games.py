@@ -69,7 +69,7 @@ from typing import Any
 
 from ._deps import require
 
-pyspiel = require("pyspiel", "goldfields.research.openspiel_games")
+pyspiel: Any = require("pyspiel", "goldfields.research.openspiel_games")
 np = require("numpy", "goldfields.research.openspiel_games")
 
 from ..core import registry  # noqa: E402
@@ -441,7 +441,7 @@ def _generic_game(name: str) -> tuple[Any, type]:
         {"players": spec0.players, "max_moves": DEFAULT_MAX_MOVES},
     )
 
-    class Game(pyspiel.Game):  # type: ignore[misc]
+    class Game(pyspiel.Game):
         def __init__(self, params: dict[str, Any] | None = None) -> None:
             p = {**game_type.parameter_specification, **(params or {})}
             self.spec = GameSpec.make(name, max_moves=int(p["max_moves"]), players=int(p["players"]))

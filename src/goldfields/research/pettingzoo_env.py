@@ -43,7 +43,7 @@ from typing import Any, ClassVar
 
 from ._deps import require
 
-pettingzoo = require("pettingzoo", "goldfields.research.pettingzoo_env")
+pettingzoo: Any = require("pettingzoo", "goldfields.research.pettingzoo_env")
 gymnasium = require("gymnasium", "goldfields.research.pettingzoo_env")
 np = require("numpy", "goldfields.research.pettingzoo_env")
 
@@ -64,7 +64,7 @@ class GoldfieldsAEC(pettingzoo.AECEnv):
         super().__init__()
         self.table = spec
         self.render_mode = render_mode
-        self.metadata = {**self.metadata, "name": f"goldfields_{spec.name}_v0"}
+        self.metadata = {**GoldfieldsAEC.metadata, "name": f"goldfields_{spec.name}_v0"}  # type: ignore[misc]
         n = spec.players
         self.possible_agents = [f"player_{s}" for s in range(n)]
         self.agents = self.possible_agents[:]

@@ -257,6 +257,7 @@ class GameSpec:
     game: str
     params_json: tuple[tuple[str, Any], ...] = ()
     max_moves: int = 0
+    params: Any = field(default=None, init=False, compare=False, repr=False)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> GameSpec:
         return self  # immutable: states share it
@@ -297,10 +298,10 @@ class GameSpec:
 
     @property
     def clock(self) -> Stamper | None:
-        return self.definition.simulated_clock(ENV_JITTER)  # type: ignore[no-any-return]
+        return self.definition.simulated_clock(ENV_JITTER)
 
     def new_state(self) -> GameState:
-        return self.definition.new_state(self.params)  # type: ignore[no-any-return]
+        return self.definition.new_state(self.params)
 
     def max_game_length(self) -> int:
         if not self.max_moves:

@@ -239,8 +239,9 @@ def train(cfg: TrainConfig, out_png: Path | None = None, log: Any = print) -> di
     random.seed(cfg.seed)
     env = gym.make(cfg.env_id, **cfg.env_kwargs).unwrapped
     eval_env = gym.make(cfg.env_id, **{**cfg.env_kwargs, "opponents": cfg.opponent}).unwrapped
-    obs_size = env.observation_space.shape[0]
-    policy = MaskedPolicy(obs_size, env.action_space.n, cfg.hidden, cfg.seed)
+    obs_size = int(np.prod(env.observation_space.shape))
+    actions = int(env.action_space.n)  # type: ignore[attr-defined]  # GoldfieldsEnv's is a Discrete space
+    policy = MaskedPolicy(obs_size, actions, cfg.hidden, cfg.seed)
     opt = Adam(policy.params, cfg.lr)
     rng = np.random.default_rng(cfg.seed)
     start = time.perf_counter()
@@ -311,7 +312,7 @@ def train(cfg: TrainConfig, out_png: Path | None = None, log: Any = print) -> di
             )
     train_seconds = time.perf_counter() - start
     final = evaluate(eval_env, policy, cfg.final_eval_games, seed=20_000_000)
-    untrained = MaskedPolicy(obs_size, env.action_space.n, cfg.hidden, cfg.seed)
+    untrained = MaskedPolicy(obs_size, actions, cfg.hidden, cfg.seed)
     final_untrained = evaluate(eval_env, untrained, cfg.final_eval_games, seed=20_000_000)
     result = {
         "config": asdict(cfg),

@@ -111,11 +111,11 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
         headers = dict(err.headers or {})
         if err.status_code == 405:
             # Starlette names only the first matching route's method; list them all.
-            methods = set()
+            methods: set[str] = set()
             for route in request.app.router.routes:
                 match, _ = route.matches({**request.scope, "method": "__none__"})
                 if match is Match.PARTIAL and isinstance(route, APIRoute) and route.include_in_schema:
-                    methods |= route.methods
+                    methods |= route.methods or set()
             headers["Allow"] = ", ".join(sorted(methods))
         return JSONResponse(detail, status_code=err.status_code, headers=headers)
 

@@ -14,6 +14,7 @@ import asyncio
 import concurrent.futures
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, TypeVar
 
 from sqlalchemy import create_engine, event, insert, select, update
@@ -92,7 +93,7 @@ class Store:
                 rows = [row for row, _ in batch]
                 try:
                     # A Core executemany: the ORM's unit of work is not needed for appends.
-                    await self.run(lambda s, rows=rows: s.execute(insert(StepRow), rows))
+                    await self.run(partial(_insert_steps, rows=rows))
                 except Exception as err:  # the whole batch failed: nobody is acknowledged
                     for _, fut in batch:
                         if not fut.done():
@@ -144,3 +145,8 @@ class Store:
             return out
 
         return await self.run(load)
+
+
+def _insert_steps(session: Session, rows: list[dict[str, Any]]) -> Any:
+    # A Core executemany: the ORM's unit of work is not needed for appends.
+    return session.execute(insert(StepRow), rows)

@@ -268,7 +268,8 @@ def test_D5_close_any_open_mine_even_empty():
     play(state, "0: play MS 1")  # an empty silver mine in seat 1's display
     assert "play X m1" in legal(state)
     play(state, "1: draw", "2: play X m1")  # seat 2 closes an opponent's empty mine
-    assert mine(state, "m1") == {"name": "m1", "owner": 1, "metal": "silver", "chests": [], "closed": True}
+    assert mine(state, "m1") == {"name": "m1", "owner": 1, "metal": "silver", "chests": [], "closed": True,
+                                "points_if_closed": 0}
     assert state.hand_points() == [0, 0, 0, 0]
     # No card may be added to a closed mine.
     assert not any(m.endswith(" m1") for m in legal(state))
@@ -383,7 +384,8 @@ def test_D6_partnership_attack_wins_mine_moves_to_first_attacker():
     resolved = event(events, "fight_resolved")
     assert resolved["winner"] == "attack" and resolved["owner"] == 1
     # The whole mine, chests in order, goes to the first attacker (seat 1), not to seat 3.
-    assert mine(state, "m1") == {"name": "m1", "owner": 1, "metal": "gold", "chests": ["GG", "G"], "closed": False}
+    assert mine(state, "m1") == {"name": "m1", "owner": 1, "metal": "gold", "chests": ["GG", "G"], "closed": False,
+                                "points_if_closed": 12}
     assert sorted(discard(state)) == sorted(["B3", "B1", "B8", "B9"])
     play(state, "1: play X m1")
     assert state.hand_points() == [0, 12, 0, 0]  # GG first: 6 + 6
@@ -440,7 +442,8 @@ def test_D6_closed_during_fight_discards_last_chest_and_bandits():
     ended = event(events, "fight_ended")
     assert ended["discarded"] == ["G", "B5"]
     assert state.fight is None
-    assert mine(state, "m1") == {"name": "m1", "owner": 0, "metal": "gold", "chests": ["GG", "G"], "closed": True}
+    assert mine(state, "m1") == {"name": "m1", "owner": 0, "metal": "gold", "chests": ["GG", "G"], "closed": True,
+                                "points_if_closed": 12}
     assert state.hand_points() == [12, 0, 0, 0]  # GG first: 6 + 6
     assert sorted(discard(state)) == sorted(["G", "B5"])
     # Play goes on; no resolution when it comes back to seat 1.

@@ -101,7 +101,10 @@ def new_page(browser: Any, server: LiveServer) -> Iterator[Any]:
         kwargs.setdefault("viewport", {"width": 1280, "height": 900})
         kwargs.setdefault("locale", "en-GB")
         context = browser.new_context(base_url=server.base, **kwargs)
-        context.set_default_timeout(30000)
+        # Generous: each wait ends as soon as its event happens, and a CI machine shared
+        # with other jobs can take tens of seconds to serve a page (scripts/test-under-load).
+        context.set_default_timeout(90_000)
+        context.set_default_navigation_timeout(90_000)
         contexts.append(context)
         page = context.new_page()
         page.on("pageerror", lambda err: errors.append(f"{page.url}: {err}"))

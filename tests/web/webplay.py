@@ -28,7 +28,7 @@ def _click_unless_a_dialog(page: Any, click: Any) -> bool:
     except PlaywrightTimeout:
         if page.locator(".modal-backdrop").count():
             return False
-        click(timeout=30_000)
+        click(timeout=90_000)
     return True
 
 
@@ -71,7 +71,7 @@ def digging_step(page: Any, prefer_draw: bool = True) -> str | None:
             if not _click_unless_a_dialog(page, target.click):
                 return None
     # The move is answered by an update: the page then shows a later step.
-    page.wait_for_function(f"document.body.dataset.seq !== {seq!r}", timeout=30000)
+    page.wait_for_function(f"document.body.dataset.seq !== {seq!r}", timeout=90_000)
     return move
 
 
@@ -114,5 +114,5 @@ def digger_step(page: Any, max_rolls: int = 4) -> str | None:
         return None
     move = button.get_attribute("data-move")
     button.click()
-    page.wait_for_function(f"document.body.dataset.seq !== {seq!r}", timeout=30000)
+    page.wait_for_function(f"document.body.dataset.seq !== {seq!r}", timeout=90_000)
     return move

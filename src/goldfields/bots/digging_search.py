@@ -26,8 +26,8 @@ from collections.abc import Callable, Sequence
 
 from ..core.game import CHANCE, TERMINAL, GameState
 from ..digging import actions as A
-from ..digging.cards import CLOSE, METAL_VALUE, bandit_value
-from ..digging.state import DiggingState
+from ..digging.cards import CLOSE, bandit_value
+from ..digging.state import DiggingState, mine_points
 from .ismcts import SearchGame
 
 HIDDEN_PASS = -2
@@ -47,12 +47,7 @@ OPEN_SHARE = 0.35
 """... and when it does not, but the pile still has cards to draw one."""
 
 
-def _mine_value(metal: int, chests: list[int]) -> int:
-    # Inlined D8 scoring (mine_points) for the hot loop.
-    value = METAL_VALUE[metal]
-    if chests[0] >= 6:
-        return 2 * value * len(chests)
-    return sum(2 * value if c >= 6 else value for c in chests)
+_mine_value = mine_points  # D8, the engine's one statement of it
 
 
 def evaluate(state: DiggingState) -> list[float]:

@@ -566,6 +566,7 @@ class DiggerState(GameState):
             "remaining": None if hidden else max(0.0, self.limit - self.elapsed),
             "scores": self.scores(),
             "winners": self.winners(),
+            "teams": list(range(self.num_players)),  # each seat is a side of its own
         }
         obs["legal"] = (
             [action_to_string(a) for a in self.legal_actions()] if seat is not None and seat == self._to_move else []

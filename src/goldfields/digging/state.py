@@ -23,6 +23,7 @@ from .cards import (
     CHEST_CODES,
     CLOSE,
     CODES,
+    DOUBLE_CODES,
     METAL_VALUE,
     METALS,
     NUM_CODES,
@@ -30,12 +31,13 @@ from .cards import (
     deck_counts,
     expand,
     is_bandit,
-    is_double,
     metal_of,
 )
 from .options import DiggingOptions, target_for
 
 HAND_SIZE = 6
+_FIRST_DOUBLE = DOUBLE_CODES[0]
+assert tuple(range(_FIRST_DOUBLE, _FIRST_DOUBLE + 3)) == DOUBLE_CODES and DOUBLE_CODES[-1] < CLOSE
 
 # Precomputed action ids, so that listing legal actions is mostly list concatenation.
 _PASS_IDS = tuple(A.pass_action(c) for c in range(NUM_CODES))
@@ -78,14 +80,19 @@ class Mine:
 
 
 def mine_points(metal: int, chests: Sequence[int]) -> int:
-    """D8: what a closed mine with these chest cards scores."""
+    """D8: what a closed mine with these chest cards scores.
+
+    The one statement of D8: the engine, the bots, the encoding and the
+    observation's ``points_if_closed`` all call it. (Double chests are the
+    codes from DOUBLE_CODES[0] up: compared inline, as search calls this in
+    its inner loop.)"""
     if not chests:
         return 0
     value = METAL_VALUE[metal]
-    if is_double(chests[0]):
+    if chests[0] >= _FIRST_DOUBLE:
         # A double chest first: every chest card of the mine scores double.
         return 2 * value * len(chests)
-    return sum(2 * value if is_double(c) else value for c in chests)
+    return sum(2 * value if c >= _FIRST_DOUBLE else value for c in chests)
 
 
 class Fight:
@@ -467,19 +474,7 @@ class DiggingState(GameState):
         self.fight = None
         mine = self.mines[fight.mine]
         owner = mine.owner
-        new_owner = owner
-        if self.partnership:
-            attack_team = self.team(fight.attacker)
-            attack = sum(bandit_value(c) for s, c in fight.bandits if self.team(s) == attack_team)
-            defence = sum(bandit_value(c) for s, c in fight.bandits if self.team(s) != attack_team)
-            if attack > defence:  # a tie goes to the defenders
-                new_owner = fight.attacker
-            detail: dict[str, Any] = {"attack": attack, "defence": defence}
-        else:
-            best_seat, best = max(fight.bandits, key=lambda sc: sc[1])
-            if best_seat != owner:
-                new_owner = best_seat
-            detail = {"highest": CODES[best], "by": best_seat}
+        new_owner, detail = self._fight_outcome(fight)
         mine.owner = new_owner
         self.discard.extend(c for _, c in fight.bandits)
         events.append(
@@ -624,7 +619,7 @@ class DiggingState(GameState):
             "hand_sizes": self.sizes[:],
             "pile": len(self.pile),
             "last_round": self.final_left if self.final_left >= 0 else None,
-            "mines": [m.to_json() for m in self.mines],
+            "mines": [{**m.to_json(), "points_if_closed": mine_points(m.metal, m.chests)} for m in self.mines],
             "fight": self._fight_json(),
             "discard": [CODES[c] for c in self.discard],
             "points": self.hand_points(),
@@ -632,6 +627,7 @@ class DiggingState(GameState):
             "history": [h[:] for h in self.history],
             "cannot_hold": [[CODES[c] for c in ch] for ch in self.cannot_hold],
             "winners": self._winners,
+            "teams": [self.team(s) for s in range(n)],
         }
         if seat is not None and self.partnership:
             obs["passed"] = [{"card": CODES[c], "to": to} for c, to in self.passes[seat]]
@@ -641,20 +637,37 @@ class DiggingState(GameState):
         )
         return obs
 
+    def _fight_outcome(self, fight: Fight) -> tuple[int, dict[str, Any]]:
+        """D6: who owns the mine if the fight is decided with the bandits laid so
+        far, and why: (the owner then, the sums or the highest bandit)."""
+        owner = self.mines[fight.mine].owner
+        if self.partnership:
+            attack_team = self.team(fight.attacker)
+            attack = sum(bandit_value(c) for s, c in fight.bandits if self.team(s) == attack_team)
+            defence = sum(bandit_value(c) for s, c in fight.bandits if self.team(s) != attack_team)
+            # A tie goes to the defenders.
+            return (fight.attacker if attack > defence else owner), {"attack": attack, "defence": defence}
+        best_seat, best = max(fight.bandits, key=lambda sc: sc[1])
+        return best_seat, {"highest": CODES[best], "by": best_seat}
+
     def _fight_json(self) -> dict[str, Any] | None:
         f = self.fight
         if f is None:
             return None
+        owner = self.mines[f.mine].owner
+        leader, detail = self._fight_outcome(f)
         out: dict[str, Any] = {
             "mine": A.mine_name(f.mine),
             "attacker": f.attacker,
-            "owner": self.mines[f.mine].owner,
+            "owner": owner,
             "bandits": [[s, CODES[c]] for s, c in f.bandits],
             "chances": f.chances[:],
+            # Derived facts (D6), so that no front end or bot decides a fight again:
+            "sides": {str(s): self._side(f, s) for s in range(self.num_players)},
+            "leader": leader,
+            "leading": "defence" if leader == owner else "attack",
+            **detail,
         }
-        if self.partnership:
-            out["attack"] = sum(bandit_value(c) for s, c in f.bandits if self._side(f, s) == "attack")
-            out["defence"] = sum(bandit_value(c) for s, c in f.bandits if self._side(f, s) == "defence")
         return out
 
     def resample(self, seat: int, rng: random.Random) -> Self:

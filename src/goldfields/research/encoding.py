@@ -102,7 +102,6 @@ class Encoding:
 _CHEST_CODES = ("G", "S", "C", "GG", "SS", "CC")
 _METAL_INDEX = {"gold": 0, "silver": 1, "copper": 2}
 _DOUBLE = {"GG", "SS", "CC"}
-_METAL_VALUE = (3, 2, 1)
 _MINE_FEATURES = 18
 MINE_SCALE = 60.0  # the most a mine can score: a gold mine opened with GG, then the nine G (10 x 6)
 SCORE_SCALE = 120.0
@@ -177,15 +176,6 @@ def _counts(cards: Sequence[str]) -> list[int]:
     for c in cards:
         out[CODE_OF[c]] += 1
     return out
-
-
-def _mine_points(metal: int, chests: Sequence[str]) -> int:
-    if not chests:
-        return 0
-    value = _METAL_VALUE[metal]
-    if chests[0] in _DOUBLE:
-        return 2 * value * len(chests)
-    return sum(2 * value if c in _DOUBLE else value for c in chests)
 
 
 def _finish(v: list[float], out: Any) -> Any:
@@ -270,7 +260,7 @@ def encode_digging(obs: Mapping[str, Any], out: Any = None) -> Any:
         for c in chests:
             v[row + 9 + _CHEST_CODES.index(c)] += 1.0 / 9.0
         v[row + 15] = 1.0 if chests and chests[0] in _DOUBLE else 0.0
-        v[row + 16] = min(1.0, _mine_points(metal, chests) / MINE_SCALE)
+        v[row + 16] = min(1.0, m["points_if_closed"] / MINE_SCALE)
         v[row + 17] = 1.0 if i == fight_mine else 0.0
 
     if fight is not None:

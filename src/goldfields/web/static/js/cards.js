@@ -24,14 +24,6 @@ export function cardName(code) {
   return t(`card.${c.kind}.${c.metal}`);
 }
 
-/** D8: what a closed mine with these chests scores. */
-export function minePoints(metal, chests) {
-  if (!chests.length) return 0;
-  const v = METAL_VALUE[metal[0].toUpperCase()] ?? METAL_VALUE[{ gold: "G", silver: "S", copper: "C" }[metal]];
-  if (parseCard(chests[0]).kind === "double") return 2 * v * chests.length;
-  return chests.reduce((sum, c) => sum + (parseCard(c).kind === "double" ? 2 * v : v), 0);
-}
-
 export const metalLetter = (name) => ({ gold: "G", silver: "S", copper: "C" })[name] || name;
 
 /**

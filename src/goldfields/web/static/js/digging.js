@@ -2,7 +2,7 @@
 // Legal moves come from the observation's `legal` list: a card is selectable when some
 // legal move plays or passes it, and only the targets of those moves are offered.
 
-import { cardBack, cardEl, cardName, minePoints, parseCard } from "./cards.js";
+import { cardBack, cardEl, cardName, parseCard } from "./cards.js";
 import { fill, h, icon, modal, reducedMotion } from "./dom.js";
 import { t } from "./i18n.js";
 import { narrate } from "./narrate.js";
@@ -277,12 +277,9 @@ class DiggingView {
           h("span.fight-note", t("dig.tieDefends")),
         );
       } else {
-        let best = null;
-        for (const [seat, code] of fight.bandits) {
-          const v = parseCard(code).value;
-          if (!best || v > best.v) best = { seat, v };
-        }
-        sums = h("div.fight-sums", h("span.sum", t("dig.highest", { n: best.v, name: this.ctx.name(best.seat) })));
+        // The engine says who leads (D6): the highest bandit so far.
+        const highest = parseCard(fight.highest).value;
+        sums = h("div.fight-sums", h("span.sum", t("dig.highest", { n: highest, name: this.ctx.name(fight.by) })));
       }
       const chances = fight.chances.length
         ? t("dig.chances", { names: fight.chances.map((s) => this.ctx.name(s)).join(", ") })
@@ -314,8 +311,7 @@ class DiggingView {
   }
 
   sideOf(view, fight, seat) {
-    const team = (s) => (view.partnership ? s % 2 : s);
-    return team(seat) === team(fight.owner) ? "defence" : "attack";
+    return fight.sides[String(seat)]; // the engine's sides (D6)
   }
 
   seatOrder(n) {
@@ -331,11 +327,12 @@ class DiggingView {
     const panels = this.seatOrder(n).map((seat) => {
       const info = table.seats[seat] || {};
       const isMe = seat === this.me;
-      const partner = view.partnership && this.me !== null && seat === (this.me + 2) % 4;
+      const team = view.teams[seat]; // the engine's teams
+      const partner = view.partnership && this.me !== null && seat !== this.me && team === view.teams[this.me];
       const badges = [];
       if (isMe) badges.push(h("span.badge.you", t("common.you")));
       if (partner) badges.push(h("span.badge.partner", t("dig.partner")));
-      if (view.partnership) badges.push(h(`span.badge.team-${"ab"[seat % 2]}`, t(`dig.team${"AB"[seat % 2]}`)));
+      if (view.partnership) badges.push(h(`span.badge.team-${"ab"[team]}`, t(`dig.team${"AB"[team]}`)));
       if (info.kind === "bot") badges.push(h("span.badge.bot", icon("bot"), " ", t("common.bot")));
       if (info.standin) badges.push(h("span.badge.away", t("table.standin")));
       else if (info.kind === "human" && !info.open && !info.connected) {
@@ -366,7 +363,7 @@ class DiggingView {
             "to-move": view.to_move === seat,
             me: isMe,
             partner,
-            [`team-${"ab"[seat % 2]}`]: view.partnership,
+            [`team-${"ab"[team]}`]: view.partnership,
           },
           "data-seat": seat,
           "aria-label": this.ctx.name(seat),
@@ -400,7 +397,7 @@ class DiggingView {
     const metal = mine.metal[0].toUpperCase();
     const chests = mine.chests;
     const doubled = chests.length > 0 && parseCard(chests[0]).kind === "double";
-    const value = minePoints(mine.metal, chests);
+    const value = mine.points_if_closed; // the engine's D8 score
     const fought = view.fight && view.fight.mine === mine.name;
     const move = sel ? sel.targets.get(mine.name) : null;
     const stack = [cardEl(`M${metal}`, { size: "xs" })];
@@ -559,13 +556,16 @@ class DiggingView {
   }
 
   sides(view) {
-    // Partnership: team A (0+2) and team B (1+3); otherwise one column per seat.
+    // Partnership: one column per team (the engine's teams); otherwise one per seat.
     if (view.partnership) {
-      return [0, 1].map((team) => ({
-        label: `${t(`dig.team${"AB"[team]}`)}`,
-        title: [team, team + 2].map((s) => this.ctx.name(s)).join(" + "),
-        seats: [team, team + 2],
-      }));
+      return [0, 1].map((team) => {
+        const seats = [...Array(view.players).keys()].filter((s) => view.teams[s] === team);
+        return {
+          label: `${t(`dig.team${"AB"[team]}`)}`,
+          title: seats.map((s) => this.ctx.name(s)).join(" + "),
+          seats,
+        };
+      });
     }
     return [...Array(view.players).keys()].map((s) => ({ label: this.ctx.name(s), title: "", seats: [s] }));
   }

@@ -10,7 +10,6 @@ turn takes no wall-clock time and its result does not depend on the machine.
 
 from __future__ import annotations
 
-import random
 import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
@@ -18,6 +17,7 @@ from typing import Any, ClassVar
 from rich.console import Group, RenderableType
 
 from ..clocks import DEFAULT_TIME_MODEL, RealClock, TimeModel
+from ..core.definition import Stamper
 from ..core.game import GameState
 from ..digger import STOP, TIMEOUT, DiggerState
 from ..digger.definition import DIGGER
@@ -100,8 +100,9 @@ Colours: B blue (water, worth nothing), Y yellow, R red, G green, W white; K bla
     def stamp_human(self, state: GameState, action: int) -> float | None:
         return self.real.stamp(_digger(state), action)
 
-    def stamp_bot(self, state: GameState, action: int, rng: random.Random) -> float | None:
-        return self.model.stamp(_digger(state), action, rng)
+    @property
+    def bot_clock(self) -> Stamper:  # type: ignore[override]
+        return self.model
 
     def deadline(self, state: GameState) -> Expired | None:
         digger = _digger(state)

@@ -12,7 +12,6 @@ observation (``state.observation(seat)``) and event views
 
 from __future__ import annotations
 
-import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -21,6 +20,7 @@ from typing import Any, ClassVar
 from rich.console import Group, RenderableType
 from rich.text import Text
 
+from ..core.definition import Stamper
 from ..core.game import GameState
 from .keyboard import Expired
 
@@ -117,8 +117,8 @@ class GameFront(ABC):
     def stamp_human(self, state: GameState, action: int) -> float | None:
         return None
 
-    def stamp_bot(self, state: GameState, action: int, rng: random.Random) -> float | None:
-        return None
+    bot_clock: Stamper | None = None
+    """The simulated clock that stamps the bots' decisions (a timed game's), for the game driver."""
 
     def deadline(self, state: GameState) -> Expired | None:
         """A test that says the human's time is up, while they are choosing; None: no hurry."""

@@ -31,6 +31,7 @@ from rich.markdown import Markdown
 
 from ..bots import Bot, BotError
 from ..core.game import Event, GameState, RuleError
+from ..play.driver import Driver
 from ..records import save as save_record
 from .commands import COMMANDS_HELP, Command, Verb, parse
 from .front import GameFront, Names, numbered
@@ -73,7 +74,6 @@ class Session:
         if len(bots) != n:
             raise ValueError(f"{state.game_name} for {n} players needs {n} seats, got {len(bots)}")
         self.front = front
-        self.state = state
         self.bots = list(bots)
         self.humans = tuple(s for s, b in enumerate(bots) if b is None)
         if not self.humans:
@@ -84,11 +84,12 @@ class Session:
         self.save_name = save_name
         self.delay = delay
         self.sleep = sleep
-        self.chance_rng = random.Random(seed)
-        # As in the match runner, the helpers' generators are seeded first, so
-        # the stream of deals and dice does not depend on who sits where.
-        self.stamp_rng = random.Random(self.chance_rng.getrandbits(64))
-        self.bot_rngs = [random.Random(self.chance_rng.getrandbits(64)) for _ in range(n)]
+        # The one game driver deals, rolls, asks the bots and stamps their time;
+        # the humans' seats (no bot) are this session's to play.
+        self.driver = Driver(state, bots, random.Random(seed), clock=front.bot_clock)
+        self.chance_rng = self.driver.chance_rng
+        self.stamp_rng = self.driver.stamp_rng
+        self.bot_rngs = self.driver.bot_rngs
         self.events: list[Event] = []
         self.steps = 0
         self._undo: list[_Snapshot] = []
@@ -127,22 +128,25 @@ class Session:
             self._offer_save("The game cannot go on.")
             return EXIT_ABANDONED
 
+    @property
+    def state(self) -> GameState:
+        return self.driver.state
+
+    @state.setter
+    def state(self, state: GameState) -> None:
+        self.driver.state = state
+
     def _step(self) -> None:
         state = self.state
         if state.is_chance_node():
-            self._record(state.apply_chance(state.sample_chance(self.chance_rng)))
+            self._record(self.driver.chance())
             return
         seat = state.current_player
-        bot = self.bots[seat]
-        if bot is None:
+        if self.bots[seat] is None:
             self._human(seat)
             return
-        action = bot.act(state.view(seat), self.bot_rngs[seat])
-        at = self.front.stamp_bot(state, action, self.stamp_rng)
-        try:
-            events = state.apply_action(action, at)
-        except RuleError as err:
-            raise BotError(f"bot {bot.spec()} at seat {seat} chose an illegal action {action!r}: {err}") from err
+        events = self.driver.step()  # the bot's decision, stamped by the front's clock
+        assert events is not None
         self._last_decider = seat
         self._record(events)
         if self.delay:

@@ -200,6 +200,24 @@ class _EngineOSState(pyspiel.State):
     _core: _Core
     _spec: Any
 
+    @property
+    def dealing_text(self) -> str:
+        """A deal under way, for the observation strings ("" when none is)."""
+        return ""
+
+    def __init__(self, game: Any) -> None:
+        super().__init__(game)
+        self._spec = game.spec
+        self._core = _Core(game.spec.new_state())
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> Any:
+        """A state ``player_id`` cannot tell apart, drawn with the engine's sampler; it
+        keeps the history (right where nothing but a clock the history fixes is hidden)."""
+        rng = random.Random(int(probability_sampler() * 2**53))
+        new = self.clone()
+        new._core.engine = self._core.engine.resample(player_id, rng)
+        return new
+
     def _over(self) -> bool:
         return self._core.truncated or self._core.engine.is_terminal()
 
@@ -242,9 +260,7 @@ class DiggingOSState(_EngineOSState):
 
     def __init__(self, game: DiggingGame) -> None:
         super().__init__(game)
-        self._spec = game.spec
         self._deck_size = len(game.deck)
-        self._core = _Core(game.spec.new_state())
         self._reset_deal(game.deck)
 
     def _reset_deal(self, deck: list[int]) -> None:
@@ -359,13 +375,6 @@ class DiggerGame(pyspiel.Game):
 class DiggerOSState(_EngineOSState):
     """A Digger state for OpenSpiel: every decision stamped by the simulated clock."""
 
-    dealing_text = ""
-
-    def __init__(self, game: DiggerGame) -> None:
-        super().__init__(game)
-        self._spec = game.spec
-        self._core = _Core(game.spec.new_state())
-
     def chance_outcomes(self) -> list[tuple[int, float]]:
         outcomes = self._core.engine.chance_outcomes()
         if len(outcomes) > 2:
@@ -409,13 +418,6 @@ class DiggerOSState(_EngineOSState):
         obs = self._core.engine.observation(None)
         obs["elapsed"] = obs["remaining"] = None  # not common knowledge: the digger cannot see it
         return obs
-
-    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> DiggerOSState:
-        """A state ``player_id`` cannot tell apart: only the clock is hidden, from the digger."""
-        rng = random.Random(int(probability_sampler() * 2**53))
-        new = self.clone()
-        new._core.engine = self._core.engine.resample(player_id, rng)
-        return new
 
     def __str__(self) -> str:
         core = self._core
@@ -489,13 +491,6 @@ class GenericOSState(_EngineOSState):
     """Any registered game's state for OpenSpiel: chance outcomes are indices into
     the engine's ``chance_outcomes()``; the game is cut after ``max_moves`` decisions."""
 
-    dealing_text = ""
-
-    def __init__(self, game: Any) -> None:
-        super().__init__(game)
-        self._spec = game.spec
-        self._core = _Core(game.spec.new_state())
-
     def chance_outcomes(self) -> list[tuple[int, float]]:
         return [(i, p) for i, (_, p) in enumerate(self._core.engine.chance_outcomes())]
 
@@ -519,12 +514,6 @@ class GenericOSState(_EngineOSState):
         if player == pyspiel.PlayerId.CHANCE:
             return f"chance {self._core.engine.chance_outcomes()[action][0]}"
         return self._core.engine.action_to_string(action)
-
-    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> GenericOSState:
-        rng = random.Random(int(probability_sampler() * 2**53))
-        new = self.clone()
-        new._core.engine = self._core.engine.resample(player_id, rng)
-        return new
 
     def __str__(self) -> str:
         core = self._core

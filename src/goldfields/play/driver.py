@@ -32,7 +32,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
-from ..bots.base import Bot, BotError
+from ..bots.base import Bot, BotError, Budget
 from ..core.definition import Stamper
 from ..core.game import Event, GameState, RuleError
 from ..core.registry import game_of
@@ -120,7 +120,7 @@ class Driver:
         bot = self.bots[seat]
         if bot is None:
             raise BotError(f"seat {seat} is a human's: no bot decides for it")
-        return bot.act(self.state.view(seat), self.bot_rngs[seat])
+        return bot_decision(bot, self.state, seat, self.bot_rngs[seat])
 
     def stamp(self, action: int) -> float | None:
         """The clock's time for ``action`` in the current state (``None`` for an untimed game)."""
@@ -162,6 +162,12 @@ class Driver:
         self.steps += 1
         if self.on_step is not None:
             self.on_step(self.state, action, events)
+
+
+def bot_decision(bot: Bot, state: GameState, seat: int, rng: random.Random, budget: Budget | None = None) -> int:
+    """What ``bot`` plays for ``seat``, given only that seat's view: the one way every
+    driver of a game (this module's, the server's) asks a bot."""
+    return bot.act(state.view(seat), rng, budget)
 
 
 def play_game(

@@ -25,6 +25,7 @@ from typing import Any, Protocol
 from ..bots.base import Bot, Budget
 from ..bots.registry import make_bot
 from ..core.game import Event, GameState, RuleError
+from ..play.driver import bot_decision
 from .games import ConfigError, TableGame, table_game
 from .models import SeatRow, TableRow
 from .store import Store
@@ -392,16 +393,16 @@ class TableManager:
         async with table.lock:
             if table.seq != seq or not table.controlled_by_bot(seat) or table.state.current_player != seat:
                 return
-            view = table.state.view(seat)
+            state = table.state
             bot = self._bot_for(table, seat)
             rng = table.rng("bot")
         budget = Budget(seconds=self.settings.bot_seconds)
         if (table.seats[seat].bot or self.settings.standin_bot).split(":")[0] in QUICK_BOTS:
             # Decides in well under a millisecond: a thread hop would cost more,
             # and threads fighting over the GIL delay every other table.
-            action = bot.act(view, rng, budget)
+            action = bot_decision(bot, state, seat, rng, budget)
         else:
-            action = await asyncio.to_thread(bot.act, view, rng, budget)
+            action = await asyncio.to_thread(bot_decision, bot, state, seat, rng, budget)
         async with table.lock:
             if table.seq != seq or not table.controlled_by_bot(seat):
                 return  # the table moved on while the bot was thinking

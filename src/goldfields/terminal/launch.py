@@ -11,9 +11,8 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from ..digger import DiggerOptions, DiggerState
+from ..core.definition import ParamError
 from ..digger.definition import DIGGER
-from ..digging import DiggingState
 from ..digging.definition import DIGGING
 from .digger_front import DiggerFront
 from .digging_front import DiggingFront
@@ -51,17 +50,16 @@ def digging_session(
     screen: Screen | None = None,
     keyboard: Keyboard | None = None,
 ) -> Session:
-    if partnership is None:
-        partnership = players == 4
-    if not 2 <= players <= 4:
-        raise SetupError(f"Digging is for 2, 3 or 4 players, not {players}")
-    if partnership and players != 4:
-        raise SetupError("the partnership game is for exactly 4 players (use --individual, or --players 4)")
+    try:
+        params = DIGGING.params(players=players, partnership=partnership)
+    except ParamError as err:
+        hint = " (use --individual, or --players 4)" if err.param == "partnership" else ""
+        raise SetupError(f"{err.message}{hint}") from None
     try:
         seating = plan_seats(DIGGING.name, players, seats, humans, bots)
     except SeatingError as err:
         raise SetupError(str(err)) from None
-    state = DiggingState(players, partnership)
+    state = DIGGING.new_state(params)
     seed = _seed(seed)
     display = display or Display()
     screen = screen or Screen(make_console(display.no_color, display.width))
@@ -91,15 +89,15 @@ def digger_session(
     keyboard: Keyboard | None = None,
     clock: Callable[[], float] = time.monotonic,
 ) -> Session:
-    if not 2 <= players <= 5:
-        raise SetupError(f"Digger is for 2 to 5 players, not {players}")
     if crates not in ("white", "black"):
         raise SetupError(f"--crates is white or black, not {crates!r}")
     try:
-        options = DiggerOptions() if time_limit is None else DiggerOptions(time_limit=time_limit)
-        state = DiggerState(players, crates, options)
+        options = {} if time_limit is None else {"time_limit": time_limit}
+        state = DIGGER.new_state(DIGGER.params(players=players, crates=crates, options=options))
         seating = plan_seats(DIGGER.name, players, seats, humans, bots)
-    except (SeatingError, ValueError) as err:
+    except ParamError as err:
+        raise SetupError(err.message) from None
+    except SeatingError as err:
         raise SetupError(str(err)) from None
     seed = _seed(seed)
     display = display or Display()

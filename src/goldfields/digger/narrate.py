@@ -52,7 +52,11 @@ def event_text(ev: Mapping[str, Any], seat_name: Callable[[int], str] = lambda s
     if kind == "stop":
         banked = tokens(ev["banked"])
         boxed = f", boxes {ev['boxed']} blue" if ev["boxed"] else ""
-        return f"{who} calls stop{_at(ev)}: banks {banked}{boxed}; score {ev['score']}."
+        late = ev.get("returned") or {}
+        unstacked = ""
+        if any(late.values()):
+            unstacked = f"; the sand ran out while stacking: {tokens(late)} back to the centre"
+        return f"{who} calls stop{_at(ev)}: banks {banked}{boxed}{unstacked}; score {ev['score']}."
     if kind in ("timeout", "knock"):
         back = tokens(ev["returned"])
         cause = ev.get("cause")

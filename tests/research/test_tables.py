@@ -73,3 +73,21 @@ def test_natural_bound_of_one_individual_hand_holds():
             legal = match.state.legal_actions()
             match.apply(legal[rng.randrange(len(legal))])
         assert match.moves <= bound
+
+
+@pytest.mark.parametrize("spec", [DiggingSpec(2), DiggerSpec(3)], ids=lambda s: s.name)
+def test_every_spec_stamps_a_decision(spec):
+    """Callers (the benchmark, the OpenSpiel games) stamp through any spec without
+    asking which game needs time: an untimed game's stamp is None."""
+    match = Match(spec, random.Random(0))
+    action = match.state.legal_actions()[0]
+    at = spec.stamp(match.state, action, random.Random(1))
+    assert (at is None) == (spec.clock is None)
+
+
+def test_environments_give_a_timed_game_the_jittered_clock_and_an_untimed_one_none():
+    from goldfields.research.tables import ENV_JITTER, make_env_spec
+
+    timed = make_env_spec(DiggerSpec.name, players=3)
+    assert isinstance(timed, DiggerSpec) and timed.model.jitter == ENV_JITTER
+    assert make_env_spec(DiggingSpec.name, players=2).clock is None

@@ -8,9 +8,9 @@ interface:
   partnership, rule options, the short variants) and decide when a game run
   by an adapter is over and what each seat gets.
 * :class:`Match` drives one game with a ``random.Random`` the caller owns:
-  chance outcomes are drawn with it, and a Digger step is stamped with the
-  spec's :class:`~goldfields.digger.timing.TimeModel` (jitter drawn with the
-  same generator). PettingZoo, Gymnasium, the training example and the
+  chance outcomes are drawn with it, and a timed game's step is stamped with
+  the spec's simulated clock (a :class:`~goldfields.clocks.TimeModel`, jitter
+  drawn with the same generator). PettingZoo, Gymnasium, the training example and the
   benchmarks all use it; the OpenSpiel games deal and roll as explicit chance
   instead, but share the specs.
 
@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from ..core import registry
@@ -134,6 +134,10 @@ class DiggingSpec:
             raise ValueError("this Digging variant has no bound of its own: give max_moves")
         return bound
 
+    def stamp(self, state: GameState, action: int, rng: random.Random | None) -> float | None:
+        """No time: every spec stamps, so callers need not ask which game needs time."""
+        return None
+
     def after_step(self, match: Match, events: list[Event]) -> None:
         if self.max_moves and match.moves >= self.max_moves and not match.over:
             match.truncated = True
@@ -155,6 +159,12 @@ class DiggingSpec:
 
     def team(self, seat: int) -> int:
         return DIGGING_GAME.side_of(self.params, seat)
+
+    def standing(self, state: GameState) -> list[int]:
+        """Points per seat the play so far has earned: the hand's closed mines
+        (public), which is what a hand is decided on."""
+        points: list[int] = state.observation(None)["points"]
+        return points
 
 
 @dataclass(frozen=True)
@@ -245,6 +255,10 @@ class DiggerSpec:
             return state.returns()
         return side_returns(state.scores(), self.sides)
 
+    def standing(self, state: GameState) -> list[int]:
+        """Points per seat so far: the scores."""
+        return list(state.scores())
+
 
 @dataclass(frozen=True)
 class GameSpec:
@@ -324,6 +338,10 @@ class GameSpec:
             return state.returns()
         return side_returns(state.scores(), self.sides)
 
+    def standing(self, state: GameState) -> list[int]:
+        """Points per seat so far: the scores."""
+        return list(state.scores())
+
 
 Spec = DiggingSpec | DiggerSpec | GameSpec
 
@@ -342,9 +360,14 @@ ENV_JITTER = 0.2
 def make_env_spec(game: str, **kwargs: Any) -> Spec:
     """The spec of the PettingZoo and Gymnasium environments: :func:`make_spec`,
     with a timed game's clock jittered as in the arena unless a ``time_model`` is given."""
-    if SPECS.get(game) is DiggerSpec and kwargs.get("time_model") is None:
+    spec_class = SPECS.get(game)
+    if spec_class is not None and _has_field(spec_class, "time_model") and kwargs.get("time_model") is None:
         kwargs["time_model"] = env_time_model()
     return make_spec(game, **kwargs)
+
+
+def _has_field(spec_class: Any, name: str) -> bool:
+    return any(f.name == name for f in fields(spec_class))
 
 
 def env_time_model() -> Any:

@@ -57,3 +57,38 @@ def test_ppo_gradients_match_finite_differences():
             down = _loss(policy, batch, 0.2, 0.01, 0.5)
             flat[i] = old
             assert grads[name].reshape(-1)[i] == pytest.approx((up - down) / (2 * eps), rel=1e-4, abs=1e-7)
+
+
+def _env_after(game, moves, **table):
+    pytest.importorskip("gymnasium")
+    from goldfields.research.gymnasium_env import GoldfieldsEnv
+
+    env = GoldfieldsEnv(game, **table)
+    _, info = env.reset(seed=5)
+    rng = np.random.default_rng(5)
+    for _ in range(moves):
+        if env.match.over:
+            break
+        _, _, _, _, info = env.step(int(rng.choice(info["action_mask"].nonzero()[0])))
+    return env
+
+
+def test_margin_counts_partners_together():
+    from goldfields.research.tables import DIGGING
+    from goldfields.research.train import margin
+
+    env = _env_after(DIGGING, 40, players=4, partnership=True, single_hand=True, seat=1)
+    points = env.match.state.observation(env.seat)["points"]
+    me = env.seat % 2
+    sides = [points[0] + points[2], points[1] + points[3]]
+    assert points[1] and points[3]  # both partners have scored: the sum is what counts
+    assert margin(env) == sides[me] - sides[1 - me]
+
+
+def test_margin_of_a_game_with_single_seat_sides():
+    from goldfields.research.tables import DIGGER
+    from goldfields.research.train import margin
+
+    env = _env_after(DIGGER, 60, players=3, max_turns=20)
+    scores = env.match.state.scores()
+    assert margin(env) == scores[env.seat] - max(s for i, s in enumerate(scores) if i != env.seat)

@@ -40,7 +40,6 @@ from typing import Any
 
 from ..arena.stats import wilson
 from ._deps import require
-from .tables import DIGGING
 
 np = require("numpy", "goldfields.research.train")
 
@@ -181,15 +180,14 @@ class TrainConfig:
 
 
 def margin(env: Any) -> float:
-    """The agent's points minus the best other side's, from what its seat sees
-    (Digging: closed-mine points this hand; Digger: scores)."""
-    obs = env.match.state.observation(env.seat)
-    points = obs["points"] if obs["game"] == DIGGING else obs["scores"]
-    if obs["game"] == DIGGING and obs["partnership"]:
-        me = env.seat % 2
-        sides = [points[0] + points[2], points[1] + points[3]]
-        return float(sides[me] - sides[1 - me])
-    return float(points[env.seat] - max(p for s, p in enumerate(points) if s != env.seat))
+    """The agent's side's points minus the best other side's: the points are the
+    table's public standing (``spec.standing``: Digging's closed-mine points this
+    hand, Digger's scores), the sides its definition's (partners count together)."""
+    table = env.table
+    points = table.standing(env.match.state)
+    totals = [sum(points[s] for s in side) for side in table.sides]
+    mine = next(i for i, side in enumerate(table.sides) if env.seat in side)
+    return float(totals[mine] - max(t for i, t in enumerate(totals) if i != mine))
 
 
 def play_episode(

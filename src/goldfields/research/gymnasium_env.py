@@ -59,7 +59,7 @@ from gymnasium import spaces  # noqa: E402
 from ..bots import make_bot  # noqa: E402
 from ..bots.base import Bot  # noqa: E402
 from ..core.game import RuleError  # noqa: E402
-from .encoding import action_mask, encode, encoding_for  # noqa: E402
+from .encoding import action_mask, encoding_for  # noqa: E402
 from .tables import DIGGER, DIGGING, Match, Spec, make_env_spec  # noqa: E402
 
 
@@ -105,7 +105,8 @@ class GoldfieldsEnv(gymnasium.Env):
         self.illegal_action = illegal_action
         self.illegal_penalty = float(illegal_penalty)
         self.render_mode = render_mode
-        self.observation_space = spaces.Box(0.0, 1.0, (encoding_for(game).size,), np.float32)
+        self.encoding = encoding_for(game)  # looked up once: each step encodes with it
+        self.observation_space = spaces.Box(0.0, 1.0, (self.encoding.size,), np.float32)
         self.action_space = spaces.Discrete(spec.num_actions)
         self._rng = random.Random()
         self._match: Match | None = None
@@ -129,7 +130,7 @@ class GoldfieldsEnv(gymnasium.Env):
             match.apply(action)
 
     def _obs(self) -> Any:
-        return encode(self.match.state.observation(self.seat))
+        return self.encoding.encode(self.match.state.observation(self.seat))
 
     def _legal(self) -> list[int]:
         match = self.match

@@ -31,7 +31,7 @@ from ._deps import require
 pyspiel = require("pyspiel", "goldfields.research.observers")
 np = require("numpy", "goldfields.research.observers")
 
-from .encoding import encode, encoding_for  # noqa: E402
+from .encoding import encoding_for  # noqa: E402
 
 
 def observation_text(obs: dict[str, Any]) -> str:
@@ -63,7 +63,7 @@ class GoldfieldsObserver:
         return state.public_observation() if self.public_only else state.seat_observation(player)
 
     def set_from(self, state: Any, player: int) -> None:
-        encode(self._obs(state, player), out=self.tensor)
+        self.encoding.encode(self._obs(state, player), out=self.tensor)
 
     def string_from(self, state: Any, player: int) -> str:
         text = observation_text(self._obs(state, player))

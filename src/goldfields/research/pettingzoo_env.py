@@ -51,7 +51,7 @@ from gymnasium import spaces  # noqa: E402
 from pettingzoo.utils import wrappers  # noqa: E402
 
 from ..core.game import RuleError  # noqa: E402
-from .encoding import action_mask, encode, encoding_for  # noqa: E402
+from .encoding import action_mask, encoding_for  # noqa: E402
 from .tables import DiggerSpec, DiggingSpec, Match, Spec, env_time_model, make_env_spec  # noqa: E402
 
 
@@ -68,7 +68,8 @@ class GoldfieldsAEC(pettingzoo.AECEnv):
         n = spec.players
         self.possible_agents = [f"player_{s}" for s in range(n)]
         self.agents = self.possible_agents[:]
-        size = encoding_for(spec.name).size
+        self.encoding = encoding_for(spec.name)  # looked up once: each observation encodes with it
+        size = self.encoding.size
         self._num_actions = spec.num_actions
         self.observation_spaces = {
             a: spaces.Dict(
@@ -115,7 +116,7 @@ class GoldfieldsAEC(pettingzoo.AECEnv):
     def observe(self, agent: str) -> dict[str, Any]:
         seat = self._seat(agent)
         state = self.match.state
-        obs = encode(state.observation(seat))
+        obs = self.encoding.encode(state.observation(seat))
         if agent == self.agent_selection and not self.match.over:
             mask = action_mask(state.legal_actions(), self._num_actions)
         else:

@@ -200,3 +200,11 @@ def test_observer_tensor_matches_encoding_and_refuses_all_players():
                 perfect_recall=False, public_info=True, private_info=pyspiel.PrivateInfoType.ALL_PLAYERS
             )
         )
+
+
+def test_the_shipped_games_keep_their_openspiel_names_and_register_returns_them():
+    from goldfields.research.tables import DIGGER, DIGGING
+
+    assert og.DIGGING_NAME == "python_goldfields_digging" and og.DIGGER_NAME == "python_goldfields_digger"
+    assert og.register(DIGGING) == og.DIGGING_NAME and og.register(DIGGER) == og.DIGGER_NAME
+    assert isinstance(pyspiel.load_game(og.register(DIGGING), {"players": 2}), og.DiggingGame)

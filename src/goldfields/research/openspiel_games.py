@@ -80,8 +80,14 @@ from ..digging.cards import CODES, NUM_CODES  # noqa: E402
 from .observers import GoldfieldsObserver, observation_text  # noqa: E402
 from .tables import DiggerSpec, DiggingSpec, GameSpec  # noqa: E402
 
-DIGGING_NAME = "python_goldfields_digging"
-DIGGER_NAME = "python_goldfields_digger"
+
+def openspiel_name(game: str) -> str:
+    """The OpenSpiel short name of registered game ``game``: ``python_goldfields_<game>``."""
+    return f"python_goldfields_{game}"
+
+
+DIGGING_NAME = openspiel_name(DiggingSpec.name)
+DIGGER_NAME = openspiel_name(DiggerSpec.name)
 AUTO_MAX_MOVES_SINGLE_HAND = 1000
 AUTO_MAX_MOVES_FULL_GAME = 5000
 DEFAULT_MAX_TURNS = 300
@@ -112,14 +118,14 @@ def _game_type(short: str, long: str, min_players: int, max_players: int, params
 
 DIGGING_TYPE = _game_type(
     DIGGING_NAME,
-    "goldfields Digging (Knizia)",
+    f"goldfields {registry.get(DiggingSpec.name).title} (Knizia)",
     2,
     4,
     {"players": 4, "partnership": True, "single_hand": False, "max_moves": 0},
 )
 DIGGER_TYPE = _game_type(
     DIGGER_NAME,
-    "goldfields Digger (Fraga), simulated clock",
+    f"goldfields {registry.get(DiggerSpec.name).title} (Fraga), simulated clock",
     2,
     5,
     {"players": 3, "crates": "white", "knock_probability": 0.0, "max_turns": DEFAULT_MAX_TURNS},
@@ -434,7 +440,7 @@ def _generic_game(name: str) -> tuple[Any, type]:
     """The OpenSpiel game type and game class for registered game ``name``."""
     definition = registry.get(name)
     spec0 = GameSpec.make(name)
-    short = f"python_goldfields_{name}"
+    short = openspiel_name(name)
     game_type = _game_type(
         short,
         f"goldfields {definition.title}",
@@ -522,9 +528,9 @@ class GenericOSState(_EngineOSState):
 
 def register(name: str) -> str:
     """Register a goldfields game other than the two shipped ones with OpenSpiel (once);
-    returns its OpenSpiel name, ``python_goldfields_<name>``. The game's chance
+    returns its OpenSpiel name, :func:`openspiel_name`. The game's chance
     nodes must enumerate their outcomes (``GameState.chance_outcomes``)."""
-    short = f"python_goldfields_{name}"
+    short = openspiel_name(name)
     if short not in pyspiel.registered_names():
         game_type, game_class = _generic_game(name)
         pyspiel.register_game(game_type, game_class)
@@ -586,5 +592,6 @@ __all__ = [
     "load_digger",
     "load_digging",
     "observation_text",
+    "openspiel_name",
     "register",
 ]

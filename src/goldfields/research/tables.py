@@ -131,7 +131,7 @@ class DiggingSpec:
         if self.max_moves:
             return self.max_moves if bound is None else min(bound, self.max_moves)
         if bound is None:
-            raise ValueError("this Digging variant has no bound of its own: give max_moves")
+            raise ValueError(f"this {DIGGING_GAME.title} variant has no bound of its own: give max_moves")
         return bound
 
     def stamp(self, state: GameState, action: int, rng: random.Random | None) -> float | None:
@@ -233,7 +233,7 @@ class DiggerSpec:
 
     def max_game_length(self) -> int:
         if not self.max_turns:
-            raise ValueError("Digger has no bound of its own on its length: give max_turns")
+            raise ValueError(f"{DIGGER_GAME.title} has no bound of its own on its length: give max_turns")
         return self.max_turns * self.moves_per_turn()
 
     def stamp(self, state: GameState, action: int, rng: random.Random) -> float | None:

@@ -42,3 +42,19 @@ def test_observed_fight_leaders_and_mine_points_are_what_the_engine_decides(seed
         if fight is not None:
             sides = fight["sides"]
             assert sides[str(fight["owner"])] == "defence" and sides[str(fight["attacker"])] == "attack"
+
+
+def test_D6_a_fought_over_mine_shows_the_points_it_keeps_if_closed_now() -> None:
+    """Closing the fought-over mine discards its most recent chest (D6): the observation
+    shows what the mine would score then, and closing it scores exactly that."""
+    from .scenario import deal, mine, play
+
+    state = deal({0: "MG G GG", 1: "B5", 2: "X"})
+    play(state, "0: play MG 0", "1: draw", "2: draw", "3: draw", "0: play G m1", "1: draw", "2: draw",
+         "3: draw", "0: play GG m1")
+    assert mine(state, "m1")["points_if_closed"] == 9  # G then GG: 3 + 6
+    play(state, "1: play B5 m1")  # a fight over m1
+    assert mine(state, "m1")["points_if_closed"] == 3  # closed now, the GG would go
+    play(state, "2: play X m1")  # closed during the fight
+    assert mine(state, "m1")["closed"] and mine(state, "m1")["chests"] == ["G"]
+    assert state.hand_points()[0] == 3

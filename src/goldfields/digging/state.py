@@ -619,7 +619,7 @@ class DiggingState(GameState):
             "hand_sizes": self.sizes[:],
             "pile": len(self.pile),
             "last_round": self.final_left if self.final_left >= 0 else None,
-            "mines": [{**m.to_json(), "points_if_closed": mine_points(m.metal, m.chests)} for m in self.mines],
+            "mines": [{**m.to_json(), "points_if_closed": self._points_if_closed(m)} for m in self.mines],
             "fight": self._fight_json(),
             "discard": [CODES[c] for c in self.discard],
             "points": self.hand_points(),
@@ -636,6 +636,13 @@ class DiggingState(GameState):
             [A.action_to_string(a) for a in self.legal_actions()] if seat is not None and seat == self._to_move else []
         )
         return obs
+
+    def _points_if_closed(self, mine: Mine) -> int:
+        """D8, and D6: a mine closed during its fight loses its most recent chest."""
+        chests = mine.chests
+        if not mine.closed and self.fight is not None and self.fight.mine == mine.index:
+            chests = chests[:-1]
+        return mine_points(mine.metal, chests)
 
     def _fight_outcome(self, fight: Fight) -> tuple[int, dict[str, Any]]:
         """D6: who owns the mine if the fight is decided with the bandits laid so

@@ -15,7 +15,9 @@ BOT = {"kind": "bot", "bot": "random"}
 
 @pytest.fixture
 def quick_grace(tmp_path: Path) -> Iterator[LiveServer]:
-    live = LiveServer(tmp_path / "goldfields.db", grace=1.0).start()
+    # Bots that wait a little: with no delay the stand-in and the other bot finish a
+    # two-player game in about a second, before the player can come back to it.
+    live = LiveServer(tmp_path / "goldfields.db", grace=1.0, bot_delay=0.25).start()
     yield live
     live.stop()
 

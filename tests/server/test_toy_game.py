@@ -53,3 +53,23 @@ def test_bad_toy_parameters_are_refused_naming_the_parameter(toy_server: LiveSer
     assert r.status_code == 422 and "colour" in r.text, r.text
     r = toy_server.post("/api/tables", {"game": "chess", "seats": [HUMAN, HUMAN]})
     assert r.status_code == 422 and "unknown game 'chess'" in r.text, r.text
+
+
+def test_a_toy_table_with_a_bot_seat_is_played_to_the_end(toy_server: LiveServer) -> None:
+    """The server's bot decides for the toy from its seat's view, as for any game."""
+    server = toy_server
+    bot = {"kind": "bot", "bot": "random"}
+    r = server.post("/api/tables", {"game": "toy", "seats": [HUMAN, bot], "claim": 0})
+    assert r.status_code == 201, r.text
+    table, token = r.json()["table"], r.json()["you"]["token"]
+    assert [s["label"] for s in table["seats"]] == ["", ""]  # no teams: every seat plays alone
+    with server.ws(table["id"]) as ws:
+        send(ws, {"type": "hello", "seat": 0, "token": token})
+        while (msg := receive(ws))["type"] != "update" or msg["view"]["to_move"] != 0:
+            pass
+        send(ws, {"type": "move", "move": "keep", "seq": msg["seq"]})
+        while not ((msg := receive(ws))["type"] == "update" and msg["table"]["status"] == "finished"):
+            assert msg["type"] != "error", msg
+    assert msg["view"]["moves"][0] == "keep" and None not in msg["view"]["cards"]
+    report, status = replay(server.get(f"/api/tables/{table['id']}/record").json())
+    assert status == 0 and report["game_over"], report

@@ -328,6 +328,12 @@ class GameDefinition(ABC, Generic[P]):
     def __repr__(self) -> str:
         return f"<game {self.name}>"
 
+    former_params: ClassVar[Mapping[str, str]] = {}
+    """Parameters older clients sent beside the game's own, each mapped to the
+    rule option it became (Digger's table setting ``stack_seconds`` is now its
+    G3 option). A front end reads them into ``options`` for a new game; a
+    stored game's are left unread, as its moves were written without them."""
+
 
 @functools.cache
 def load(path: str) -> Any:

@@ -109,5 +109,7 @@ class Digger(GameDefinition[DiggerParams]):
         outcome = move.faces if move.faces is not None else move.knocked
         return Move(move.action, move.at, outcome)
 
+    former_params: ClassVar[Mapping[str, str]] = {"stack_seconds": "stack_seconds"}
+
 
 DIGGER = Digger()

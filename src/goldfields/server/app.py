@@ -74,7 +74,7 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
 
     app = FastAPI(
         title="goldfields",
-        summary="Play Digging and Digger online: tables, seats, bots and live play.",
+        summary=f"Play {_titles()} online: tables, seats, bots and live play.",
         version="0.1.0",
         lifespan=lifespan,
         responses={400: {"model": Problem}, 404: {"model": Problem}, 409: {"model": Problem}, 422: {"model": Problem}},
@@ -212,6 +212,12 @@ def _option_defaults(options: Any) -> dict[str, Any]:
     if options is None or not is_dataclass(options):
         return {}
     return {f.name: getattr(options, f.name) for f in fields(options) if not f.name.startswith("_")}
+
+
+def _titles() -> str:
+    """The hosted games' titles, for the API's summary: ``A, B and C``."""
+    titles = [game.title for game in registry.games()]
+    return " and ".join(filter(None, [", ".join(titles[:-1]), titles[-1]])) if titles else "games"
 
 
 def _seat_token(table: LiveTable, seat: int, token: str) -> dict[str, Any]:

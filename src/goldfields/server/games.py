@@ -5,9 +5,9 @@ engine interface and sends each seat its own view. Everything it needs to
 know about a game comes from the game's definition in the registry
 (:mod:`goldfields.core.registry`): the table's parameters and their checks,
 how a chance outcome is stored, how a move is written with its time and its
-chance outcome (Digger's ``roll KRGBY @4.2``), the hourglass of a timed turn
-and who may not see it. Dice and times are filled in here, on the server,
-never by the client.
+chance outcome (``roll KRGBY @4.2``), the hourglass of a timed turn and who
+may not see it, and the parameters older clients sent under other names.
+Dice and times are filled in here, on the server, never by the client.
 """
 
 from __future__ import annotations
@@ -46,13 +46,20 @@ class TableGame:
         """The game's parameters from a table request, checked and with defaults:
         the config stored with the table. Raises :class:`ConfigError`."""
         values = {k: v for k, v in request.items() if k not in _REQUEST_ONLY}
+        moved = {k: values.pop(k) for k in self.definition.former_params if k in values}
+        if moved and (values.get("options") is None or isinstance(values["options"], Mapping)):
+            # Sent beside the parameters, as older clients did: the rule option it now is
+            # (set in ``options`` too, the option wins). Anything else is the definition's to refuse.
+            renamed = {self.definition.former_params[k]: v for k, v in moved.items()}
+            values["options"] = {**renamed, **(values.get("options") or {})}
         try:
             return self.definition.params(**values).to_json()
         except ParamError as err:
             raise ConfigError(f"{self.title}: {err}") from None
 
     def params(self, config: Mapping[str, Any]) -> Params:
-        skip = (*SERVER_KEYS, *_LEGACY_KEYS)
+        # A stored config keeps its former parameters unread: its stored moves were written without them.
+        skip = (*SERVER_KEYS, *self.definition.former_params)
         return self.definition.params_from_json({k: v for k, v in config.items() if k not in skip})
 
     def new_state(self, config: Mapping[str, Any]) -> GameState:
@@ -117,7 +124,7 @@ class TableGame:
     def apply_step(self, state: GameState, step: Mapping[str, Any]) -> list[Event]:
         if "chance" in step:
             return state.apply_chance(step["chance"])
-        if "deal" in step:  # Digging deals as stored before the game registry
+        if "deal" in step:  # a deal as stored before the game registry
             return state.apply_chance(step["deal"])
         return self.definition.apply_move(state, step["move"])
 
@@ -143,9 +150,6 @@ class TableGame:
         (action,) = self.definition.clock_actions(state)
         return {"move": self.definition.move_text(state, action)}
 
-
-# Stored in configs written before the game registry, and no longer read.
-_LEGACY_KEYS = ("stack_seconds",)
 
 # What a table request carries beside the game's parameters (checked by the API's schema).
 _REQUEST_ONLY = frozenset({"game", "seats", "name", "claim", "player_name", *SERVER_KEYS})

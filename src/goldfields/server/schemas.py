@@ -29,8 +29,8 @@ class TableRequest(Strict):
 
 class CreateTable(TableRequest):
     """A new table. Beside the fields below, the request carries the game's own
-    parameters (Digging: ``partnership``, ``options``; Digger: ``crates``,
-    ``options``), checked by the game's definition: see ``GET /api/games``."""
+    parameters (such as ``options``, its rule options), checked by the game's
+    definition: ``GET /api/games`` lists each game's, with their defaults."""
 
     model_config = ConfigDict(extra="allow")
 

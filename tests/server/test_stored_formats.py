@@ -1,0 +1,102 @@
+"""Tables stored before the game registry restore and play on; old table requests are still accepted.
+
+Before the registry the server wrote Digging's deal as a ``deal`` step of its
+own and kept Digger's ``stack_seconds`` as a table setting beside the game's
+parameters (now the G3 rule option ``options.stack_seconds``). These run a
+TableManager in process over a real SQLite file.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from pathlib import Path
+from typing import Any
+
+from goldfields.core import registry
+from goldfields.digging.cards import CODES
+from goldfields.server.games import table_game
+from goldfields.server.models import SeatRow, TableRow
+from goldfields.server.store import Store
+from goldfields.server.tables import Settings, TableManager
+
+BOTS = [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}]
+
+
+async def _store_old_table(store: Store, game: str, config: dict[str, Any], steps: list[dict[str, Any]]) -> None:
+    await store.create_table(
+        TableRow(id="old", game=game, name="old", config=config, secret="s" * 32, status="playing", created_at=1.0),
+        [SeatRow(table_id="old", seat=i, kind="bot", bot="random", name=f"bot {i}") for i in range(2)],
+    )
+    for seq, step in enumerate(steps, 1):
+        await store.append_step("old", seq, step, 1.0 + seq)
+
+
+async def _restore_and_finish(db: Path) -> Any:
+    """Restore the stored table and let its bots play it to the end (a generous wait, not a timing)."""
+    manager = TableManager(Store(f"sqlite:///{db}"), Settings(bot_delay=0.0))
+    await manager.restore()
+    table = manager.tables["old"]
+    restored = table.state.clone()
+    for _ in range(6000):
+        if table.status == "finished":
+            break
+        await asyncio.sleep(0.01)
+    await manager.shutdown()
+    manager.store.close()
+    assert table.status == "finished"
+    return restored, table
+
+
+def test_a_digging_table_stored_with_a_deal_step_restores_and_plays_on(tmp_path: Path) -> None:
+    game = registry.get("digging")
+    state = game.new_state(game.params(players=2))
+    deck = state.sample_chance(random.Random(7))
+    old_deal = {"deal": [CODES[c] for c in deck]}  # as the pre-registry server stored it
+    state.apply_chance(deck)
+
+    async def run() -> None:
+        store = Store(f"sqlite:///{tmp_path / 'old.db'}")
+        config = {"players": 2, "partnership": False, "options": {}, "move_seconds": None}
+        await _store_old_table(store, "digging", config, [old_deal])
+        store.close()
+        restored, _table = await _restore_and_finish(tmp_path / "old.db")
+        assert restored.to_json() == state.to_json()
+
+    asyncio.run(run())
+
+
+def test_a_digger_table_stored_with_stack_seconds_restores_as_it_was_played(tmp_path: Path) -> None:
+    game = table_game("digger")
+    config = {"players": 2, "crates": "white", "options": {}, "stack_seconds": 0.5, "move_seconds": None}
+    # The setting is not read back: the stored stops already carry their stacking time,
+    # and reading it as the G3 option would change how those stops end.
+    assert game.params(config) == registry.get("digger").params(players=2)
+    state = game.new_state(config)
+    rng = random.Random(3)
+    steps = []
+    for elapsed in (None, 1.0, 2.0):
+        action = state.legal_actions()[0]
+        step = game.bot_step(state, action, elapsed, rng, config)
+        game.apply_step(state, step)
+        steps.append(step)
+
+    async def run() -> None:
+        store = Store(f"sqlite:///{tmp_path / 'old.db'}")
+        await _store_old_table(store, "digger", config, steps)
+        store.close()
+        restored, table = await _restore_and_finish(tmp_path / "old.db")
+        assert restored.to_json() == state.to_json()
+        assert table.config["stack_seconds"] == 0.5  # the stored config is left as it was
+
+    asyncio.run(run())
+
+
+def test_a_table_request_with_stack_seconds_beside_the_parameters_gets_the_g3_option() -> None:
+    game = table_game("digger")
+    config = game.check_config({"players": 3, "stack_seconds": 0.5})
+    assert "stack_seconds" not in config
+    assert game.params(config).options.stack_seconds == 0.5
+    # Given in both places, the rule option wins.
+    config = game.check_config({"players": 3, "stack_seconds": 0.5, "options": {"stack_seconds": 1.0}})
+    assert game.params(config).options.stack_seconds == 1.0

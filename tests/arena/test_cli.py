@@ -55,3 +55,27 @@ def test_small_run_writes_everything(tmp_path: Path) -> None:
         names.append("chart.png")
     for name in names:
         assert (tmp_path / name).exists(), name
+
+
+def test_self_play_prints_two_rows_and_no_elo(tmp_path: Path) -> None:
+    result = CliRunner(env={"COLUMNS": "160"}).invoke(
+        _app(), ["arena", "heuristic", "heuristic", "--games", "8", "--seed", "1", "--jobs", "1", "--quiet",
+                 "--out", str(tmp_path)]
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    rows = [line for line in result.output.splitlines() if "heuristic #" in line and "│" in line]
+    assert len(rows) == 2
+    assert "no Elo" in " ".join(result.output.split())
+
+
+def test_piped_output_is_not_clipped_at_80_columns(tmp_path: Path) -> None:
+    # No COLUMNS, and CliRunner's output is no terminal: as with `goldfields arena ... | tee log`.
+    bot = "ismcts:iterations=3,c=0.7"
+    result = CliRunner(env={"COLUMNS": None}).invoke(
+        _app(), ["arena", bot, "random", "--players", "2", "--games", "2", "--jobs", "1", "--quiet",
+                 "--out", str(tmp_path)]
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    rows = [line for line in result.output.splitlines() if bot in line and "│" in line]
+    assert rows and max(len(line) for line in result.output.splitlines()) > 80
+    assert "Wilson 95%" in result.output and "deal 95%" in result.output

@@ -103,7 +103,7 @@ def test_resume_refuses_other_parameters(tmp_path: Path, monkeypatch: pytest.Mon
     with pytest.raises(ResumeError, match="holds no arena run"):
         run_tournament(_tournament(tmp_path / "empty"), progress=False, resume=True)
     # A fresh run does not wipe an unfinished one.
-    with pytest.raises(ResumeError, match="unfinished run"):
+    with pytest.raises(ResumeError, match=r"unfinished run \(2 of 8 games played\)"):
         run_tournament(_tournament(tmp_path), progress=False)
 
 
@@ -112,6 +112,8 @@ def test_a_fresh_run_replaces_a_finished_one(tmp_path: Path) -> None:
     run_tournament(_tournament(tmp_path, games=2, seed=3), progress=False)
     assert len(list((tmp_path / "records").glob("*.json"))) == 2
     assert len(_lines(tmp_path / "results.jsonl")) == 2
+    run_tournament(_tournament(tmp_path, games=4), progress=False)  # more games than the finished run had
+    assert len(_lines(tmp_path / "games.csv")) == 1 + 4
 
 
 def test_cli_resume_takes_the_parameters_from_the_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,

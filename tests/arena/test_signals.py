@@ -99,14 +99,21 @@ def _start_and_wait(out: Path, *args: str) -> tuple[subprocess.Popen[str], list[
     return proc, _workers(proc.pid)
 
 
-def _assert_gone(pids: list[int]) -> None:
-    deadline = time.monotonic() + 30.0
+def _assert_gone(pids: list[int], wait: float = 30.0) -> None:
+    deadline = time.monotonic() + wait
     while any(_alive(p) for p in pids) and time.monotonic() < deadline:
         time.sleep(0.1)
-    survivors = [p for p in pids if _alive(p)]
+    survivors = {p: _cmdline(p) for p in pids if _alive(p)}
     for p in survivors:  # do not leave them running whatever the verdict
         os.kill(p, signal.SIGKILL)
-    assert not survivors, f"workers {survivors} outlived the arena"
+    assert not survivors, f"processes outlived the arena: {survivors}"
+
+
+def _cmdline(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")[:200]
+    except OSError:
+        return "?"
 
 
 def _assert_saved(out: Path) -> int:
@@ -181,3 +188,19 @@ def test_a_run_killed_part_way_resumes_to_the_uninterrupted_results(tmp_path: Pa
     run_tournament(whole, progress=False)
     for name in ("games.csv", "summary.csv"):
         assert (tmp_path / "stopped" / name).read_text() == (tmp_path / "whole" / name).read_text(), name
+
+
+@pytest.mark.skipif(bool(os.environ.get("GOLDFIELDS_SKIP_RAY")), reason="GOLDFIELDS_SKIP_RAY is set")
+def test_sigterm_stops_a_local_ray_run_and_its_processes(tmp_path: Path) -> None:
+    pytest.importorskip("ray")
+    proc = subprocess.Popen(
+        [*_command(), "arena", *LONG_RUN, "--ray", "local", "--quiet", "--out", str(tmp_path)],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True,
+    )  # fmt: skip
+    _wait_for("finished game", lambda: _journal_lines(tmp_path) >= 1, proc)
+    children = _children(proc.pid)  # Ray's own processes (gcs, raylet, workers...) started by ray.init
+    proc.terminate()
+    output, _ = proc.communicate(timeout=TIMEOUT)
+    assert proc.returncode == 128 + signal.SIGTERM, output[-2000:]
+    _assert_gone(children, wait=60.0)  # ray.shutdown stops its processes one by one
+    _assert_saved(tmp_path)

@@ -105,11 +105,16 @@ def run_ray(jobs: Sequence[GameJob], address: str, on_done: OnDone | None = None
         raise RuntimeError("--ray needs the 'ray' package: pip install 'ray>=2.9'") from None
     started = False
     if not ray.is_initialized():
+        ours = signal.getsignal(signal.SIGTERM) if threading.current_thread() is threading.main_thread() else None
         if address == "local":
             ray.init(include_dashboard=False, log_to_driver=False)
         else:
             ray.init(address=address, log_to_driver=False)
         started = True
+        if ours is not None:
+            # ray.init puts a native crash handler on SIGTERM that aborts the process, skipping
+            # ray.shutdown (the local instance's processes are orphaned) and the arena's cleanup.
+            signal.signal(signal.SIGTERM, ours)
     try:
         remote = ray.remote(run_job)
         pending = [remote.remote(job) for job in jobs]

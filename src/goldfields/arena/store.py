@@ -26,7 +26,7 @@ from typing import IO, Any
 
 from .games import GameSpec
 from .report import games_csv_row, write_atomic, write_games_csv, write_record
-from .schedule import entrant_labels
+from .schedule import deals_for, entrant_labels
 from .worker import GameResult
 
 MANIFEST = "arena.json"
@@ -96,8 +96,9 @@ def read_journal(out: Path) -> list[GameResult]:
 class RunStore:
     """Writes a run's games as they finish; see the module's docstring for the files."""
 
-    def __init__(self, out: Path, spec: GameSpec, lineup: Sequence[str], manifest: dict[str, Any],
-                 total: int, resume: bool) -> None:  # fmt: skip
+    def __init__(
+        self, out: Path, spec: GameSpec, lineup: Sequence[str], manifest: dict[str, Any], resume: bool
+    ) -> None:
         self.out = out
         self.spec = spec
         self.lineup = tuple(lineup)
@@ -112,7 +113,7 @@ class RunStore:
             if self.records:
                 self.done = [self._with_record(r) for r in self.done]
         else:
-            self._check_overwrite(total)
+            self._check_overwrite()
             self._clear()
         out.mkdir(parents=True, exist_ok=True)
         write_atomic(out / MANIFEST, json.dumps(manifest, indent=1) + "\n")
@@ -133,15 +134,20 @@ class RunStore:
             return r
         return GameResult.from_json(r.to_json(), record)
 
-    def _check_overwrite(self, total: int) -> None:
+    def _check_overwrite(self) -> None:
         """Refuse to wipe a run that was stopped part-way: it may be hours of play."""
         if not (self.out / MANIFEST).is_file():
             return
+        try:
+            saved = read_manifest(self.out)
+            total = deals_for(int(saved["games"]), len(saved["lineup"])) * len(saved["lineup"])
+        except (ResumeError, KeyError, TypeError, ValueError):
+            return  # not a run this version can resume anyway
         done = len(read_journal(self.out))
         if done < total:
             raise ResumeError(
-                f"{self.out} holds an unfinished run ({done} games played); continue it with --resume {self.out}, "
-                "or choose another --out (or delete the folder) to start again"
+                f"{self.out} holds an unfinished run ({done} of {total} games played); continue it with "
+                f"--resume {self.out}, or choose another --out (or delete the folder) to start again"
             )
 
     def _clear(self) -> None:

@@ -94,7 +94,7 @@ def run_tournament(
     jobs = schedule(t.spec, t.lineup, t.deals, t.seed)
     if resume and t.out is None:
         raise ResumeError("resuming needs the run's output folder")
-    store = RunStore(t.out, t.spec, t.lineup, t.manifest(), len(jobs), resume) if t.out is not None else None
+    store = RunStore(t.out, t.spec, t.lineup, t.manifest(), resume) if t.out is not None else None
     done = {r.index: r for r in store.done} if store else {}
     todo = [j for j in jobs if j.index not in done]
     console = console or Console()

@@ -55,3 +55,39 @@ def test_small_run_writes_everything(tmp_path: Path) -> None:
         names.append("chart.png")
     for name in names:
         assert (tmp_path / name).exists(), name
+
+
+def test_self_play_prints_two_rows_and_no_elo(tmp_path: Path) -> None:
+    result = CliRunner(env={"COLUMNS": "160"}).invoke(
+        _app(), ["arena", "heuristic", "heuristic", "--games", "8", "--seed", "1", "--jobs", "1", "--quiet",
+                 "--out", str(tmp_path)]
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    rows = [line for line in result.output.splitlines() if line.strip().startswith("heuristic #")]
+    assert len(rows) == 2
+    assert "no Elo" in " ".join(result.output.split())
+
+
+def test_piped_output_is_not_clipped_at_80_columns(tmp_path: Path) -> None:
+    # No COLUMNS, and CliRunner's output is no terminal: as with `goldfields arena ... | tee log`.
+    bot = "ismcts:iterations=3,c=0.7"
+    result = CliRunner(env={"COLUMNS": None}).invoke(
+        _app(), ["arena", bot, "random", "--players", "2", "--games", "2", "--jobs", "1", "--quiet",
+                 "--out", str(tmp_path)]
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    rows = [line for line in result.output.splitlines() if line.strip().startswith(bot)]
+    assert rows and max(len(line) for line in result.output.splitlines()) > 80
+    assert "Wilson" in result.output and "deal" in result.output and "95% intervals" in result.output
+
+
+def test_the_table_fits_an_80_column_terminal(tmp_path: Path) -> None:
+    result = CliRunner(env={"COLUMNS": "80"}).invoke(
+        _app(), ["arena", "heuristic", "random", "random", "--game", "digger", "--games", "3", "--jobs", "1",
+                 "--quiet", "--out", str(tmp_path)]
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert max(len(line) for line in result.output.splitlines()) <= 80
+    header = next(line for line in result.output.splitlines() if line.strip().startswith("bot "))
+    # Nothing squeezed: every column keeps its whole name.
+    assert header.split() == ["bot", "games", "wins", "win", "%", "Wilson", "deal", "pts/hand", "pts/game", "Elo"]

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from goldfields.arena import GameSpec, rotations, schedule
+from goldfields.arena import GameSpec, entrant_labels, rotations, schedule
 
 
 def test_rotations() -> None:
@@ -33,3 +33,13 @@ def test_game_spec_checks_tables() -> None:
         GameSpec.make("digging", 3, True)
     with pytest.raises(ValueError, match="unknown game"):
         GameSpec.make("chess")
+
+
+def test_entrants_are_positions_in_the_lineup() -> None:
+    assert entrant_labels(["heuristic", "random"]) == ["heuristic", "random"]
+    assert entrant_labels(["h", "r", "r"]) == ["h", "r #1", "r #2"]
+    jobs = schedule(GameSpec.make("digging", 2), ["h", "h"], deals=1, seed=0)
+    assert [j.seat_bots for j in jobs] == [("h", "h"), ("h", "h")]
+    assert [j.seat_entrants for j in jobs] == [(0, 1), (1, 0)]
+    team = schedule(GameSpec.make("digging"), ["h", "h"], deals=1, seed=0)
+    assert team[1].seat_entrants == (1, 0, 1, 0)

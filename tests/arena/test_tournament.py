@@ -33,8 +33,34 @@ def test_heuristic_beats_random(tmp_path: Path) -> None:
     heuristic = next(e for e in result.summary if e.bot == "heuristic")
     # Generous: the heuristic wins nearly all of these; chance alone would give 50%.
     assert heuristic.games == 10
-    assert heuristic.ci_low > 0.6
-    assert heuristic.elo > 1500
+    assert heuristic.ci_low > 0.6 and heuristic.boot_low > 0.6
+    # Two entrants: no Elo, which would only restate the win rate.
+    assert heuristic.elo is None
+
+
+def test_self_play_counts_each_copy_as_an_entrant(tmp_path: Path) -> None:
+    t = Tournament(GameSpec.make("digging", 2), ("heuristic", "heuristic"), games=24, seed=1, jobs=1, out=tmp_path)
+    result = run_tournament(t, progress=False)
+    assert [e.bot for e in result.summary] == ["heuristic #1", "heuristic #2"]
+    assert [e.spec for e in result.summary] == ["heuristic", "heuristic"]
+    one, two = result.summary
+    assert one.games == two.games == 24
+    assert one.wins + two.wins == pytest.approx(24)
+    # Near 50%: the same bot on both sides of the same deals.
+    assert 0.25 <= one.win_rate <= 0.75
+    assert one.boot_low < 0.5 < one.boot_high
+    rows = (tmp_path / "games.csv").read_text().splitlines()
+    assert rows[1].split(",")[3:5] == ["heuristic #1", "heuristic #2"]
+    assert rows[2].split(",")[3:5] == ["heuristic #2", "heuristic #1"]
+
+
+def test_three_entrants_get_an_elo_and_equal_specs_stay_apart(tmp_path: Path) -> None:
+    t = Tournament(GameSpec.make("digger", 3), ("heuristic", "random", "random"), games=6, seed=3, jobs=1,
+                   out=tmp_path)
+    result = run_tournament(t, progress=False)
+    assert [e.bot for e in result.summary] == ["heuristic", "random #1", "random #2"]
+    assert all(e.elo is not None for e in result.summary)
+    assert sum(e.wins for e in result.summary) == pytest.approx(6)
 
 
 def test_same_seed_same_csv_whatever_the_pool(tmp_path: Path) -> None:
@@ -81,6 +107,7 @@ def test_digger_tournament_heuristic_beats_random_and_records_replay(tmp_path: P
     result = run_tournament(t, progress=False)
     heuristic = next(e for e in result.summary if e.bot == "heuristic")
     assert heuristic.games == 9 and heuristic.wins >= 7  # chance alone: 3 of 9
+    assert [e.bot for e in result.summary] == ["heuristic", "random #1", "random #2"]
     for path, game in zip(sorted((tmp_path / "records").glob("game-*.json")), result.results, strict=True):
         report, status = replay(json.loads(path.read_text()))
         assert status == 0, report["error"]

@@ -14,7 +14,7 @@ import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-EXTRAS_ONLY = ("fastapi", "sqlalchemy", "uvicorn", "matplotlib", "starlette")
+EXTRAS_ONLY = ("fastapi", "sqlalchemy", "uvicorn", "matplotlib", "starlette", "numpy")
 
 BLOCK = f"""
 import sys
@@ -58,11 +58,17 @@ from goldfields.cli.app import app
 from typer.testing import CliRunner
 result = CliRunner().invoke(app, ["--help"])
 assert result.exit_code == 0, result.output
+result = CliRunner().invoke(app, ["arena", "heuristic", "random", "-n", "4", "--jobs", "1", "-q",
+                                   "--out", sys.argv[1]])
+assert result.exit_code == 0, result.output
+assert "bootstrap" in result.output.lower() or "95%" in result.output, result.output
 result = CliRunner().invoke(app, ["serve"])
 print(json.dumps({"serve_exit": result.exit_code, "serve_output": result.output}))
 """
-    out = run_core(code)
+    out = run_core(code, str(tmp_path / "arena"))
     assert out.returncode == 0, out.stderr
+    # The arena runs and saves its games without numpy and matplotlib; only the chart is missing.
+    assert (tmp_path / "arena" / "games.csv").exists() and not (tmp_path / "arena" / "chart.png").exists()
     serve = json.loads(out.stdout.strip().splitlines()[-1])
     # Asking for the server without its extra is a clear error, not a traceback.
     assert serve["serve_exit"] == 2

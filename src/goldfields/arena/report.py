@@ -3,30 +3,47 @@
 from __future__ import annotations
 
 import csv
+import io
 import json
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from .games import GameSpec
-from .stats import bradley_terry_elo, wilson
+from .schedule import entrant_labels
+from .stats import bootstrap_rates, bradley_terry_elo, wilson
 from .worker import GameResult
 
 
 @dataclass(frozen=True, slots=True)
 class EntrantSummary:
-    """One bot's results over the tournament (all the sides it played)."""
+    """One entrant's results over the tournament (all the sides it played).
+
+    An entrant is a position in the lineup: in self-play (``heuristic heuristic``)
+    each copy is an entrant of its own, labelled ``heuristic #1`` and ``heuristic #2``.
+    """
 
     bot: str
+    """The entrant's label: its spec, numbered when the lineup names the spec more than once."""
     games: int
     wins: float
-    """Games won; a win shared between k sides counts 1/k (a bot on two sides adds both)."""
+    """Games won; a win shared between k sides counts 1/k."""
     ci_low: float
     ci_high: float
+    """Wilson 95% interval of the win rate, taking every game as an independent trial."""
+    boot_low: float
+    boot_high: float
+    """Deal-bootstrap 95% interval of the win rate: deals, not games, are the independent unit."""
     points_per_hand: float
-    """Mean points one side of this bot scored in a hand (a team's points in the partnership game)."""
+    """Mean points one side of this entrant scored in a hand (a team's points in the partnership game)."""
     points_per_game: float
-    elo: float
+    elo: float | None
+    """Bradley–Terry Elo, only with three or more entrants: with two it merely restates the win rate
+    (400·log10(p/(1-p)) apart) and so grows without bound as a lopsided match goes on."""
+    spec: str = ""
+    """The bot spec the entrant plays."""
 
     @property
     def win_rate(self) -> float:
@@ -42,47 +59,66 @@ def side_points(spec: GameSpec, points: Sequence[int]) -> list[int]:
     return [sum(points[s] for s in spec.seats_of(side)) for side in range(spec.sides)]
 
 
-def summarise(spec: GameSpec, lineup: Sequence[str], results: Sequence[GameResult]) -> list[EntrantSummary]:
-    bots = list(dict.fromkeys(lineup))
-    games = dict.fromkeys(bots, 0)
-    wins = dict.fromkeys(bots, 0.0)
-    hand_sum = dict.fromkeys(bots, 0.0)
-    hand_n = dict.fromkeys(bots, 0)
-    game_sum = dict.fromkeys(bots, 0.0)
-    game_n = dict.fromkeys(bots, 0)
+def summarise(
+    spec: GameSpec, lineup: Sequence[str], results: Sequence[GameResult], seed: int | str = 0
+) -> list[EntrantSummary]:
+    """Per entrant (position in ``lineup``): wins, intervals, points and Elo.
+
+    ``seed`` (the tournament's) fixes the bootstrap's resamples, so the summary
+    depends only on the results, not on the order they came in.
+    """
+    labels = entrant_labels(lineup)
+    k = len(lineup)
+    games = [0] * k
+    wins = [0.0] * k
+    hand_sum = [0.0] * k
+    hand_n = [0] * k
+    game_sum = [0.0] * k
+    game_n = [0] * k
+    by_deal: dict[int, tuple[list[float], list[int]]] = {}
     pairs: list[tuple[str, str, float]] = []
-    for r in results:
-        side_bot = [r.seat_bots[spec.seats_of(side)[0]] for side in range(spec.sides)]
+    for r in sorted(results, key=lambda r: r.index):
+        seat_entrants = r.seat_entrants or tuple(list(lineup).index(b) for b in r.seat_bots)
+        side_ent = [seat_entrants[spec.seats_of(side)[0]] for side in range(spec.sides)]
         ret = side_returns(spec, r)
-        for bot in set(side_bot):
-            games[bot] += 1
-        for side, bot in enumerate(side_bot):
-            wins[bot] += ret[side]
-            game_sum[bot] += side_points(spec, r.scores)[side]
-            game_n[bot] += 1
+        deal_wins, deal_games = by_deal.setdefault(r.deal, ([0.0] * k, [0] * k))
+        for e in set(side_ent):
+            games[e] += 1
+            deal_games[e] += 1
+        points = side_points(spec, r.scores)
+        for side, e in enumerate(side_ent):
+            wins[e] += ret[side]
+            deal_wins[e] += ret[side]
+            game_sum[e] += points[side]
+            game_n[e] += 1
             for hand in r.hand_points:
-                hand_sum[bot] += side_points(spec, hand)[side]
-                hand_n[bot] += 1
-        # Pairwise results between sides held by different bots, for the Elo fit.
+                hand_sum[e] += side_points(spec, hand)[side]
+                hand_n[e] += 1
+        # Pairwise results between sides held by different entrants, for the Elo fit.
         for i in range(spec.sides):
             for j in range(i + 1, spec.sides):
-                if side_bot[i] != side_bot[j]:
+                if side_ent[i] != side_ent[j]:
                     score = 1.0 if ret[i] > ret[j] else 0.0 if ret[i] < ret[j] else 0.5
-                    pairs.append((side_bot[i], side_bot[j], score))
-    elo = bradley_terry_elo(bots, pairs)
+                    pairs.append((labels[side_ent[i]], labels[side_ent[j]], score))
+    elo = bradley_terry_elo(labels, pairs) if k >= 3 else None
+    deals = [by_deal[d] for d in sorted(by_deal)]
+    boot = bootstrap_rates([d[0] for d in deals], [d[1] for d in deals], seed) if deals else [(0.0, 1.0)] * k
     out = []
-    for bot in bots:
-        low, high = wilson(wins[bot], games[bot])
+    for e, label in enumerate(labels):
+        low, high = wilson(wins[e], games[e])
         out.append(
             EntrantSummary(
-                bot=bot,
-                games=games[bot],
-                wins=wins[bot],
+                bot=label,
+                games=games[e],
+                wins=wins[e],
                 ci_low=low,
                 ci_high=high,
-                points_per_hand=hand_sum[bot] / hand_n[bot] if hand_n[bot] else 0.0,
-                points_per_game=game_sum[bot] / game_n[bot] if game_n[bot] else 0.0,
-                elo=elo[bot],
+                boot_low=boot[e][0],
+                boot_high=boot[e][1],
+                points_per_hand=hand_sum[e] / hand_n[e] if hand_n[e] else 0.0,
+                points_per_game=game_sum[e] / game_n[e] if game_n[e] else 0.0,
+                elo=elo[label] if elo is not None else None,
+                spec=lineup[e],
             )
         )
     return out
@@ -92,42 +128,68 @@ def record_name(result: GameResult) -> str:
     return f"game-{result.index + 1:05d}.json"
 
 
-def write_records(folder: Path, results: Sequence[GameResult]) -> None:
+def write_record(folder: Path, result: GameResult) -> None:
+    """One game's record, written whole or not at all (a run may be stopped at any moment)."""
     folder.mkdir(parents=True, exist_ok=True)
+    write_atomic(folder / record_name(result), json.dumps(result.record, indent=1) + "\n")
+
+
+def write_records(folder: Path, results: Sequence[GameResult]) -> None:
     for r in results:
-        (folder / record_name(r)).write_text(json.dumps(r.record, indent=1) + "\n")
+        write_record(folder, r)
 
 
-def write_games_csv(path: Path, spec: GameSpec, results: Sequence[GameResult]) -> None:
+def write_atomic(path: Path, text: str) -> None:
+    """Write a file by renaming a finished temporary one over it, so no reader sees half a file."""
+    tmp = path.with_name(path.name + ".tmp")
+    with tmp.open("w", newline="") as f:
+        f.write(text)
+    os.replace(tmp, path)
+
+
+def games_csv_header(spec: GameSpec) -> list[str]:
     n = spec.players
-    with path.open("w", newline="") as f:
-        w = csv.writer(f)
-        w.writerow(
-            ["game", "deal", "rotation", *(f"seat{s}" for s in range(n)), *(f"points{s}" for s in range(n)),
-             "winners", "hands", "decisions", "record"]
-        )
-        for r in results:
-            w.writerow(
-                [r.index + 1, r.deal, r.rotation, *r.seat_bots, *r.scores, " ".join(map(str, r.winners)),
-                 len(r.hand_points), r.decisions, f"records/{record_name(r)}"]
-            )
+    return ["game", "deal", "rotation", *(f"seat{s}" for s in range(n)), *(f"points{s}" for s in range(n)),
+            "winners", "hands", "decisions", "record"]  # fmt: skip
+
+
+def games_csv_row(result: GameResult, labels: Sequence[str]) -> list[object]:
+    """A game's row; the seats name entrants, so the two copies in self-play stay apart."""
+    r = result
+    seats = [labels[e] for e in r.seat_entrants] if r.seat_entrants else list(r.seat_bots)
+    return [r.index + 1, r.deal, r.rotation, *seats, *r.scores, " ".join(map(str, r.winners)),
+            len(r.hand_points), r.decisions, f"records/{record_name(r)}"]  # fmt: skip
+
+
+def games_csv_text(spec: GameSpec, lineup: Sequence[str], results: Sequence[GameResult]) -> str:
+    labels = entrant_labels(lineup)
+    f = io.StringIO(newline="")
+    w = csv.writer(f)
+    w.writerow(games_csv_header(spec))
+    for r in sorted(results, key=lambda r: r.index):
+        w.writerow(games_csv_row(r, labels))
+    return f.getvalue()
+
+
+def write_games_csv(path: Path, spec: GameSpec, lineup: Sequence[str], results: Sequence[GameResult]) -> None:
+    """All the games, in game order (whatever order they finished in)."""
+    write_atomic(path, games_csv_text(spec, lineup, results))
 
 
 def write_summary_csv(path: Path, summary: Sequence[EntrantSummary]) -> None:
-    with path.open("w", newline="") as f:
-        w = csv.writer(f)
-        w.writerow(["bot", "games", "wins", "win_rate", "ci95_low", "ci95_high", "points_per_hand",
-                    "points_per_game", "elo"])
-        for e in summary:
-            w.writerow([e.bot, e.games, f"{e.wins:g}", f"{e.win_rate:.4f}", f"{e.ci_low:.4f}", f"{e.ci_high:.4f}",
-                        f"{e.points_per_hand:.3f}", f"{e.points_per_game:.3f}", f"{e.elo:.1f}"])
+    f = io.StringIO(newline="")
+    w = csv.writer(f)
+    w.writerow(["bot", "spec", "games", "wins", "win_rate", "ci95_low", "ci95_high", "deal_ci95_low",
+                "deal_ci95_high", "points_per_hand", "points_per_game", "elo"])
+    for e in summary:
+        w.writerow([e.bot, e.spec, e.games, f"{e.wins:g}", f"{e.win_rate:.4f}", f"{e.ci_low:.4f}",
+                    f"{e.ci_high:.4f}", f"{e.boot_low:.4f}", f"{e.boot_high:.4f}", f"{e.points_per_hand:.3f}",
+                    f"{e.points_per_game:.3f}", "" if e.elo is None else f"{e.elo:.1f}"])
+    write_atomic(path, f.getvalue())
 
 
 def write_chart(path: Path, spec: GameSpec, summary: Sequence[EntrantSummary], games: int) -> bool:
-    """Win rates with their Wilson 95% intervals, and Elo, side by side.
-
-    Returns False (and writes nothing) when matplotlib is not installed.
-    """
+    """Save :func:`chart_figure` as a PNG. Returns False (and writes nothing) when matplotlib is not installed."""
     try:
         import matplotlib
     except ImportError:
@@ -136,31 +198,49 @@ def write_chart(path: Path, spec: GameSpec, summary: Sequence[EntrantSummary], g
     matplotlib.use("Agg")  # files only, no display
     import matplotlib.pyplot as plt
 
-    names = [e.bot for e in summary]
-    rates = [100 * e.win_rate for e in summary]
-    # max(0, ...): rounding can put an interval end a hair past its centre at 0% or 100%.
-    err = [[max(0.0, 100 * (e.win_rate - e.ci_low)) for e in summary],
-           [max(0.0, 100 * (e.ci_high - e.win_rate)) for e in summary]]
-    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(10, 1.6 + 0.6 * len(names)), constrained_layout=True)
-    ypos = list(range(len(names)))
-    ax1.barh(ypos, rates, xerr=err, color="#d4a017", ecolor="#333333", capsize=4)
-    for y, e in zip(ypos, summary, strict=True):
-        # The figure goes past the interval's end, or inside the bar when that end is near 100%.
-        x = 100 * e.ci_high + 2 if e.ci_high < 0.8 else 100 * e.ci_low - 2
-        ax1.text(x, y, f"{100 * e.win_rate:.1f}%", va="center", ha="left" if e.ci_high < 0.8 else "right")
-    ax1.set_yticks(ypos, names)
-    ax1.set_xlim(0, 100)
-    ax1.set_xlabel("games won (%), Wilson 95% interval")
-    ax1.invert_yaxis()
-    elo_bars = ax2.barh(ypos, [e.elo for e in summary], color="#8c6d31")
-    ax2.bar_label(elo_bars, labels=[f"{e.elo:.0f}" for e in summary], label_type="edge", padding=3)
-    ax2.set_yticks(ypos, names)
-    ax2.set_xlabel("Elo (Bradley–Terry fit, mean 1500)")
-    lo = min(e.elo for e in summary)
-    hi = max(e.elo for e in summary)
-    ax2.set_xlim(lo - 100, hi + 100)
-    ax2.invert_yaxis()
-    fig.suptitle(f"goldfields arena: {spec.label}, {games} games")
+    fig = chart_figure(spec, summary, games)
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return True
+
+
+def chart_figure(spec: GameSpec, summary: Sequence[EntrantSummary], games: int) -> Any:
+    """Win rates with their deal-bootstrap 95% intervals against the parity line, and Elo when it means
+    something (three or more entrants). A matplotlib figure; the caller closes it."""
+    import matplotlib.pyplot as plt
+
+    names = [e.bot for e in summary]
+    rates = [100 * e.win_rate for e in summary]
+    # max(0, ...): rounding can put an interval end a hair past its centre at 0% or 100%.
+    err = [[max(0.0, 100 * (e.win_rate - e.boot_low)) for e in summary],
+           [max(0.0, 100 * (e.boot_high - e.win_rate)) for e in summary]]
+    with_elo = all(e.elo is not None for e in summary) and len(summary) >= 3
+    height = 1.9 + 0.6 * len(names)
+    if with_elo:
+        fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(10, height), constrained_layout=True)
+    else:
+        fig, ax1 = plt.subplots(1, 1, figsize=(6.5, height), constrained_layout=True)
+    ypos = list(range(len(names)))
+    ax1.barh(ypos, rates, xerr=err, color="#d4a017", ecolor="#333333", capsize=4)
+    # Parity: each side's share if all were equal (a third at a 3-seat table, not a half).
+    parity = 100 / spec.sides
+    ax1.axvline(parity, label="parity", color="#7a1f1f", linestyle="--", linewidth=1.2, zorder=3)
+    ax1.text(parity, -0.5, f" parity {parity:.0f}%", color="#7a1f1f", va="bottom", ha="left", fontsize=9)
+    for y, e in zip(ypos, summary, strict=True):
+        # The figure goes past the interval's end, or inside the bar when that end is near 100%.
+        x = 100 * e.boot_high + 2 if e.boot_high < 0.8 else 100 * e.boot_low - 2
+        ax1.text(x, y, f"{100 * e.win_rate:.1f}%", va="center", ha="left" if e.boot_high < 0.8 else "right")
+    ax1.set_yticks(ypos, names)
+    ax1.set_xlim(0, 100)
+    ax1.set_ylim(len(names) - 0.5, -0.8)  # top to bottom, with room for the parity label
+    ax1.set_xlabel("games won (%), deal-bootstrap 95% interval")
+    if with_elo:
+        elo = [e.elo or 0.0 for e in summary]
+        elo_bars = ax2.barh(ypos, elo, color="#8c6d31")
+        ax2.bar_label(elo_bars, labels=[f"{v:.0f}" for v in elo], label_type="edge", padding=3)
+        ax2.set_yticks(ypos, names)
+        ax2.set_xlabel("Elo (Bradley–Terry fit, mean 1500)")
+        ax2.set_xlim(min(elo) - 100, max(elo) + 100)
+        ax2.invert_yaxis()
+    fig.suptitle(f"goldfields arena: {spec.label}, {games} games")
+    return fig

@@ -6,10 +6,15 @@ does not depend on how the work was spread.
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import multiprocessing
 import os
+import signal
+import sys
+import threading
+import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
 from .schedule import GameJob
 from .worker import GameResult, run_job
@@ -26,6 +31,13 @@ def default_jobs() -> int:
 
 
 def run_local(jobs: Sequence[GameJob], workers: int, on_done: OnDone | None = None) -> list[GameResult]:
+    """Play the games here (one worker) or in a pool of worker processes.
+
+    However the arena stops (Ctrl-C, SIGTERM turned into KeyboardInterrupt by the
+    tournament, an error), the pool's workers are terminated before this returns;
+    and were this process killed outright, each worker dies with it (see
+    :func:`_worker_init`). ``on_done`` sees every game as it finishes.
+    """
     results: list[GameResult] = []
     if workers <= 1 or len(jobs) <= 1:
         for job in jobs:
@@ -37,16 +49,52 @@ def run_local(jobs: Sequence[GameJob], workers: int, on_done: OnDone | None = No
     # "spawn": fresh interpreters, so no lock held by a thread here (the progress
     # bar's refresher) is copied into a worker half-taken, as fork could.
     context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=min(workers, len(jobs)), mp_context=context) as pool:
-        pending = {pool.submit(run_job, job) for job in jobs}
-        while pending:
-            done, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for future in done:
-                result = future.result()
-                results.append(result)
-                if on_done:
-                    on_done(result)
+    pool = context.Pool(min(workers, len(jobs)), initializer=_worker_init, initargs=(os.getpid(),))
+    try:
+        for result in pool.imap_unordered(run_job, jobs):
+            results.append(result)
+            if on_done:
+                on_done(result)
+        pool.close()
+    except BaseException:
+        # Not close(): that would let the workers finish every queued game first.
+        pool.terminate()
+        raise
+    finally:
+        pool.join()
     return sorted(results, key=lambda r: r.index)
+
+
+def _worker_init(parent: int) -> None:
+    """Set up a pool worker: Ctrl-C is for the arena, and the worker must not outlive it."""
+    # Ctrl-C reaches the whole process group; the arena handles it and terminates the
+    # pool, so a worker need not print a KeyboardInterrupt traceback of its own.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if sys.platform.startswith("linux"):
+        # If the arena is killed outright (SIGKILL, a crash), the kernel kills its workers.
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):  # pragma: no cover - no prctl here
+            _watch_parent(parent)
+    else:  # pragma: no cover - not on Linux
+        _watch_parent(parent)
+    if os.getppid() != parent:  # the arena died before the line above could take effect
+        os._exit(1)
+
+
+PR_SET_PDEATHSIG = 1
+
+
+def _watch_parent(parent: int) -> None:
+    """Where the kernel cannot tie a worker's life to the arena's: a thread that checks every second."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="goldfields-arena-parent-watch", daemon=True).start()
 
 
 def run_ray(jobs: Sequence[GameJob], address: str, on_done: OnDone | None = None) -> list[GameResult]:
@@ -57,22 +105,34 @@ def run_ray(jobs: Sequence[GameJob], address: str, on_done: OnDone | None = None
         raise RuntimeError("--ray needs the 'ray' package: pip install 'ray>=2.9'") from None
     started = False
     if not ray.is_initialized():
+        ours = signal.getsignal(signal.SIGTERM) if threading.current_thread() is threading.main_thread() else None
         if address == "local":
             ray.init(include_dashboard=False, log_to_driver=False)
         else:
             ray.init(address=address, log_to_driver=False)
         started = True
+        if ours is not None:
+            # ray.init puts a native crash handler on SIGTERM that aborts the process, skipping
+            # ray.shutdown (the local instance's processes are orphaned) and the arena's cleanup.
+            signal.signal(signal.SIGTERM, ours)
     try:
         remote = ray.remote(run_job)
         pending = [remote.remote(job) for job in jobs]
         results: list[GameResult] = []
-        while pending:
-            done, pending = ray.wait(pending, num_returns=1)
-            for ref in done:
-                result = ray.get(ref)
-                results.append(result)
-                if on_done:
-                    on_done(result)
+        try:
+            while pending:
+                done, pending = ray.wait(pending, num_returns=1)
+                for ref in done:
+                    result = ray.get(ref)
+                    results.append(result)
+                    if on_done:
+                        on_done(result)
+        except BaseException:
+            # Stopped: the cluster (maybe not ours) should not go on playing games nobody will read.
+            for ref in pending:
+                with contextlib.suppress(Exception):  # best effort on the way out
+                    ray.cancel(ref, force=True)
+            raise
     finally:
         if started:
             ray.shutdown()

@@ -5,15 +5,22 @@ seat otherwise). Each deal is played once per rotation of the lineup over the
 sides, always with the same chance seed, so every bot meets the same decks and
 dice from every side of the table, as in duplicate bridge, and the luck of the
 deal cancels out of the comparison.
+
+An *entrant* is a position in the lineup, not a bot spec: ``heuristic
+heuristic`` is two entrants (self-play), told apart by :func:`entrant_labels`.
 """
 
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from .games import GameSpec
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,6 +33,8 @@ class GameJob:
     seat_bots: tuple[str, ...]
     spec: GameSpec
     seed: int
+    seat_entrants: tuple[int, ...] = ()
+    """The entrant (position in the lineup) on each seat; equal specs stay apart here."""
 
     @property
     def chance_seed(self) -> str:
@@ -36,14 +45,25 @@ class GameJob:
         return f"goldfields-arena/{self.seed}/deal/{self.deal}/rotation/{self.rotation}/seat/{seat}"
 
 
-def rotations(lineup: Sequence[str]) -> list[tuple[str, ...]]:
+def rotations(lineup: Sequence[T]) -> list[tuple[T, ...]]:
     """Every cyclic rotation of the lineup (bot per side); a lineup of one bot has one."""
     k = len(lineup)
-    seen: list[tuple[str, ...]] = []
+    seen: list[tuple[T, ...]] = []
     for r in range(k):
         rotated = tuple(lineup[(i - r) % k] for i in range(k))
         seen.append(rotated)
     return seen
+
+
+def entrant_labels(lineup: Sequence[str]) -> list[str]:
+    """A name per entrant: its spec, numbered ``#1``, ``#2``... when the spec appears more than once."""
+    counts = Counter(lineup)
+    seen: Counter[str] = Counter()
+    labels = []
+    for text in lineup:
+        seen[text] += 1
+        labels.append(text if counts[text] == 1 else f"{text} #{seen[text]}")
+    return labels
 
 
 def deals_for(games: int, lineup_size: int) -> int:
@@ -60,7 +80,8 @@ def schedule(spec: GameSpec, lineup: Sequence[str], deals: int, seed: int) -> li
         )
     jobs: list[GameJob] = []
     for deal in range(deals):
-        for r, sides in enumerate(rotations(lineup)):
-            seat_bots = tuple(sides[spec.side_of(s)] for s in range(spec.players))
-            jobs.append(GameJob(len(jobs), deal, r, seat_bots, spec, seed))
+        for r, sides in enumerate(rotations(range(len(lineup)))):
+            seat_entrants = tuple(sides[spec.side_of(s)] for s in range(spec.players))
+            seat_bots = tuple(lineup[e] for e in seat_entrants)
+            jobs.append(GameJob(len(jobs), deal, r, seat_bots, spec, seed, seat_entrants))
     return jobs

@@ -1,8 +1,10 @@
-"""The statistics the arena reports: Wilson intervals and an Elo fit (Bradley–Terry)."""
+"""The statistics the arena reports: Wilson and deal-bootstrap intervals, and an Elo fit (Bradley–Terry)."""
 
 from __future__ import annotations
 
+import hashlib
 import math
+import random
 from collections.abc import Iterable, Sequence
 
 Z95 = 1.959963984540054
@@ -21,6 +23,51 @@ def wilson(successes: float, trials: int, z: float = Z95) -> tuple[float, float]
     centre = (p + z * z / (2 * trials)) / denom
     half = z * math.sqrt(p * (1.0 - p) / trials + z * z / (4 * trials * trials)) / denom
     return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def bootstrap_rates(
+    wins: Sequence[Sequence[float]],
+    games: Sequence[Sequence[int]],
+    seed: str | int,
+    resamples: int = 2000,
+    level: float = 0.95,
+) -> list[tuple[float, float]]:
+    """Percentile bootstrap intervals for each entrant's win rate, resampling whole deals.
+
+    ``wins[d][e]`` and ``games[d][e]`` are entrant ``e``'s wins and games in deal
+    ``d`` (every rotation of it). The games of one deal share its decks or dice,
+    so they are not independent; the deals are. Resampling deals keeps that
+    pairing, which the Wilson interval (games as independent trials) ignores:
+    duplicate deals cancel luck, so this interval is usually the narrower one.
+    ``seed`` fixes the resamples, so the same results give the same interval.
+    With few deals the interval is too narrow (with one deal it has no width).
+    """
+    # Pure Python on purpose: the arena is part of the core install, which has no numpy.
+    deals = len(wins)
+    if deals == 0:
+        return []
+    entrants = len(wins[0])
+    digest = hashlib.sha256(f"goldfields-arena/bootstrap/{seed}".encode()).digest()
+    rng = random.Random(int.from_bytes(digest[:8], "little"))
+    won_by = [[float(row[e]) for row in wins] for e in range(entrants)]
+    played_by = [[float(row[e]) for row in games] for e in range(entrants)]
+    indices = range(deals)
+    rates: list[list[float]] = [[] for _ in range(entrants)]
+    for _ in range(resamples):
+        picks = rng.choices(indices, k=deals)
+        for e in range(entrants):
+            played = sum(map(played_by[e].__getitem__, picks))
+            rates[e].append(sum(map(won_by[e].__getitem__, picks)) / played if played > 0 else 0.0)
+    tail = (1 - level) / 2
+    return [(_percentile(sorted(r), tail), _percentile(sorted(r), 1 - tail)) for r in rates]
+
+
+def _percentile(ordered: Sequence[float], q: float) -> float:
+    """The ``q`` quantile of sorted values, interpolated linearly between neighbours (numpy's default)."""
+    at = q * (len(ordered) - 1)
+    below = math.floor(at)
+    above = min(below + 1, len(ordered) - 1)
+    return ordered[below] + (ordered[above] - ordered[below]) * (at - below)
 
 
 def bradley_terry_elo(

@@ -2,19 +2,25 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import signal
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
+from rich import box
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
 from ..bots.registry import BotSpec, make_bot
 from .games import GameSpec
-from .report import EntrantSummary, summarise, write_chart, write_games_csv, write_records, write_summary_csv
+from .report import EntrantSummary, summarise, write_chart, write_games_csv, write_summary_csv
 from .runner import OnDone, default_jobs, run_local, run_ray
 from .schedule import GameJob, deals_for, schedule
+from .store import ResumeError, RunStore, manifest_of
 from .worker import GameResult
 
 
@@ -40,74 +46,184 @@ class Tournament:
     def deals(self) -> int:
         return deals_for(self.games, len(self.lineup))
 
+    def manifest(self) -> dict[str, Any]:
+        """The parameters that decide every game: a resumed run must have the same."""
+        return manifest_of(self.spec, self.lineup, self.games, self.seed, self.records)
+
+    @classmethod
+    def from_manifest(cls, manifest: dict[str, Any], **kwargs: Any) -> Tournament:
+        """The tournament of a saved run (``kwargs``: where to run it, e.g. ``jobs``, ``out``)."""
+        spec = GameSpec.make(manifest["game"], manifest["players"], manifest["partnership"])
+        return cls(spec, tuple(manifest["lineup"]), games=manifest["games"], seed=manifest["seed"],
+                   records=manifest["records"], **kwargs)  # fmt: skip
+
 
 @dataclass(frozen=True)
 class TournamentResult:
     tournament: Tournament
     results: list[GameResult]
     summary: list[EntrantSummary]
+    resumed: int = 0
+    """Games found already played in the output folder (``resume=True``)."""
 
 
-def run_tournament(t: Tournament, console: Console | None = None, progress: bool = True) -> TournamentResult:
+class Interrupted(Exception):
+    """The run was stopped (Ctrl-C or SIGTERM) part-way; every game finished so far is saved."""
+
+    def __init__(self, done: int, total: int, out: Path | None, signum: int) -> None:
+        super().__init__(f"stopped after {done} of {total} games")
+        self.done = done
+        self.total = total
+        self.out = out
+        self.signum = signum
+
+
+def run_tournament(
+    t: Tournament, console: Console | None = None, progress: bool = True, resume: bool = False
+) -> TournamentResult:
+    """Play the tournament, saving each game into ``t.out`` as it ends.
+
+    ``resume``: continue the run saved in ``t.out`` (same parameters, else
+    :class:`ResumeError`), playing only the games not yet there; the result is
+    the same as an uninterrupted run's. Without it, a folder holding an
+    unfinished run is not overwritten (:class:`ResumeError`).
+
+    Ctrl-C or SIGTERM stops the workers, keeps every finished game on disk and
+    raises :class:`Interrupted`.
+    """
     t.validate()
     jobs = schedule(t.spec, t.lineup, t.deals, t.seed)
+    if resume and t.out is None:
+        raise ResumeError("resuming needs the run's output folder")
+    store = RunStore(t.out, t.spec, t.lineup, t.manifest(), resume) if t.out is not None else None
+    done = {r.index: r for r in store.done} if store else {}
+    todo = [j for j in jobs if j.index not in done]
     console = console or Console()
-    if progress:
-        bar = Progress(
-            TextColumn("[bold]{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            TimeRemainingColumn(),
-            console=console,
-            transient=False,
-        )
-        with bar:
-            task = bar.add_task(f"{t.spec.label}", total=len(jobs))
-            results = _run(t, jobs, lambda _r: bar.advance(task))
-    else:
-        results = _run(t, jobs, None)
-    summary = summarise(t.spec, t.lineup, results)
+    played: list[GameResult] = []
+
+    def finished(result: GameResult) -> None:
+        if store:
+            store.add(result)
+        played.append(result)
+
+    try:
+        with _sigterm_as_interrupt() as caught:
+            try:
+                if progress and todo:
+                    bar = Progress(
+                        TextColumn("[bold]{task.description}"),
+                        BarColumn(),
+                        MofNCompleteColumn(),
+                        TimeElapsedColumn(),
+                        TimeRemainingColumn(),
+                        console=console,
+                        transient=False,
+                    )
+                    with bar:
+                        task = bar.add_task(f"{t.spec.label}", total=len(jobs), completed=len(done))
+
+                        def advance(result: GameResult) -> None:
+                            finished(result)
+                            bar.advance(task)
+
+                        _run(t, todo, advance)
+                else:
+                    _run(t, todo, finished)
+            except KeyboardInterrupt:
+                raise Interrupted(len(done) + len(played), len(jobs), t.out, caught.signum) from None
+    finally:
+        if store:
+            store.close()
+    results = sorted([*done.values(), *played], key=lambda r: r.index)
+    summary = summarise(t.spec, t.lineup, results, t.seed)
     if t.out is not None:
         save(t, results, summary)
-    return TournamentResult(t, results, summary)
+    return TournamentResult(t, results, summary, resumed=len(done))
+
+
+class _Caught:
+    signum: int = signal.SIGINT
+
+
+@contextmanager
+def _sigterm_as_interrupt() -> Iterator[_Caught]:
+    """Treat SIGTERM (a time limit, ``kill``) like Ctrl-C: stop the workers, keep what is written.
+
+    Python's default SIGTERM ends the process at once, skipping the cleanup that
+    terminates the pool, so the workers would play on orphaned. Only the main
+    thread may set handlers; elsewhere the default stays.
+    """
+    caught = _Caught()
+    if threading.current_thread() is not threading.main_thread():
+        yield caught
+        return
+
+    def handler(signum: int, frame: object) -> None:
+        caught.signum = signum
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, handler)
+    try:
+        yield caught
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def _run(t: Tournament, jobs: Sequence[GameJob], on_done: OnDone | None) -> list[GameResult]:
+    if not jobs:
+        return []
     if t.ray_address:
         return run_ray(jobs, t.ray_address, on_done)
     return run_local(jobs, t.jobs, on_done)
 
 
 def save(t: Tournament, results: Sequence[GameResult], summary: Sequence[EntrantSummary]) -> None:
+    """The complete run's files (the games and records are already written, game by game)."""
     assert t.out is not None
     t.out.mkdir(parents=True, exist_ok=True)
-    write_games_csv(t.out / "games.csv", t.spec, results)
+    write_games_csv(t.out / "games.csv", t.spec, t.lineup, results)
     write_summary_csv(t.out / "summary.csv", summary)
     if not write_chart(t.out / "chart.png", t.spec, summary, len(results)):
         Console(stderr=True).print("note: matplotlib is not installed, so no chart.png was written")
-    if t.records:
-        write_records(t.out / "records", results)
 
 
 def summary_table(t: Tournament, summary: Sequence[EntrantSummary], games: int) -> Table:
     per = "points per team" if t.spec.partnership else "points per player"
+    with_elo = all(e.elo is not None for e in summary) and len(summary) >= 3
+    elo_note = (
+        "Elo fit by Bradley–Terry"
+        if with_elo
+        else "no Elo: with two entrants it would only restate the win rate (and grow with the games played)"
+    )
+    # Light borders and whole-percent intervals keep the table inside 80 columns.
     table = Table(
+        box=box.SIMPLE_HEAD,
+        collapse_padding=True,
+        pad_edge=False,
         title=f"{t.spec.label}: {games} games ({t.deals} deals x {len(t.lineup)} rotations), seed {t.seed}",
-        caption=f"win rate with its Wilson 95% interval; {per}; Elo fit by Bradley–Terry",
+        caption=(
+            f"win % with 95% intervals: Wilson (each game independent) and deal (bootstrap over deals, "
+            f"keeping the duplicate pairing); parity {100 / t.spec.sides:.0f}%; {per}; {elo_note}"
+        ),
     )
     table.add_column("bot", overflow="fold", min_width=12)
     table.add_column("games", justify="right")
     table.add_column("wins", justify="right")
     table.add_column("win %", justify="right")
-    table.add_column("95% CI", justify="right", no_wrap=True)
+    table.add_column("Wilson", justify="right", no_wrap=True)
+    table.add_column("deal", justify="right", no_wrap=True)
     table.add_column("pts/hand", justify="right")
     table.add_column("pts/game", justify="right")
-    table.add_column("Elo", justify="right")
-    for e in sorted(summary, key=lambda e: -e.elo):
-        table.add_row(
+    if with_elo:
+        table.add_column("Elo", justify="right")
+    # Best first; entrants' own order breaks ties (sorted() is stable).
+    for e in sorted(summary, key=lambda e: -(e.elo if with_elo and e.elo is not None else e.win_rate)):
+        row = [
             e.bot, str(e.games), f"{e.wins:g}", f"{100 * e.win_rate:.1f}",
-            f"{100 * e.ci_low:.1f}–{100 * e.ci_high:.1f}", f"{e.points_per_hand:.2f}", f"{e.points_per_game:.1f}",
-            f"{e.elo:.0f}",
-        )
+            f"{100 * e.ci_low:.0f}–{100 * e.ci_high:.0f}", f"{100 * e.boot_low:.0f}–{100 * e.boot_high:.0f}",
+            f"{e.points_per_hand:.2f}", f"{e.points_per_game:.1f}",
+        ]  # fmt: skip
+        if with_elo:
+            row.append(f"{e.elo:.0f}")
+        table.add_row(*row)
     return table

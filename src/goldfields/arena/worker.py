@@ -21,6 +21,8 @@ class GameResult:
     deal: int
     rotation: int
     seat_bots: tuple[str, ...]
+    seat_entrants: tuple[int, ...]
+    """The entrant (position in the lineup) on each seat."""
     scores: tuple[int, ...]
     returns: tuple[float, ...]
     winners: tuple[int, ...]
@@ -29,6 +31,26 @@ class GameResult:
     record: dict[str, Any]
     seconds: float
     """Wall time of the game: reported, but kept out of the CSV (it is not deterministic)."""
+
+    def to_json(self) -> dict[str, Any]:
+        """Everything but the record (saved in a file of its own), for the run's journal."""
+        return {
+            "index": self.index, "deal": self.deal, "rotation": self.rotation, "seat_bots": list(self.seat_bots),
+            "seat_entrants": list(self.seat_entrants), "scores": list(self.scores), "returns": list(self.returns),
+            "winners": list(self.winners), "hand_points": [list(h) for h in self.hand_points],
+            "decisions": self.decisions, "seconds": self.seconds,
+        }  # fmt: skip
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any], record: dict[str, Any] | None = None) -> GameResult:
+        return cls(
+            index=int(data["index"]), deal=int(data["deal"]), rotation=int(data["rotation"]),
+            seat_bots=tuple(data["seat_bots"]), seat_entrants=tuple(int(e) for e in data["seat_entrants"]),
+            scores=tuple(int(x) for x in data["scores"]), returns=tuple(float(x) for x in data["returns"]),
+            winners=tuple(int(x) for x in data["winners"]),
+            hand_points=tuple(tuple(int(x) for x in h) for h in data["hand_points"]),
+            decisions=int(data["decisions"]), record=record or {}, seconds=float(data["seconds"]),
+        )  # fmt: skip
 
 
 MAX_STEPS = 1_000_000
@@ -66,6 +88,7 @@ def run_job(job: GameJob) -> GameResult:
         deal=job.deal,
         rotation=job.rotation,
         seat_bots=job.seat_bots,
+        seat_entrants=job.seat_entrants,
         scores=tuple(final.scores()),
         returns=tuple(final.returns()),
         winners=tuple(final.winners() or ()),

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.console import Console
 
-from ..arena import GameSpec, Tournament, run_tournament, summary_table
+from ..arena import GameSpec, Interrupted, ResumeError, Tournament, entrant_labels, run_tournament, summary_table
 from ..arena.runner import default_jobs
+from ..arena.store import differences, read_manifest
 from ..bots.registry import BotSpecError, known_bots
 from ..core import registry
 
@@ -22,18 +24,28 @@ HELP = "\n\n".join(
         "Bots take parameters: random, heuristic, ismcts:iterations=2000,c=0.7, ismcts:seconds=1, and for Digger "
         "search. A budget in seconds makes results depend on the machine; an iteration budget keeps them "
         "reproducible (same --seed, same results).",
-        "Prints win rates with Wilson 95% intervals, points per hand and per game, and Elo; writes games.csv, "
+        "Bots are entrants by position: 'heuristic heuristic' is self-play, shown as 'heuristic #1' and "
+        "'heuristic #2'.",
+        "Prints win rates with Wilson and deal-bootstrap 95% intervals, points per hand and per game, and Elo "
+        "(for three or more entrants); writes games.csv, "
         "summary.csv, chart.png and one JSON game record per game (records/, readable by 'goldfields replay') "
         "into --out.",
+        "Every game is saved as it ends (a row of games.csv, its record, a line of results.jsonl), so a run "
+        "stopped by Ctrl-C, SIGTERM or a crash keeps its games: 'goldfields arena --resume OUT' plays the rest, "
+        "with the same results as an uninterrupted run.",
         "Examples:",
         "goldfields arena heuristic random --games 200",
         "goldfields arena ismcts:iterations=500 heuristic --players 2 --games 100",
         "goldfields arena heuristic random random --game digger --players 3",
+        "goldfields arena --resume arena-results",
     ]
 )
 
 
 FIRST_GAME = registry.names()[0]
+DEFAULT_GAMES = 100
+PIPE_WIDTH = 200
+"""Columns when the output is not a terminal: wide enough for the table's longest rows."""
 
 
 def register(app: typer.Typer) -> None:
@@ -41,44 +53,100 @@ def register(app: typer.Typer) -> None:
 
 
 def arena(
-    bots: Annotated[list[str], typer.Argument(help="One bot spec per team/seat, e.g. heuristic random.",
-                                              show_default=False)],
-    game: Annotated[str, typer.Option("--game", "-g", help=f"One of: {', '.join(registry.names())}.")] = FIRST_GAME,
+    bots: Annotated[list[str] | None, typer.Argument(help="One bot spec per team/seat, e.g. heuristic random.",
+                                                     show_default=False)] = None,
+    game: Annotated[str | None, typer.Option("--game", "-g", help=f"One of: {', '.join(registry.names())}.  "
+                                                  f"[default: {FIRST_GAME}]",
+                                             show_default=False)] = None,
     players: Annotated[int | None, typer.Option("--players", "-p",
                                                 help="Table size (default: Digging 4, Digger 3).")] = None,
     individual: Annotated[bool, typer.Option("--individual",
                                              help="Digging with 4 players each for themselves.")] = False,
-    games: Annotated[int, typer.Option("--games", "-n", min=1,
-                                       help="Games to play, rounded up to whole duplicate sets.")] = 100,
-    seed: Annotated[int, typer.Option("--seed", "-s", help="Tournament seed: same seed, same results.")] = 0,
+    games: Annotated[int | None, typer.Option("--games", "-n", min=1, show_default=False,
+                                              help="Games to play, rounded up to whole duplicate sets.  "
+                                                   f"[default: {DEFAULT_GAMES}]")] = None,
+    seed: Annotated[int | None, typer.Option("--seed", "-s", show_default=False,
+                                             help="Tournament seed: same seed, same results.  [default: 0]")] = None,
     jobs: Annotated[int | None, typer.Option("--jobs", "-j", min=1,
                                              help="Worker processes (default: all local cores).")] = None,
     ray: Annotated[str | None, typer.Option("--ray", metavar="ADDRESS",
                                             help="Run on the Ray cluster at ADDRESS ('auto', 'ray://host:10001', "
                                                  "or 'local' to start one here).")] = None,
-    out: Annotated[Path, typer.Option("--out", "-o", help="Folder for CSV, chart and records.")] = Path(
-        "arena-results"),
-    records: Annotated[bool, typer.Option("--records/--no-records", help="Save every game record.")] = True,
+    out: Annotated[Path | None, typer.Option("--out", "-o", show_default=False,
+                                             help="Folder for CSV, chart and records.  [default: arena-results]")
+                   ] = None,
+    resume: Annotated[Path | None, typer.Option("--resume", metavar="OUT",
+                                                help="Continue the stopped run saved in OUT, playing only the games "
+                                                     "not yet there. Its parameters come from OUT/arena.json; any "
+                                                     "given here must match.")] = None,
+    records: Annotated[bool | None, typer.Option("--records/--no-records", show_default=False,
+                                                 help="Save every game record.  [default: records]")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
 ) -> None:
     console = Console()
+    if not console.is_terminal and "COLUMNS" not in os.environ:
+        # Piped or redirected: Rich would assume 80 columns and clip the table; a file has no width.
+        console = Console(width=PIPE_WIDTH)
+    bots = bots or []
     try:
-        spec = GameSpec.make(game, players, False if individual else None)
-        t = Tournament(spec, tuple(bots), games=games, seed=seed, jobs=jobs or default_jobs(), ray_address=ray,
-                       out=out, records=records)
+        if resume is not None:
+            if out is not None and out != resume:
+                raise ResumeError(f"--resume {resume} writes into {resume}; drop --out {out} or make it the same")
+            out = resume
+            saved = read_manifest(resume)
+            # What the command leaves out comes from the run; what it gives must agree with it.
+            bots = bots or list(saved["lineup"])
+            game = game or saved["game"]
+            if players is None and game == saved["game"]:
+                players = saved["players"]
+            partnership: bool | None = False if individual else (
+                saved["partnership"] if game == saved["game"] and players == saved["players"] else None)
+            games = games or saved["games"]
+            seed = saved["seed"] if seed is None else seed
+            records = saved["records"] if records is None else records
+        else:
+            if not bots:
+                raise ValueError("name the bots, one per team or seat (or --resume OUT to continue a run)")
+            partnership = False if individual else None
+        game = game or FIRST_GAME
+        spec = GameSpec.make(game, players, partnership)
+        t = Tournament(spec, tuple(bots), games=games or DEFAULT_GAMES, seed=seed or 0, jobs=jobs or default_jobs(),
+                       ray_address=ray, out=out or Path("arena-results"),
+                       records=True if records is None else records)  # fmt: skip
         t.validate()
         if len(bots) != spec.sides:
             what = "team" if spec.partnership else "seat"
             raise ValueError(f"{spec.label} needs {spec.sides} bots, one per {what}; got {len(bots)}: "
                              f"{' '.join(bots)}")
+        if resume is not None:
+            diff = differences(read_manifest(resume), t.manifest())
+            if diff:
+                raise ResumeError(f"cannot resume {resume}: its run has other parameters ({'; '.join(diff)})")
+    except ResumeError as err:
+        console.print(f"[red]error:[/red] {err}")
+        raise typer.Exit(2) from None
     except (BotSpecError, ValueError) as err:
         console.print(f"[red]error:[/red] {err}")
         names = ", ".join(f"{k} ({v})" for k, v in known_bots(game if game in registry.names() else None).items())
         console.print(f"known bots: {names}")
         raise typer.Exit(2) from None
+    assert t.out is not None
     where = f"Ray cluster {ray}" if ray else f"{t.jobs} local process{'es' if t.jobs > 1 else ''}"
-    console.print(f"{spec.label}: {' vs '.join(bots)}; {t.deals} deals x {len(bots)} rotations on {where}")
-    result = run_tournament(t, console, progress=not quiet)
+    console.print(f"{spec.label}: {' vs '.join(entrant_labels(bots))}; {t.deals} deals x {len(bots)} rotations "
+                  f"on {where}")
+    try:
+        result = run_tournament(t, console, progress=not quiet, resume=resume is not None)
+    except ResumeError as err:
+        console.print(f"[red]error:[/red] {err}")
+        raise typer.Exit(2) from None
+    except Interrupted as stop:
+        console.print(f"stopped after {stop.done} of {stop.total} games; every finished game is saved in {t.out}/. "
+                      f"Continue with: goldfields arena --resume {t.out}")
+        raise typer.Exit(128 + stop.signum) from None
+    if result.resumed:
+        console.print(f"resumed: {result.resumed} games were already played, {len(result.results) - result.resumed} "
+                      "played now")
     console.print(summary_table(t, result.summary, len(result.results)))
-    console.print(f"wrote {out}/games.csv, {out}/summary.csv, {out}/chart.png"
-                  + (f", {len(result.results)} records in {out}/records/" if records else ""))
+    o = t.out
+    console.print(f"wrote {o}/games.csv, {o}/summary.csv, {o}/chart.png"
+                  + (f", {len(result.results)} records in {o}/records/" if t.records else ""))

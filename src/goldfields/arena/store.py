@@ -1,0 +1,176 @@
+"""The output folder of a run, kept up to date game by game so that a stopped run loses nothing.
+
+Files in the folder:
+
+* ``arena.json``, the manifest: the parameters that decide every game (game,
+  table, lineup, games, seed, records). ``--resume`` checks them.
+* ``results.jsonl``, the journal: one line per finished game, everything the
+  statistics need. A game counts as done once its line is there; it is
+  written last, after the game's record and its row of ``games.csv``.
+* ``games.csv`` (a row appended as each game ends, rewritten in game order at
+  the end and whenever the run stops) and ``records/game-NNNNN.json``.
+* ``summary.csv`` and ``chart.png``, written when the run is complete.
+
+Resuming reads the journal (ignoring a last line cut short by a kill), plays
+the games not in it, and reports on all of them: the games are seeded by their
+place in the schedule, so the result is the same as an uninterrupted run's.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import IO, Any
+
+from .games import GameSpec
+from .report import games_csv_row, write_atomic, write_games_csv, write_record
+from .schedule import deals_for, entrant_labels
+from .worker import GameResult
+
+MANIFEST = "arena.json"
+JOURNAL = "results.jsonl"
+FORMAT = 1
+
+
+class ResumeError(ValueError):
+    """The folder cannot be resumed (no run there, or one with other parameters), or must not be overwritten."""
+
+
+def manifest_of(spec: GameSpec, lineup: Sequence[str], games: int, seed: int, records: bool) -> dict[str, Any]:
+    return {
+        "format": FORMAT,
+        "game": spec.game,
+        "players": spec.players,
+        "partnership": spec.partnership,
+        "lineup": list(lineup),
+        "games": games,
+        "seed": seed,
+        "records": records,
+    }
+
+
+def read_manifest(out: Path) -> dict[str, Any]:
+    path = out / MANIFEST
+    if not path.is_file():
+        raise ResumeError(f"{out} holds no arena run to resume (no {MANIFEST})")
+    try:
+        data = json.loads(path.read_text())
+    except ValueError as err:
+        raise ResumeError(f"{path} is not a readable manifest: {err}") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise ResumeError(f"{path} is not an arena manifest of format {FORMAT}")
+    return data
+
+
+def differences(saved: dict[str, Any], wanted: dict[str, Any]) -> list[str]:
+    """Human-readable differences between two manifests."""
+    out = []
+    for key in saved.keys() | wanted.keys():
+        if saved.get(key) != wanted.get(key):
+            out.append(f"{key}: the run has {_show(saved.get(key))}, this command asks for {_show(wanted.get(key))}")
+    return sorted(out)
+
+
+def _show(value: Any) -> str:
+    return " ".join(value) if isinstance(value, list) else json.dumps(value)
+
+
+def read_journal(out: Path) -> list[GameResult]:
+    """The finished games. A line cut short (the run was killed while writing it) is dropped:
+    that game simply runs again."""
+    path = out / JOURNAL
+    if not path.is_file():
+        return []
+    results: dict[int, GameResult] = {}
+    for line in path.read_text().splitlines():
+        try:
+            result = GameResult.from_json(json.loads(line))
+        except (ValueError, KeyError, TypeError):
+            continue
+        results[result.index] = result
+    return [results[i] for i in sorted(results)]
+
+
+class RunStore:
+    """Writes a run's games as they finish; see the module's docstring for the files."""
+
+    def __init__(
+        self, out: Path, spec: GameSpec, lineup: Sequence[str], manifest: dict[str, Any], resume: bool
+    ) -> None:
+        self.out = out
+        self.spec = spec
+        self.lineup = tuple(lineup)
+        self.labels = entrant_labels(lineup)
+        self.records = bool(manifest["records"])
+        self.done: list[GameResult] = []
+        if resume:
+            diff = differences(read_manifest(out), manifest)
+            if diff:
+                raise ResumeError(f"cannot resume {out}: its run has other parameters ({'; '.join(diff)})")
+            self.done = read_journal(out)
+            if self.records:
+                self.done = [self._with_record(r) for r in self.done]
+        else:
+            self._check_overwrite()
+            self._clear()
+        out.mkdir(parents=True, exist_ok=True)
+        write_atomic(out / MANIFEST, json.dumps(manifest, indent=1) + "\n")
+        # Start the journal and games.csv afresh from the games known to be done, dropping
+        # a cut line or a row written for a game whose journal line never made it.
+        write_atomic(out / JOURNAL, "".join(json.dumps(r.to_json()) + "\n" for r in self.done))
+        write_games_csv(out / "games.csv", spec, lineup, self.done)
+        self.all: list[GameResult] = list(self.done)
+        self._journal: IO[str] = (out / JOURNAL).open("a")
+        self._csv_file: IO[str] = (out / "games.csv").open("a", newline="")
+        self._csv = csv.writer(self._csv_file)
+
+    def _with_record(self, r: GameResult) -> GameResult:
+        path = self.out / "records" / f"game-{r.index + 1:05d}.json"
+        try:
+            record = json.loads(path.read_text())
+        except (OSError, ValueError):
+            return r
+        return GameResult.from_json(r.to_json(), record)
+
+    def _check_overwrite(self) -> None:
+        """Refuse to wipe a run that was stopped part-way: it may be hours of play."""
+        if not (self.out / MANIFEST).is_file():
+            return
+        try:
+            saved = read_manifest(self.out)
+            total = deals_for(int(saved["games"]), len(saved["lineup"])) * len(saved["lineup"])
+        except (ResumeError, KeyError, TypeError, ValueError):
+            return  # not a run this version can resume anyway
+        done = len(read_journal(self.out))
+        if done < total:
+            raise ResumeError(
+                f"{self.out} holds an unfinished run ({done} of {total} games played); continue it with "
+                f"--resume {self.out}, or choose another --out (or delete the folder) to start again"
+            )
+
+    def _clear(self) -> None:
+        """Remove what an earlier run left, so no stale record or summary passes for this run's."""
+        for name in (JOURNAL, "games.csv", "summary.csv", "chart.png"):
+            (self.out / name).unlink(missing_ok=True)
+        records = self.out / "records"
+        if records.is_dir():
+            for path in records.glob("game-*.json"):
+                path.unlink()
+
+    def add(self, result: GameResult) -> None:
+        """Save a finished game: its record, its row of games.csv, then its journal line (the mark of done)."""
+        if self.records:
+            write_record(self.out / "records", result)
+        self._csv.writerow(games_csv_row(result, self.labels))
+        self._csv_file.flush()
+        self._journal.write(json.dumps(result.to_json()) + "\n")
+        self._journal.flush()
+        self.all.append(result)
+
+    def close(self) -> None:
+        """Flush, and put games.csv in game order (rows were appended as games finished)."""
+        self._journal.close()
+        self._csv_file.close()
+        write_games_csv(self.out / "games.csv", self.spec, self.lineup, self.all)

@@ -1,0 +1,151 @@
+"""Runs saved game by game: an interrupted run keeps its games, and --resume completes it
+with exactly the results of an uninterrupted run."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from goldfields.arena import GameSpec, Interrupted, ResumeError, Tournament, run_tournament
+from goldfields.arena import runner as runner_module
+from goldfields.cli import arena as arena_cli
+
+SPEC = GameSpec.make("digging", 2)
+LINEUP = ("heuristic", "random")
+
+
+def _tournament(out: Path, **kwargs: object) -> Tournament:
+    fields: dict = {"games": 8, "seed": 21, "jobs": 1, "out": out} | kwargs
+    return Tournament(SPEC, LINEUP, **fields)
+
+
+def _stop_after(monkeypatch: pytest.MonkeyPatch, games: int) -> None:
+    """Make the in-process runner raise KeyboardInterrupt (as Ctrl-C would) when game ``games + 1`` starts."""
+    real = runner_module.run_job
+    started = 0
+
+    def run_job(job):  # type: ignore[no-untyped-def]
+        nonlocal started
+        started += 1
+        if started > games:
+            raise KeyboardInterrupt
+        return real(job)
+
+    monkeypatch.setattr(runner_module, "run_job", run_job)
+
+
+def _lines(path: Path) -> list[str]:
+    return path.read_text().splitlines()
+
+
+@pytest.fixture(scope="module")
+def full_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("full")
+    run_tournament(_tournament(out), progress=False)
+    return out
+
+
+def test_an_interrupted_run_keeps_every_finished_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _stop_after(monkeypatch, 3)
+    with pytest.raises(Interrupted) as stop:
+        run_tournament(_tournament(tmp_path), progress=False)
+    assert (stop.value.done, stop.value.total) == (3, 8)
+    assert len(_lines(tmp_path / "results.jsonl")) == 3
+    assert len(_lines(tmp_path / "games.csv")) == 1 + 3
+    assert sorted(p.name for p in (tmp_path / "records").glob("*.json")) == [
+        "game-00001.json", "game-00002.json", "game-00003.json"
+    ]
+    assert json.loads((tmp_path / "arena.json").read_text())["seed"] == 21
+    assert not (tmp_path / "summary.csv").exists()  # no summary of a partial run passes for a final one
+
+
+def test_resume_gives_the_results_of_an_uninterrupted_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, full_run: Path
+) -> None:
+    with monkeypatch.context() as patch:
+        _stop_after(patch, 5)
+        with pytest.raises(Interrupted):
+            run_tournament(_tournament(tmp_path), progress=False)
+    result = run_tournament(_tournament(tmp_path, jobs=2), progress=False, resume=True)
+    assert result.resumed == 5 and len(result.results) == 8
+    for name in ("games.csv", "summary.csv"):
+        assert (tmp_path / name).read_text() == (full_run / name).read_text(), name
+    for path in (full_run / "records").glob("*.json"):
+        assert (tmp_path / "records" / path.name).read_text() == path.read_text()
+    # The resumed games come back with their records, as played ones do.
+    assert all(r.record for r in result.results)
+
+
+def test_a_line_cut_short_by_a_kill_is_played_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                   full_run: Path) -> None:  # fmt: skip
+    with monkeypatch.context() as patch:
+        _stop_after(patch, 4)
+        with pytest.raises(Interrupted):
+            run_tournament(_tournament(tmp_path), progress=False)
+    journal = tmp_path / "results.jsonl"
+    lines = _lines(journal)
+    journal.write_text("\n".join(lines[:3]) + "\n" + lines[3][:25])  # killed while writing game 4's line
+    result = run_tournament(_tournament(tmp_path), progress=False, resume=True)
+    assert result.resumed == 3
+    assert (tmp_path / "summary.csv").read_text() == (full_run / "summary.csv").read_text()
+    assert len(_lines(journal)) == 8
+
+
+def test_resume_refuses_other_parameters(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _stop_after(monkeypatch, 2)
+    with pytest.raises(Interrupted):
+        run_tournament(_tournament(tmp_path), progress=False)
+    with pytest.raises(ResumeError, match="seed: the run has 21, this command asks for 22"):
+        run_tournament(_tournament(tmp_path, seed=22), progress=False, resume=True)
+    with pytest.raises(ResumeError, match="holds no arena run"):
+        run_tournament(_tournament(tmp_path / "empty"), progress=False, resume=True)
+    # A fresh run does not wipe an unfinished one.
+    with pytest.raises(ResumeError, match=r"unfinished run \(2 of 8 games played\)"):
+        run_tournament(_tournament(tmp_path), progress=False)
+
+
+def test_a_fresh_run_replaces_a_finished_one(tmp_path: Path) -> None:
+    run_tournament(_tournament(tmp_path, games=6), progress=False)
+    run_tournament(_tournament(tmp_path, games=2, seed=3), progress=False)
+    assert len(list((tmp_path / "records").glob("*.json"))) == 2
+    assert len(_lines(tmp_path / "results.jsonl")) == 2
+    run_tournament(_tournament(tmp_path, games=4), progress=False)  # more games than the finished run had
+    assert len(_lines(tmp_path / "games.csv")) == 1 + 4
+
+
+def test_cli_resume_takes_the_parameters_from_the_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                         full_run: Path) -> None:  # fmt: skip
+    with monkeypatch.context() as patch:
+        _stop_after(patch, 2)
+        with pytest.raises(Interrupted):
+            run_tournament(_tournament(tmp_path), progress=False)
+    cli = CliRunner(env={"COLUMNS": "200"})
+    app = _app()
+    refused = cli.invoke(app, ["arena", "--resume", str(tmp_path), "--seed", "5"])
+    assert refused.exit_code == 2
+    assert "cannot resume" in refused.output and "seed" in refused.output
+    done = cli.invoke(app, ["arena", "--resume", str(tmp_path), "--jobs", "1", "--quiet"])
+    assert done.exit_code == 0, done.output
+    assert "resumed: 2 games were already played, 6 played now" in done.output
+    assert (tmp_path / "summary.csv").read_text() == (full_run / "summary.csv").read_text()
+    # Naming the same parameters again is fine too.
+    again = cli.invoke(app, ["arena", *LINEUP, "--players", "2", "--games", "8", "--seed", "21", "--quiet",
+                             "--resume", str(tmp_path)])  # fmt: skip
+    assert again.exit_code == 0, again.output
+    assert "resumed: 8 games" in again.output
+
+
+def _app():  # type: ignore[no-untyped-def]
+    import typer
+
+    app = typer.Typer(add_completion=False)
+    arena_cli.register(app)
+
+    @app.command("other")
+    def other() -> None:
+        pass
+
+    return app

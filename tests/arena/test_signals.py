@@ -36,6 +36,9 @@ def _start(out: Path, *args: str) -> subprocess.Popen[str]:
         [*_command(), "arena", *args, "--jobs", "2", "--quiet", "--out", str(out)],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
         start_new_session=True,  # its own process group, as a shell job would be
+        # A suite started in the background (`scripts/test &`) inherits SIGINT ignored, and so would
+        # the arena: give it the Ctrl-C a user's terminal gives it.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )  # fmt: skip
 
 

@@ -453,10 +453,10 @@ def test_G6_a_timeout_that_returns_the_last_blue_lets_play_go_on() -> None:
 
 
 def test_G6_scores_are_gems_times_crate_values_and_blue_scores_nothing() -> None:
-    state = position(2, crates={0: "YRGW", 1: "WWW"}, box=10, crate_cards={"black": ["B", "D"]})
+    state = position(2, crates={0: "YRGW", 1: "WWW"}, box=9, crate_cards={"black": ["B", "D"]})
     # Card B: Y6 R1 G3 W5 -> 15; card D: W1 -> 3.
     assert state.scores() == [15, 3]
-    assert state.box == 10 and sum(state.crates[0]) == 4
+    assert state.box == 9 and sum(state.crates[0]) == 4
 
 
 def test_G6_equal_scores_share_the_win() -> None:

@@ -87,11 +87,11 @@ def test_times_are_written_so_that_they_read_back_exactly() -> None:
 @pytest.mark.parametrize(
     ("corrupt", "message"),
     [
-        (lambda d: d["centre"].__setitem__(1, d["centre"][1] + 1), r"yellow tokens in play, not 10 \(G1\)"),
-        (lambda d: d["crate_tokens"][0].__setitem__(0, 1), r"blue tokens go to the box"),
-        (lambda d: d.__setitem__("digger", 7), "the digger or the seat to move is not at the table"),
-        (lambda d: d["haul"].append(0), "the haul must be 5 token counts"),
-        (lambda d: d.pop("centre"), "KeyError"),
+        (lambda d: d["centre"].__setitem__(1, d["centre"][1] + 1), r"11 yellow tokens in centre, crates, haul and box"),
+        (lambda d: d["crate_tokens"][0].__setitem__(0, 1), r"blue goes into the box \(G3\)"),
+        (lambda d: d.__setitem__("digger", 7), "digger must be a whole number from 0 to 2, not 7"),
+        (lambda d: d["haul"].append(0), r"haul must be a list of 5"),
+        (lambda d: d.pop("centre"), "centre is missing"),
     ],
 )
 def test_impossible_digger_states_are_refused_with_what_is_wrong(corrupt, message: str) -> None:  # type: ignore[no-untyped-def]

@@ -22,6 +22,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Self
 
 from ..core.game import CHANCE, TERMINAL, Event, GameState, RuleError
+from ..core.stored import StoredFields
 from .actions import (
     DECODED,
     K_ROLL,
@@ -661,66 +662,110 @@ class DiggerState(GameState):
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Self:
-        """The state :meth:`to_json` wrote; a state the rules cannot reach (tokens
-        made or lost, a digger not at the table...) is refused with a ``ValueError``."""
+        """Read a state written by :meth:`to_json`.
+
+        Anything a game cannot reach (tokens that do not add up to ten of each
+        colour, a turn that is not the digger's, a pending roll with no roll in
+        the record...) is refused with a ``ValueError`` naming what is wrong,
+        so that a corrupt state fails here and never halfway through a move.
+        """
         if not isinstance(data, Mapping) or data.get("game") != "digger":
             raise ValueError("not a Digger state")
+        r = StoredFields(data, "Digger")
+        players = r.whole("players", 2, MAX_SEATS)
         try:
-            new = cls._from_json(data)
-            new._check_reachable()
-        except (KeyError, TypeError, IndexError, AttributeError) as err:
-            raise ValueError(f"not a valid Digger state: {type(err).__name__} {err}") from None
-        return new
-
-    def _check_reachable(self) -> None:
-        n = self.num_players
-        width = len(TOKEN_COLOURS)
-
-        def counts(xs: Any, what: str) -> None:
-            if len(xs) != width or any(type(x) is not int or x < 0 for x in xs):
-                raise ValueError(f"not a valid Digger state: {what} must be {width} token counts >= 0")
-
-        counts(self.centre, "the centre")
-        counts(self.haul, "the haul")
-        if len(self.crates) != n:
-            raise ValueError(f"not a valid Digger state: {n} crates, one per seat")
-        for crate in self.crates:
-            counts(crate, "a crate")
-        if any(crate[BLUE] for crate in self.crates):
-            raise ValueError("not a valid Digger state: blue tokens go to the box, never into a crate (G3)")
-        for c in TOKEN_COLOURS:
-            boxed = self.box if c == BLUE else 0
-            total = self.centre[c] + self.haul[c] + sum(crate[c] for crate in self.crates) + boxed
-            if total != TOKENS_PER_COLOUR:
-                raise ValueError(
-                    f"not a valid Digger state: {total} {COLOUR_NAMES[c]} tokens in play, not {TOKENS_PER_COLOUR} (G1)"
-                )
-        if self.digger not in range(n) or self._to_move not in (*range(n), CHANCE, TERMINAL):
-            raise ValueError("not a valid Digger state: the digger or the seat to move is not at the table")
-        if self.elapsed < 0.0 or not math.isfinite(self.elapsed):
-            raise ValueError("not a valid Digger state: elapsed is seconds >= 0")
-
-    @classmethod
-    def _from_json(cls, data: Mapping[str, Any]) -> Self:
-        new = cls(data["players"], data["crates"], DiggerOptions.from_json(data["options"]))
-        new.centre = list(data["centre"])
-        new.crates = [list(crate) for crate in data["crate_tokens"]]
-        new.haul = list(data["haul"])
-        new.box = data["box"]
-        new.turn = data["turn"]
-        new.digger = data["digger"]
-        new._to_move = data["to_move"]
-        new.pending = data["pending"]
-        new.started = data["started"]
-        new.elapsed = float(data["elapsed"])
-        new.rolls = data["rolls"]
-        new.dice = None if data["dice"] is None else parse_faces(data["dice"])
+            new = cls(players, r.get("crates"), DiggerOptions.from_json(r.get("options")))
+        except (ValueError, TypeError) as err:
+            raise _bad(f"crates or options: {err}") from None
+        n = players
+        k = len(TOKEN_COLOURS)
+        new.centre = r.wholes("centre", 0, TOKENS_PER_COLOUR, k)
+        new.crates = [
+            r.wholes(f"crate_tokens[{s}]", 0, TOKENS_PER_COLOUR, k, c) for s, c in enumerate(r.seq("crate_tokens", n))
+        ]
+        new.haul = r.wholes("haul", 0, TOKENS_PER_COLOUR, k)
+        new.box = r.whole("box", 0, TOKENS_PER_COLOUR)
+        new.turn = r.whole("turn", 0, 1 << 30)
+        new.digger = r.whole("digger", 0, n - 1)
+        new._to_move = r.whole("to_move", TERMINAL, n - 1)
+        new.pending = r.whole("pending", NO_CHANCE, KNOCK_DUE)
+        new.started = r.flag("started")
+        elapsed = r.get("elapsed")
+        if not _is_number(elapsed) or not math.isfinite(elapsed) or not 0 <= elapsed <= new.limit:
+            raise _bad(f"elapsed must be seconds from 0 to the time limit {format_time(new.limit)}, not {elapsed!r}")
+        new.elapsed = float(elapsed)
+        new.rolls = r.whole("rolls", 0, 1 << 30)
+        dice = r.get("dice")
+        try:
+            new.dice = None if dice is None else parse_faces(dice)
+        except (TypeError, ValueError) as err:
+            raise _bad(f"dice: {err}") from None
         new.unique, new.black = (0, False) if new.dice is None else read_roll(new.dice)
-        new.used = data["used"]
-        new._winners = None if data["winners"] is None else list(data["winners"])
-        new.logs = None if data["logs"] is None else [_log_entry(entry) for entry in data["logs"]]
+        new.used = r.whole("used", 0, (1 << len(TOKEN_COLOURS)) - 1)
+        winners = r.get("winners")
+        new._winners = None if winners is None else r.wholes("winners", 0, n - 1, None, winners)
+        logs = r.get("logs")
+        new.logs = None if logs is None else [_read_log_entry(i, e) for i, e in enumerate(r.seq("logs", None, logs))]
         new._legal = None
+        new._check_possible()
         return new
+
+    def _check_possible(self) -> None:
+        """Raise ``ValueError`` if no game reaches this state (only for :meth:`from_json`)."""
+        n = self.num_players
+        for s, crate in enumerate(self.crates):
+            if crate[BLUE]:
+                raise _bad(f"seat {s}'s crate holds blue tokens; blue goes into the box (G3)")
+        for c in TOKEN_COLOURS:
+            total = self.centre[c] + self.haul[c] + sum(crate[c] for crate in self.crates)
+            if c == BLUE:
+                total += self.box
+            if total != TOKENS_PER_COLOUR:
+                raise _bad(
+                    f"{total} {COLOUR_NAMES[c]} tokens in centre, crates, haul and box, not {TOKENS_PER_COLOUR} (G1)"
+                )
+        if self.digger != self.turn % n:
+            raise _bad(f"turn {self.turn} is seat {self.turn % n}'s, not seat {self.digger}'s (seat 0 digs first, G3)")
+        to_move = self._to_move
+        pending = self.pending
+        if to_move not in (self.digger, CHANCE, TERMINAL):
+            raise _bad(f"seat {to_move} is to move, but seat {self.digger} is digging")
+        if (pending != NO_CHANCE) != (to_move == CHANCE):
+            raise _bad("a chance outcome is pending exactly when the state is a chance node")
+        if to_move == TERMINAL:
+            if self.centre[BLUE] or self.started or any(self.haul):
+                raise _bad("the game is over, yet blue is left in the centre or a turn is under way (G6)")
+            scores = self.scores()
+            winners = [s for s, v in enumerate(scores) if v == max(scores)]
+            if self._winners != winners:
+                raise _bad(f"the game is over with winners {self._winners}, but the scores give {winners} (G6)")
+        elif self._winners is not None:
+            raise _bad("winners, but the game is not over")
+        if not self.started:
+            if self.rolls or self.elapsed or self.dice is not None or self.used or any(self.haul) or pending:
+                raise _bad("no roll yet this turn, yet time, dice, a haul or a chance outcome (G2)")
+            if to_move != TERMINAL and not self.centre[BLUE]:
+                raise _bad("no blue token is left in the centre, so the game should be over (G6)")
+            return
+        logs = self.logs
+        last = logs[-1] if logs else None
+        if pending == ROLL_DUE:
+            if self.dice is not None or self.used:
+                raise _bad("the dice are rolling, yet a roll's faces are known")
+            if logs is not None and (last is None or last[0] != ROLL or last[2] is not None):
+                raise _bad("the dice are rolling, but the record does not end with that roll")
+            return
+        if not self.rolls or self.dice is None:
+            raise _bad("a turn under way with no roll landed and no roll in the air (G2)")
+        if self.used & ~self.unique:
+            raise _bad("a colour gave a token though it does not show on exactly one die (G2)")
+        if self.used.bit_count() > sum(self.haul):
+            raise _bad("the dice gave more tokens this roll than the haul holds")
+        if pending == KNOCK_DUE:
+            if not self.knock_probability or not self.black or not any(self.haul):
+                raise _bad("a knock is pending, but no steal could have been made (G5)")
+            if logs is not None and (last is None or DECODED[last[0]][0] != K_STEAL or last[2] is not None):
+                raise _bad("a knock is pending, but the record does not end with that steal (G5)")
 
     def record(self) -> dict[str, Any]:
         """The game as a record (docs/digger.md): moves in the notation, with
@@ -772,8 +817,26 @@ def _log_json(entry: LogEntry) -> list[Any]:
     return [action, at, outcome]
 
 
-def _log_entry(data: Sequence[Any]) -> LogEntry:
+def _bad(what: str) -> ValueError:
+    return ValueError(f"not a valid Digger state: {what}")
+
+
+def _read_log_entry(i: int, data: Any) -> LogEntry:
+    """One ``[action, time, outcome]`` of a stored record, checked."""
+    if not isinstance(data, (list, tuple)) or len(data) != 3:
+        raise _bad(f"logs[{i}] must be [action, time, outcome], not {data!r}")
     action, at, outcome = data
-    if isinstance(outcome, str):
-        outcome = parse_faces(outcome)
+    if type(action) is not int or not 0 <= action < NUM_ACTIONS:
+        raise _bad(f"logs[{i}]: no Digger action has id {action!r}")
+    if at is not None and (not _is_number(at) or not math.isfinite(at) or at < 0):
+        raise _bad(f"logs[{i}]: a time is seconds >= 0, not {at!r}")
+    kind = DECODED[action][0]
+    if outcome is not None:
+        if kind == K_ROLL and isinstance(outcome, str):
+            try:
+                outcome = parse_faces(outcome)
+            except ValueError as err:
+                raise _bad(f"logs[{i}]: {err}") from None
+        elif not (kind == K_STEAL and isinstance(outcome, bool)):
+            raise _bad(f"logs[{i}]: {action_to_string(action)} has no outcome {outcome!r}")
     return (action, None if at is None else float(at), outcome)

@@ -18,6 +18,7 @@ from itertools import compress
 from typing import Any, Self
 
 from ..core.game import CHANCE, TERMINAL, Event, GameState, RuleError
+from ..core.stored import StoredFields
 from . import actions as A
 from .cards import (
     CHEST_CODES,
@@ -856,30 +857,66 @@ class DiggingState(GameState):
 
     @classmethod
     def _from_json(cls, data: Mapping[str, Any]) -> Self:
-        new = cls(data["players"], data["partnership"], DiggingOptions.from_json(data["options"]), data["dealer"])
-        new.hand_no = data["hand_no"]
-        new.totals = list(data["totals"])
-        new.history = [list(h) for h in data["history"]]
-        new._winners = None if data["winners"] is None else list(data["winners"])
-        new._to_move = data["to_move"]
-        new.hands = [list(h) for h in data["hands"]]
+        r = StoredFields(data, "Digging")
+        n = r.whole("players", 2, 4)
+        partnership = r.flag("partnership")
+        dealer = r.whole("dealer", 0, n - 1)
+        try:
+            new = cls(n, partnership, DiggingOptions.from_json(r.get("options")), dealer)
+        except (ValueError, TypeError, RuleError) as err:
+            raise r.bad(f"players, partnership or options: {err}") from None
+        big = 1 << 30
+        new.hand_no = r.whole("hand_no", -1, big)
+        new.totals = r.wholes("totals", -big, big, n)
+        new.history = [r.wholes("history", -big, big, n, h) for h in r.seq("history")]
+        winners = r.get("winners")
+        new._winners = None if winners is None else r.wholes("winners", 0, n - 1, None, winners)
+        new._to_move = r.whole("to_move", TERMINAL, n - 1)
+        new.hands = [r.wholes("hands", 0, NUM_CODES, NUM_CODES, h) for h in r.seq("hands", n)]
         new.sizes = [sum(h) for h in new.hands]
-        new.pile = list(data["pile"])
-        new.mines = [Mine(i, m[0], m[1], list(m[2]), m[3]) for i, m in enumerate(data["mines"])]
+        new.pile = r.wholes("pile", 0, NUM_CODES - 1)
+        mines = []
+        for i, m in enumerate(r.seq("mines")):
+            metal, owner, chests, closed = r.seq(f"mines[{i}]", 4, m)
+            mines.append(Mine(i, r.whole(f"mines[{i}] metal", 0, 2, metal),
+                              r.whole(f"mines[{i}] owner", 0, n - 1, owner),
+                              r.wholes(f"mines[{i}] chests", 0, NUM_CODES - 1, None, chests),
+                              r.flag(f"mines[{i}] closed", closed)))  # fmt: skip
+        new.mines = mines
         new.open_by_metal = [[m.index for m in new.mines if m.metal == metal and not m.closed] for metal in range(3)]
         new.open_mines = [m.index for m in new.mines if not m.closed]
-        new.discard = list(data["discard"])
-        f = data["fight"]
-        new.fight = None if f is None else Fight(f[0], f[1], [(b[0], b[1]) for b in f[2]], list(f[3]))
-        new.final_left = data["final_left"]
-        new.first = data["first"]
-        new.known = [list(k) for k in data["known"]]
-        new.passes = [[(p[0], p[1]) for p in ps] for ps in data["passes"]]
-        new.cannot_hold = [list(c) for c in data["cannot_hold"]]
+        new.discard = r.wholes("discard", 0, NUM_CODES - 1)
+        f = r.get("fight")
+        if f is None:
+            new.fight = None
+        else:
+            mine, attacker, bandits, chances = r.seq("fight", 4, f)
+            new.fight = Fight(
+                r.whole("fight mine", 0, len(mines) - 1, mine),
+                r.whole("fight attacker", 0, n - 1, attacker),
+                [pair(r, "fight bandits", b, n) for b in r.seq("fight bandits", None, bandits)],
+                r.wholes("fight chances", 0, n - 1, None, chances),
+            )
+        new.final_left = r.whole("final_left", -1, n)
+        new.first = r.whole("first", 0, n - 1)
+        new.known = [r.wholes("known", 0, NUM_CODES, NUM_CODES, k) for k in r.seq("known", n)]
+        new.passes = [
+            [pair(r, "passes", p, n, seat_first=False) for p in r.seq("passes", None, ps)]
+            for ps in r.seq("passes", n)
+        ]
+        new.cannot_hold = [r.wholes("cannot_hold", 0, NUM_CODES - 1, None, c) for c in r.seq("cannot_hold", n)]
+        logs = r.get("logs")
         new.logs = (
             None
-            if data["logs"] is None
-            else [{"dealer": h["dealer"], "deck": list(h["deck"]), "moves": list(h["moves"])} for h in data["logs"]]
+            if logs is None
+            else [
+                {
+                    "dealer": r.whole("logs dealer", 0, n - 1, h.get("dealer") if isinstance(h, Mapping) else None),
+                    "deck": r.wholes("logs deck", 0, NUM_CODES - 1, None, h["deck"]),
+                    "moves": r.wholes("logs moves", 0, A.NUM_ACTIONS - 1, None, h["moves"]),
+                }
+                for h in r.seq("logs", None, logs)
+            ]
         )
         new._legal = None
         return new
@@ -968,6 +1005,14 @@ class DiggingState(GameState):
             f"<DiggingState players={self.num_players} partnership={self.partnership} "
             f"hand={self.hand_no} to_move={self._to_move} pile={len(self.pile)}>"
         )
+
+
+def pair(r: StoredFields, name: str, value: Any, players: int, seat_first: bool = True) -> tuple[int, int]:
+    """A stored (seat, card) pair, or (card, seat) when not ``seat_first``, checked."""
+    a, b = r.seq(name, 2, value)
+    if seat_first:
+        return (r.whole(name, 0, players - 1, a), r.whole(name, 0, NUM_CODES - 1, b))
+    return (r.whole(name, 0, NUM_CODES - 1, a), r.whole(name, 0, players - 1, b))
 
 
 def _code(card: object) -> int:

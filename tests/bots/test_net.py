@@ -172,3 +172,16 @@ def test_the_analyze_command_prints_and_writes_json(tmp_path: Path) -> None:
     digger.write_text(json.dumps({"game": "digger", "moves": []}))
     bad = CliRunner().invoke(app, ["analyze", str(digger)])
     assert bad.exit_code == 2 and "not a Digging record" in bad.output
+
+
+def test_the_lobby_offers_net_only_once_a_network_ships() -> None:
+    from goldfields.bots.registry import available_bots, known_bots
+
+    assert "net" in known_bots("digging")
+    try:
+        load_net("default")
+    except ValueError:
+        assert "net" not in available_bots("digging")
+    else:
+        assert "net" in available_bots("digging")
+    assert {"random", "heuristic", "ismcts"} <= set(available_bots("digging"))

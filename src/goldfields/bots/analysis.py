@@ -17,6 +17,7 @@ from typing import Any
 
 from ..digging.replay import positions
 from .ismcts import ISMCTSBot, Node
+from .net import GAME
 from .registry import make_bot
 
 
@@ -43,7 +44,7 @@ class Decision:
 def analyze(record: Mapping[str, Any], seat: int, bot: str = "ismcts:iterations=2000", seed: int = 0,
             on_step: Callable[[], None] | None = None) -> list[Decision]:  # fmt: skip
     """Every decision of ``seat`` in a Digging ``record`` that had a choice, judged by ``bot`` (an ISMCTS spec)."""
-    searcher = make_bot(bot, "digging")
+    searcher = make_bot(bot, GAME)
     if not isinstance(searcher, ISMCTSBot):
         raise ValueError(f"analysis needs a search bot (ismcts...), not {bot!r}")
     players = record.get("players")

@@ -31,8 +31,11 @@ import numpy as np
 
 from ..core.game import GameState, SeatView
 from ..digging import actions as A
+from ..digging.definition import DIGGING
 from .base import Bot, Budget, legal_actions_of
 
+GAME = DIGGING.name
+"""The network plays Digging: its inputs are Digging's encoding, its outputs Digging's actions."""
 SEATS = 4
 """Relative seats in the value head (Digging has at most four)."""
 
@@ -129,7 +132,7 @@ class NetEvaluator:
         from ..research.encoding import encoding_for  # the research extra's numpy encoding
 
         self.net = net
-        self.encoding = encoding_for("digging")
+        self.encoding = encoding_for(GAME)
         if self.encoding.size != net.inputs:
             raise ValueError(
                 f"the network reads {net.inputs} inputs but the Digging encoding has {self.encoding.size}: "

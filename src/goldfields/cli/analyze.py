@@ -36,6 +36,7 @@ def analyze(
     seed: Annotated[int, typer.Option("--seed", help="The search's seed.")] = 0,
 ) -> None:
     from ..bots.analysis import analyze as run_analysis
+    from ..bots.net import GAME
 
     console = Console()
     try:
@@ -43,7 +44,7 @@ def analyze(
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
         console.print(f"[red]error:[/red] cannot read {record}: {err}")
         raise typer.Exit(2) from None
-    if not isinstance(data, dict) or data.get("game") != "digging":
+    if not isinstance(data, dict) or data.get("game") != GAME:
         console.print(f"[red]error:[/red] {record} is not a Digging record (analysis covers Digging)")
         raise typer.Exit(2)
     if json_out is not None and not json_out.parent.is_dir():

@@ -18,6 +18,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from ..arena import GameSpec, Tournament, run_tournament
+from ..bots.net import GAME
 from .selfplay import Examples, SelfPlay
 from .trainer import Fit, TorchNet, train
 
@@ -96,7 +97,7 @@ def run(plan: Plan, out: Path, on_round: Callable[[Round], None] | None = None,
 
 
 def _measure(plan: Plan, net_path: Path, out: Path) -> float:
-    spec = GameSpec.make("digging", plan.players, plan.partnership)
+    spec = GameSpec.make(GAME, plan.players, plan.partnership)
     t = Tournament(spec, (f"net:net={net_path}", plan.opponent), games=plan.eval_games, seed=plan.seed,
                    jobs=plan.jobs, out=out, records=False)  # fmt: skip
     result = run_tournament(t, progress=False)

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..bots.ismcts import ISMCTSBot
-from ..bots.net import SEATS, relative_action
+from ..bots.net import GAME, SEATS, relative_action
 from ..core import registry
 from ..digging.actions import NUM_ACTIONS
 
@@ -60,12 +60,12 @@ class SelfPlay:
         """One game, seeded by ``seed`` (deal and search alike)."""
         from ..research.encoding import encoding_for
 
-        definition = registry.get("digging")
+        definition = registry.get(GAME)
         params = definition.params(players=self.players, partnership=self.partnership)
         rng = random.Random(seed)
         state = definition.new_state(params, rng)
         bot = ISMCTSBot(iterations=self.iterations, net=self.net)
-        encoding = encoding_for("digging")
+        encoding = encoding_for(GAME)
         rows: list[tuple[np.ndarray, list[int], list[float], int]] = []
         moves_in_hand = [0] * self.players
         while not state.is_terminal():

@@ -31,7 +31,7 @@ def test_make_bot_per_game_and_typed_parameters() -> None:
 @pytest.mark.parametrize(
     ("spec", "message"),
     [
-        ("alphazero", "unknown bot 'alphazero'; known bots for digging: random, heuristic, ismcts"),
+        ("alphazero", "unknown bot 'alphazero'; known bots for digging: random, heuristic, net, ismcts"),
         ("ismcts:iters=5", "bot 'ismcts' has no parameter 'iters'; its parameters: iterations"),
         ("ismcts:iterations=lots", "must be int"),
         ("ismcts:iterations", "write key=value"),

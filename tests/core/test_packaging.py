@@ -14,7 +14,7 @@ import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-EXTRAS_ONLY = ("fastapi", "sqlalchemy", "uvicorn", "matplotlib", "starlette", "numpy")
+EXTRAS_ONLY = ("fastapi", "sqlalchemy", "uvicorn", "matplotlib", "starlette", "torch")
 
 BLOCK = f"""
 import sys
@@ -38,7 +38,8 @@ def test_the_core_dependencies_leave_the_server_and_the_charts_to_extras() -> No
     for name in EXTRAS_ONLY:
         assert name not in core
     extras = project["optional-dependencies"]
-    assert {"server", "arena", "research", "cluster", "test"} <= set(extras)
+    assert {"server", "arena", "research", "cluster", "learn", "test"} <= set(extras)
+    assert "torch==2.13.0" in extras["learn"]  # pinned: a CPU build here, where a newer one is a CUDA download
     assert any("fastapi" in d for d in extras["server"]) and any("matplotlib" in d for d in extras["arena"])
 
 
@@ -67,7 +68,7 @@ print(json.dumps({"serve_exit": result.exit_code, "serve_output": result.output}
 """
     out = run_core(code, str(tmp_path / "arena"))
     assert out.returncode == 0, out.stderr
-    # The arena runs and saves its games without numpy and matplotlib; only the chart is missing.
+    # The arena runs and saves its games without matplotlib; only the chart is missing.
     assert (tmp_path / "arena" / "games.csv").exists() and not (tmp_path / "arena" / "chart.png").exists()
     serve = json.loads(out.stdout.strip().splitlines()[-1])
     # Asking for the server without its extra is a clear error, not a traceback.

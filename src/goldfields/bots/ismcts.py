@@ -93,10 +93,20 @@ def search_game_for(name: str, policy: str) -> SearchGame:
     return adapter
 
 
+def _keyed(legal: Sequence[int], prior: Sequence[float], keys: Sequence[int] | None) -> dict[int, float]:
+    """Priors per move key: moves the observer cannot tell apart share one key and add up."""
+    if keys is None:
+        return dict(zip(legal, prior, strict=True))
+    out: dict[int, float] = {}
+    for a, p in zip(legal, prior, strict=True):
+        out[keys[a]] = out.get(keys[a], 0.0) + p
+    return out
+
+
 class Node:
     """One node of the observer's tree: the move that led here, by ``player``."""
 
-    __slots__ = ("avail", "children", "n", "player", "w")
+    __slots__ = ("avail", "children", "n", "player", "prior", "w")
 
     def __init__(self, player: int) -> None:
         self.player = player
@@ -104,6 +114,8 @@ class Node:
         self.w = 0.0
         self.avail = 1
         self.children: dict[int, Node] = {}
+        self.prior: dict[int, float] | None = None
+        """With a network: its prior per move key of the player to move here (from the first state met)."""
 
 
 @dataclass
@@ -121,6 +133,9 @@ class ISMCTSBot(Bot):
     """Iterations that share one determinisation."""
     policy: str = "smart"
     """Rollout policy: "smart" (a few rules of thumb) or "fast" (random, minus plainly bad moves)."""
+    net: str | None = None
+    """A policy and value network (``default``, or a ``.npz`` path; Digging only): its policy is the prior
+    of PUCT selection and the order in which moves are first tried, and its value replaces the rollout."""
     clock: Clock | None = field(default=None, repr=False, metadata={"spec": False})
     last_iterations: int = field(default=0, init=False, repr=False, compare=False)
 
@@ -130,6 +145,10 @@ class ISMCTSBot(Bot):
         Budget(self.iterations, self.seconds)  # validates
         if self.c < 0 or self.depth < 0 or self.reuse < 1:
             raise ValueError("need c >= 0, depth >= 0 and reuse >= 1")
+        if self.net is not None:
+            from .net import evaluator
+
+            evaluator(self.net)  # a missing or mismatched network is an error now, not at the first move
 
     def budget(self) -> Budget:
         if self.clock is None:
@@ -163,6 +182,14 @@ class ISMCTSBot(Bot):
         keymaps: dict[int, Sequence[int] | None] = {}
         det: GameState | None = None
         it = 0
+        net = None
+        if self.net is not None:
+            from .net import evaluator
+
+            net = evaluator(self.net)
+            legal = legal_actions_of(view)
+            root_prior, _ = net.evaluate(view.data, observer, legal)
+            root.prior = dict(zip(legal, root_prior.tolist(), strict=True))
         while not done(it):
             if it % reuse == 0:
                 det = game.determinise(view, rng)
@@ -194,8 +221,12 @@ class ISMCTSBot(Bot):
                     keys = list(dict.fromkeys([km[a] for a in legal]))
                 untried = [k for k in keys if k not in children]
                 child: Node | None
+                prior = node.prior
                 if untried:
-                    key = untried[rng.randrange(len(untried))]
+                    if prior is None:
+                        key = untried[rng.randrange(len(untried))]
+                    else:  # the move the network likes best first
+                        key = max(untried, key=lambda k: prior.get(k, 0.0))
                     for k in keys:
                         ch = children.get(k)
                         if ch is not None:
@@ -209,7 +240,10 @@ class ISMCTSBot(Bot):
                     for k in keys:
                         ch = children[k]
                         ch.avail += 1
-                        u = ch.w / ch.n + c * sqrt(log(ch.avail) / ch.n)
+                        if prior is None:
+                            u = ch.w / ch.n + c * sqrt(log(ch.avail) / ch.n)
+                        else:  # PUCT, with availability in place of the parent's visits
+                            u = ch.w / ch.n + c * prior.get(k, 0.0) * sqrt(ch.avail) / (1 + ch.n)
                         if u > best:
                             best = u
                             child = ch
@@ -225,7 +259,16 @@ class ISMCTSBot(Bot):
                 node = child
                 if expanded:
                     break
-            values = rollout(state, rng, depth, observer)
+            if net is not None and expanded and state.current_player >= 0:
+                mover = state.current_player
+                legal = state.legal_actions()
+                leaf_prior, value = net.evaluate_state(state, legal)
+                if mover not in keymaps:
+                    keymaps[mover] = game.key_map(state, observer, mover)
+                node.prior = _keyed(legal, leaf_prior.tolist(), keymaps[mover])
+                values = value.tolist()
+            else:
+                values = rollout(state, rng, 0 if net is not None else depth, observer)
             for nd in path:
                 nd.n += 1
                 nd.w += values[nd.player]

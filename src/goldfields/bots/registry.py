@@ -91,6 +91,19 @@ def known_bots(game: str | None = None) -> dict[str, str]:
     return out
 
 
+def available_bots(game: str) -> dict[str, str]:
+    """The bots of :func:`known_bots` that can be built here with their defaults: a bot whose
+    library or model file is missing is left out (what a lobby offers players)."""
+    out = {}
+    for name, text in known_bots(game).items():
+        try:
+            make_bot(name, game)
+        except BotSpecError:
+            continue
+        out[name] = text
+    return out
+
+
 def bot_class(name: str, game: str) -> type[Bot]:
     try:
         bots = _bots_of(game)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from . import arena, demo, play, replay, serve
+from . import analyze, arena, demo, play, replay, serve, train
 
 app = typer.Typer(
     name="goldfields",
@@ -19,7 +19,8 @@ arena.register(app)
 demo.register(app)
 serve.register(app)
 play.register(app)
-arena.register(app)
+train.register(app)
+analyze.register(app)
 
 
 def main() -> None:

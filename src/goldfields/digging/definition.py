@@ -33,8 +33,14 @@ class Digging(GameDefinition[DiggingParams]):
     params_type = DiggingParams
     num_actions = NUM_ACTIONS
 
-    bots: ClassVar[Mapping[str, str]] = {"heuristic": "goldfields.bots.digging_heuristic:DiggingHeuristic"}
-    bot_help: ClassVar[Mapping[str, str]] = {"heuristic": "hand-written rules that play like a sensible human"}
+    bots: ClassVar[Mapping[str, str]] = {
+        "heuristic": "goldfields.bots.digging_heuristic:DiggingHeuristic",
+        "net": "goldfields.bots.net:NetBot",
+    }
+    bot_help: ClassVar[Mapping[str, str]] = {
+        "heuristic": "hand-written rules that play like a sensible human",
+        "net": "a trained policy network alone: fast (net=default, or a .npz file)",
+    }
     search = "goldfields.bots.digging_search:DiggingSearch"
     encoding = "goldfields.research.encoding:DIGGING"
     replayer = "goldfields.digging.replay:replay"

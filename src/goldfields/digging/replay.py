@@ -6,7 +6,7 @@ the record is legal, 1 for the first illegal move, 2 for a malformed record.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from ..core.game import RuleError
@@ -138,3 +138,20 @@ def _report(state: DiggingState | None, error: dict[str, Any] | None) -> dict[st
 
 
 __all__ = ["ILLEGAL", "MALFORMED", "OK", "replay"]
+
+
+def positions(record: Any) -> Iterator[tuple[int, int, DiggingState, str]]:
+    """Each move of a valid record with the position it was played in: (hand, move, state, move text).
+
+    The state is the live replay: read it (or clone it) before taking the next item.
+    Raises ``ValueError`` with the replay's message if the record is not valid."""
+    report, status = replay(record)
+    if status != OK:
+        error = report.get("error") or {}
+        raise ValueError(f"not a valid Digging record: {error.get('message', 'unreadable')}")
+    state = _new_state(record)
+    for i, hand in enumerate(record["hands"]):
+        state.apply_chance(hand["deck"])
+        for j, move in enumerate(hand["moves"]):
+            yield i, j, state, move
+            state.apply_move(move)

@@ -38,7 +38,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
-from ..bots.registry import known_bots
+from ..bots.registry import available_bots
 from ..core import registry
 from ..core.game import RuleError
 from .games import ConfigError
@@ -139,7 +139,7 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
                     "timed": game.needs_time,
                     "params": defaults.to_json(),
                     "options": _option_defaults(options),
-                    "bots": known_bots(game.name),
+                    "bots": available_bots(game.name),
                 }
             )
         return out

@@ -1,0 +1,188 @@
+"""A small policy and value network for Digging, run with numpy alone, and the ``net`` bot.
+
+The network reads the seat's observation through the research encoding
+(:mod:`goldfields.research.encoding`), so it sees exactly what the seat may
+know. It is a multi-layer perceptron with two heads:
+
+- **policy**: a logit per action, in the seat's *relative* action space
+  (an ``open`` action names the display's seat counted from the mover, so
+  that every seat plays with the same weights);
+- **value**: per relative seat, the probability that seat ends the game a
+  winner (the team's result in the partnership game), i.e. the expectation of
+  ``state.returns()``.
+
+Weights are trained with PyTorch (:mod:`goldfields.learn`) and shipped as a
+``.npz`` file with a ``.json`` beside it that records how they were made;
+inference needs no PyTorch. ``load_net("default")`` reads the shipped model.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any, ClassVar
+
+import numpy as np
+
+from ..core.game import GameState, SeatView
+from ..digging import actions as A
+from ..digging.definition import DIGGING
+from .base import Bot, Budget, legal_actions_of
+
+GAME = DIGGING.name
+"""The network plays Digging: its inputs are Digging's encoding, its outputs Digging's actions."""
+SEATS = 4
+"""Relative seats in the value head (Digging has at most four)."""
+
+
+def relative_action(action: int, seat: int, players: int) -> int:
+    """The action as ``seat`` sees it: an ``open`` names its display by distance from ``seat``."""
+    if A.OPEN_BASE <= action < A.CHEST_BASE:
+        code, target = divmod(action - A.OPEN_BASE, 4)
+        return A.OPEN_BASE + code * 4 + (target - seat) % players
+    return action
+
+
+@dataclass(frozen=True)
+class PolicyValueNet:
+    """The network's weights: hidden layers ``(W, b)`` with ReLU, then the two heads."""
+
+    hidden: tuple[tuple[np.ndarray, np.ndarray], ...]
+    policy: tuple[np.ndarray, np.ndarray]
+    value: tuple[np.ndarray, np.ndarray]
+    meta: Mapping[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def from_arrays(cls, arrays: Mapping[str, np.ndarray], meta: Mapping[str, Any] | None = None) -> PolicyValueNet:
+        layers = []
+        i = 0
+        while f"w{i}" in arrays:
+            layers.append((arrays[f"w{i}"].astype(np.float32), arrays[f"b{i}"].astype(np.float32)))
+            i += 1
+        return cls(
+            tuple(layers),
+            (arrays["wp"].astype(np.float32), arrays["bp"].astype(np.float32)),
+            (arrays["wv"].astype(np.float32), arrays["bv"].astype(np.float32)),
+            dict(meta or {}),
+        )
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        out: dict[str, np.ndarray] = {}
+        for i, (w, b) in enumerate(self.hidden):
+            out[f"w{i}"], out[f"b{i}"] = w, b
+        out["wp"], out["bp"] = self.policy
+        out["wv"], out["bv"] = self.value
+        return out
+
+    @property
+    def inputs(self) -> int:
+        return int(self.hidden[0][0].shape[0])
+
+    def forward(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Policy logits ``(batch, actions)`` and win probabilities ``(batch, seats)`` for encoded inputs."""
+        h = x
+        for w, b in self.hidden:
+            h = np.maximum(h @ w + b, 0.0)
+        logits = h @ self.policy[0] + self.policy[1]
+        value = 1.0 / (1.0 + np.exp(-(h @ self.value[0] + self.value[1])))
+        return logits, value
+
+    def save(self, path: Path) -> None:
+        """Write ``path`` (``.npz``) and its description beside it (``.json``)."""
+        np.savez_compressed(path, **self.arrays())  # type: ignore[arg-type]
+        path.with_suffix(".json").write_text(json.dumps(dict(self.meta), indent=2) + "\n")
+
+
+def load_net(name: str) -> PolicyValueNet:
+    """A shipped model by name (``default``) or a ``.npz`` file written by :meth:`PolicyValueNet.save`."""
+    return _load(name)
+
+
+@cache
+def _load(name: str) -> PolicyValueNet:
+    if name.endswith(".npz"):
+        path = Path(name)
+        if not path.is_file():
+            raise ValueError(f"no network file {name}")
+        meta_path = path.with_suffix(".json")
+        with np.load(path) as data:
+            arrays = {k: data[k] for k in data.files}
+        meta = json.loads(meta_path.read_text()) if meta_path.is_file() else {}
+        return PolicyValueNet.from_arrays(arrays, meta)
+    shipped = resources.files("goldfields.bots") / "models"
+    npz = shipped / f"digging-{name}.npz"
+    if not npz.is_file():
+        names = sorted(p.name[len("digging-") : -len(".npz")] for p in shipped.iterdir() if p.name.endswith(".npz"))
+        raise ValueError(f"no shipped network {name!r}; shipped: {', '.join(names) or 'none'} (or a path to a .npz)")
+    with resources.as_file(npz) as path, np.load(path) as data:
+        arrays = {k: data[k] for k in data.files}
+    meta = json.loads((shipped / f"digging-{name}.json").read_text())
+    return PolicyValueNet.from_arrays(arrays, meta)
+
+
+class NetEvaluator:
+    """Encodes observations and runs the network: what the bots and the search call."""
+
+    def __init__(self, net: PolicyValueNet) -> None:
+        from ..research.encoding import encoding_for  # the research extra's numpy encoding
+
+        self.net = net
+        self.encoding = encoding_for(GAME)
+        if self.encoding.size != net.inputs:
+            raise ValueError(
+                f"the network reads {net.inputs} inputs but the Digging encoding has {self.encoding.size}: "
+                "it was trained on another encoding; train it again"
+            )
+        self._x = np.zeros((1, net.inputs), dtype=np.float32)
+
+    def evaluate(self, obs: Mapping[str, Any], seat: int, legal: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
+        """Prior probabilities over ``legal`` (in its order) and win probability per *absolute* seat."""
+        self.encoding.encode(obs, self._x[0])
+        logits, value = self.net.forward(self._x)
+        players = int(obs["players"])
+        rel = [relative_action(a, seat, players) for a in legal]
+        chosen = logits[0, rel]
+        chosen = np.exp(chosen - chosen.max())
+        prior = chosen / chosen.sum()
+        absolute = np.array([value[0, (s - seat) % players] for s in range(players)])
+        return prior, absolute
+
+    def evaluate_state(self, state: GameState, legal: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
+        seat = state.current_player
+        return self.evaluate(state.observation(seat), seat, legal)
+
+
+@cache
+def evaluator(name: str) -> NetEvaluator:
+    return NetEvaluator(load_net(name))
+
+
+@dataclass
+class NetBot(Bot):
+    """The policy network alone: the legal move it rates highest (or one drawn, with ``temperature``)."""
+
+    name: ClassVar[str] = "net"
+    net: str = "default"
+    """A shipped network's name, or the path of a ``.npz`` file."""
+    temperature: float = 0.0
+    """0 plays the best-rated move; above 0, moves are drawn with probability ~ prior^(1/temperature)."""
+
+    def __post_init__(self) -> None:
+        if not self.temperature >= 0.0 or self.temperature > 100.0:
+            raise ValueError(f"temperature must be from 0 to 100, not {self.temperature}")
+        evaluator(self.net)  # a missing or mismatched network is an error now, not at the first move
+
+    def act(self, view: SeatView, rng: random.Random, budget: Budget | None = None) -> int:
+        legal = legal_actions_of(view)
+        if len(legal) == 1:
+            return legal[0]
+        prior, _ = evaluator(self.net).evaluate(view.data, view.seat, legal)
+        if self.temperature == 0.0:
+            return legal[int(np.argmax(prior))]
+        weights = prior ** (1.0 / self.temperature)
+        return rng.choices(legal, weights=weights.tolist())[0]

@@ -1,0 +1,74 @@
+"""``goldfields analyze``: the strong bot's opinion of each decision one seat made in a Digging game."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.progress import Progress
+from rich.table import Table
+
+HELP = "\n\n".join(
+    [
+        "Go through a finished Digging game record and judge every decision of one seat.",
+        "For each move with a choice, the search bot (--bot) looks at the position from that seat's view only, "
+        "as it was then, and reports its own choice and the estimated drop in the chance of winning of the "
+        "move played. Prints the decisions that cost the most, and writes them all as JSON with --json.",
+        "Example: goldfields analyze game.json --seat 0 --json analysis.json",
+    ]
+)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("analyze", help=HELP)(analyze)
+
+
+def analyze(
+    record: Annotated[Path, typer.Argument(help="A Digging game record (JSON).", show_default=False)],
+    seat: Annotated[int, typer.Option("--seat", min=0, help="Whose decisions to judge.")] = 0,
+    bot: Annotated[str, typer.Option("--bot", help="The judging search bot.")] = "ismcts:iterations=2000",
+    top: Annotated[int, typer.Option("--top", min=1, help="Decisions to print, costliest first.")] = 10,
+    json_out: Annotated[Path | None, typer.Option("--json", help="Write every decision to this file.",
+                                                  show_default=False)] = None,
+    seed: Annotated[int, typer.Option("--seed", help="The search's seed.")] = 0,
+) -> None:
+    from ..bots.analysis import analyze as run_analysis
+    from ..bots.net import GAME
+
+    console = Console()
+    try:
+        data = json.loads(record.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+        console.print(f"[red]error:[/red] cannot read {record}: {err}")
+        raise typer.Exit(2) from None
+    if not isinstance(data, dict) or data.get("game") != GAME:
+        console.print(f"[red]error:[/red] {record} is not a Digging record (analysis covers Digging)")
+        raise typer.Exit(2)
+    if json_out is not None and not json_out.parent.is_dir():
+        console.print(f"[red]error:[/red] no folder {json_out.parent} for --json")
+        raise typer.Exit(2)
+    try:
+        with Progress(console=console, transient=True) as progress:
+            task = progress.add_task(f"seat {seat}'s decisions", total=None)
+            decisions = run_analysis(data, seat, bot, seed, on_step=lambda: progress.advance(task))
+    except ValueError as err:
+        console.print(f"[red]error:[/red] {err}")
+        raise typer.Exit(2) from None
+    mine = len(decisions)
+    lost = sum(d.drop for d in decisions)
+    agree = sum(1 for d in decisions if d.played == d.best)
+    table = Table(title=f"seat {seat}: {mine} decisions, the bot agrees with {agree}; "
+                        f"estimated chance of winning lost in all: {100 * lost:.0f} points")  # fmt: skip
+    for col in ("hand", "move", "played", "bot's choice", "win % played", "win % best", "drop"):
+        table.add_column(col, justify="right" if col in ("hand", "move") or "%" in col or col == "drop" else "left")
+    for d in sorted(decisions, key=lambda d: -d.drop)[:top]:
+        table.add_row(str(d.hand), str(d.move + 1), d.played, d.best, f"{100 * d.played_win:.0f}",
+                      f"{100 * d.best_win:.0f}", f"{100 * d.drop:.0f}")  # fmt: skip
+    console.print(table)
+    if json_out is not None:
+        json_out.write_text(json.dumps({"seat": seat, "bot": bot, "decisions": [d.to_json() for d in decisions]},
+                                       indent=1) + "\n")  # fmt: skip
+        console.print(f"wrote {json_out}")

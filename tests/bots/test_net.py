@@ -1,0 +1,187 @@
+"""The policy and value network: numpy inference, the ``net`` bot, PUCT search with it, and training."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from goldfields.bots import make_bot
+from goldfields.bots.net import PolicyValueNet, evaluator, load_net, relative_action
+from goldfields.bots.registry import BotSpecError
+from goldfields.digging import actions as A
+from goldfields.research.encoding import encoding_for
+
+INPUTS = encoding_for("digging").size
+
+
+def random_net(path: Path, inputs: int = INPUTS, hidden: int = 32, seed: int = 0) -> Path:
+    rng = np.random.default_rng(seed)
+    net = PolicyValueNet(
+        ((rng.normal(0, 0.1, (inputs, hidden)).astype(np.float32), np.zeros(hidden, np.float32)),),
+        (rng.normal(0, 0.1, (hidden, A.NUM_ACTIONS)).astype(np.float32), np.zeros(A.NUM_ACTIONS, np.float32)),
+        (rng.normal(0, 0.1, (hidden, 4)).astype(np.float32), np.zeros(4, np.float32)),
+        {"made_by": "tests"},
+    )
+    net.save(path)
+    return path
+
+
+def test_an_open_action_names_its_display_from_the_movers_seat() -> None:
+    mine = 0  # MG
+    assert relative_action(A.open_action(mine, 2), seat=2, players=4) == A.open_action(mine, 0)
+    assert relative_action(A.open_action(mine, 0), seat=3, players=4) == A.open_action(mine, 1)
+    assert relative_action(A.open_action(mine, 1), seat=1, players=3) == A.open_action(mine, 0)
+    for other in (A.DRAW, A.pass_action(5), A.close_action(2), A.bandit_action(12, 4)):
+        assert relative_action(other, seat=2, players=4) == other
+
+
+def test_a_saved_network_loads_back_exactly(tmp_path: Path) -> None:
+    path = random_net(tmp_path / "n.npz")
+    net = load_net(str(path))
+    x = np.random.default_rng(1).random((3, INPUTS), dtype=np.float32)
+    logits, value = net.forward(x)
+    assert logits.shape == (3, A.NUM_ACTIONS) and value.shape == (3, 4)
+    assert ((value > 0) & (value < 1)).all()
+    assert net.meta == {"made_by": "tests"}
+
+
+def test_a_missing_or_mismatched_network_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(BotSpecError, match="no network file"):
+        make_bot(f"net:net={tmp_path / 'none.npz'}", "digging")
+    with pytest.raises(BotSpecError, match="no shipped network 'nope'"):
+        make_bot("net:net=nope", "digging")
+    wrong = random_net(tmp_path / "wrong.npz", inputs=INPUTS + 1)
+    with pytest.raises(BotSpecError, match="train it again"):
+        make_bot(f"ismcts:net={wrong}", "digging")
+
+
+@pytest.mark.parametrize(("players", "partnership"), [(2, False), (3, False), (4, True)])
+@pytest.mark.parametrize("spec", ["net:net={}", "net:net={},temperature=1", "ismcts:iterations=40,net={}"])
+def test_network_bots_return_legal_actions(spec: str, players: int, partnership: bool, positions,
+                                           tmp_path: Path) -> None:  # fmt: skip
+    path = random_net(tmp_path / "n.npz")
+    bot = make_bot(spec.format(path), "digging")
+    for i, state in enumerate(positions(players, partnership, 25, seed=players)):
+        seat = state.current_player
+        action = bot.act(state.view(seat), random.Random(i))
+        assert action in state.legal_actions(), (spec, state.action_to_string(action))
+
+
+def test_the_prior_covers_the_legal_moves_and_values_are_per_absolute_seat(positions, tmp_path: Path) -> None:
+    ev = evaluator(str(random_net(tmp_path / "n.npz")))
+    for state in positions(3, False, 10, seed=4):
+        legal = state.legal_actions()
+        prior, value = ev.evaluate_state(state, legal)
+        assert prior.shape == (len(legal),) and prior.sum() == pytest.approx(1.0, abs=1e-5)
+        assert value.shape == (3,)
+
+
+def test_the_torch_model_computes_what_numpy_computes(tmp_path: Path) -> None:
+    torch = pytest.importorskip("torch")
+    from goldfields.learn.trainer import TorchNet
+
+    net = load_net(str(random_net(tmp_path / "n.npz")))
+    model = TorchNet.from_numpy(net)
+    x = np.random.default_rng(2).random((5, INPUTS), dtype=np.float32)
+    logits, value = net.forward(x)
+    with torch.no_grad():
+        t_logits, t_value = model(torch.from_numpy(x))
+    np.testing.assert_allclose(logits, t_logits.numpy(), rtol=1e-4, atol=1e-5)
+    np.testing.assert_allclose(value, torch.sigmoid(t_value).numpy(), rtol=1e-4, atol=1e-5)
+    back = model.to_numpy({})
+    np.testing.assert_allclose(back.forward(x)[0], logits, rtol=1e-5, atol=1e-6)
+
+
+def test_a_training_round_writes_a_network_the_bots_load(tmp_path: Path) -> None:
+    pytest.importorskip("torch")
+    from goldfields.learn.loop import Plan, run
+    from goldfields.learn.trainer import Fit
+
+    rounds = run(Plan(rounds=1, games=1, search=8, hidden=(16,), eval_games=2, players=2, partnership=False,
+                      jobs=1, fit=Fit(epochs=1)), tmp_path)  # fmt: skip
+    assert len(rounds) == 1 and rounds[0].examples > 0
+    assert (tmp_path / "curve.csv").exists() and (tmp_path / "train.json").exists()
+    bot = make_bot(f"net:net={tmp_path / 'round-01.npz'}", "digging")
+    assert bot.spec().startswith("net:net=")
+
+
+def _game_with_a_planted_blunder(seed: int) -> tuple[dict, tuple[int, int]]:
+    """Two heuristic players; the first time seat 0 can close a rich mine of seat 1's (three chests or
+    more), it does, banking the opponent's points for them instead of attacking the mine."""
+    from goldfields.digging import new_game
+
+    rng = random.Random(seed)
+    state = new_game(2, False, rng=rng)
+    bots = [make_bot("heuristic", "digging") for _ in range(2)]
+    plant: tuple[int, int] | None = None
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_chance(state.sample_chance(rng))
+            continue
+        seat = state.current_player
+        action = bots[seat].act(state.view(seat), rng)
+        if plant is None and seat == 0:
+            for a in state.legal_actions():
+                kind, _, target = A.DECODED[a]
+                if kind == A.K_CLOSE and state.mines[target].owner == 1 and len(state.mines[target].chests) >= 3:
+                    plant, action = (state.hand_no, len(state.logs[-1]["moves"])), a
+                    break
+        state.apply_action(action)
+    assert plant is not None
+    return state.record(), plant
+
+
+def test_analysis_finds_a_planted_blunder() -> None:
+    from goldfields.bots.analysis import analyze
+
+    record, plant = _game_with_a_planted_blunder(seed=0)
+    decisions = analyze(record, seat=0, bot="ismcts:iterations=1000", seed=0)
+    planted = next(d for d in decisions if (d.hand, d.move) == plant)
+    assert planted.played.startswith("play X") and planted.best != planted.played
+    assert planted.drop >= 0.15
+    costliest = sorted(decisions, key=lambda d: -d.drop)[:3]
+    assert planted in costliest
+    # Only seat 0's own decisions with a choice are judged.
+    assert all(d.choices >= 2 for d in decisions)
+
+
+def test_the_analyze_command_prints_and_writes_json(tmp_path: Path) -> None:
+    import json
+
+    from typer.testing import CliRunner
+
+    from goldfields.cli.app import app
+
+    record, plant = _game_with_a_planted_blunder(seed=0)
+    game = tmp_path / "game.json"
+    game.write_text(json.dumps(record))
+    out = tmp_path / "analysis.json"
+    result = CliRunner(env={"COLUMNS": "120"}).invoke(
+        app, ["analyze", str(game), "--seat", "0", "--bot", "ismcts:iterations=200", "--json", str(out)]
+    )
+    assert result.exit_code == 0, result.output
+    assert "bot's choice" in result.output
+    saved = json.loads(out.read_text())
+    assert saved["seat"] == 0 and any((d["hand"], d["move"]) == plant for d in saved["decisions"])
+    bad = CliRunner().invoke(app, ["analyze", str(game), "--seat", "5"])
+    assert bad.exit_code == 2 and "seat must be from 0 to 1" in bad.output
+    digger = tmp_path / "digger.json"
+    digger.write_text(json.dumps({"game": "digger", "moves": []}))
+    bad = CliRunner().invoke(app, ["analyze", str(digger)])
+    assert bad.exit_code == 2 and "not a Digging record" in bad.output
+
+
+def test_the_lobby_offers_net_only_once_a_network_ships() -> None:
+    from goldfields.bots.registry import available_bots, known_bots
+
+    assert "net" in known_bots("digging")
+    try:
+        load_net("default")
+    except ValueError:
+        assert "net" not in available_bots("digging")
+    else:
+        assert "net" in available_bots("digging")
+    assert {"random", "heuristic", "ismcts"} <= set(available_bots("digging"))

@@ -4,8 +4,10 @@
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from typing import Any
 
+from hypothesis import event
 from hypothesis import strategies as st
 
 ODD_VALUES = st.one_of(
@@ -57,3 +59,16 @@ def corrupt(data: st.DataObject, doc: dict[str, Any]) -> tuple[list[Any], dict[s
         else:
             node[key] = [copy.deepcopy(old), copy.deepcopy(old)]
     return [*path, how], doc
+
+
+def load_or_refuse(load: Callable[[dict[str, Any]], Any], doc: dict[str, Any], where: list[Any],
+                   game: str) -> Any | None:  # fmt: skip
+    """``load(doc)``, or None if it refuses with the ValueError every refusal of ``game`` starts with."""
+    try:
+        state = load(doc)
+    except ValueError as err:
+        assert str(err).startswith((f"not a valid {game} state: ", f"not a {game} state")), (where, err)
+        event("refused")
+        return None
+    event("accepted")
+    return state

@@ -117,7 +117,8 @@ def _load(name: str) -> PolicyValueNet:
     shipped = resources.files("goldfields.bots") / "models"
     npz = shipped / f"digging-{name}.npz"
     if not npz.is_file():
-        names = sorted(p.name[len("digging-") : -len(".npz")] for p in shipped.iterdir() if p.name.endswith(".npz"))
+        found = shipped.iterdir() if shipped.is_dir() else ()
+        names = sorted(p.name[len("digging-") : -len(".npz")] for p in found if p.name.endswith(".npz"))
         raise ValueError(f"no shipped network {name!r}; shipped: {', '.join(names) or 'none'} (or a path to a .npz)")
     with resources.as_file(npz) as path, np.load(path) as data:
         arrays = {k: data[k] for k in data.files}

@@ -268,7 +268,7 @@ def test_D9_no_deal_after_the_game():
         ("play B13 m1", "unknown card"),
         ("play MG x", "seat number"),
         ("play MG m1", "seat number"),
-        ("play MG 4", "seat number"),
+        ("play MG 4", "no seat 4; the seats are 0 to 3"),
         ("play MG -1", "seat number"),
         ("play G 1", "mine"),
         ("play G m0", "mine"),

@@ -41,6 +41,14 @@ from typing import Any, ClassVar, Generic, NamedTuple, Protocol, TypeVar
 from .game import Event, GameState, RuleError
 
 
+class RecordError(ValueError):
+    """A game record that cannot be read or continued; ``status`` is replay's exit status (1 or 2)."""
+
+    def __init__(self, message: str, status: int = 2) -> None:
+        super().__init__(message)
+        self.status = status
+
+
 class ParamError(ValueError):
     """Game parameters the game does not accept. ``param`` names the one at fault."""
 
@@ -147,6 +155,9 @@ class GameDefinition(ABC, Generic[P]):
     """``"module:function"``: ``function(record) -> (report, exit status)``."""
     narrator: ClassVar[str | None] = None
     """``"module:function"``: ``function(event, seat_name) -> str`` in English."""
+    restorer: ClassVar[str | None] = None
+    """``"module:function"``: ``function(record) -> (state, events)`` for a record
+    that :meth:`replay` accepts, where the generic reading of ``moves`` does not fit."""
 
     # -- parameters ---------------------------------------------------------
     @property
@@ -283,6 +294,24 @@ class GameDefinition(ABC, Generic[P]):
             check: Callable[[Mapping[str, Any]], tuple[dict[str, Any], int]] = load(self.replayer)
             return check(record)
         return self._replay_moves(record)
+
+    def restore(self, record: Mapping[str, Any]) -> tuple[GameState, list[Event]]:
+        """The position a record reaches, and the events of every step on the way
+        (to continue a saved game). Raises :class:`RecordError` with the replay's
+        message when the record is not a legal game of this kind."""
+        report, status = self.replay(record)
+        if status != 0:
+            error = report.get("error") or {}
+            raise RecordError(error.get("message") or "the record is not valid", status)
+        if self.restorer is not None:
+            restore: Callable[[Mapping[str, Any]], tuple[GameState, list[Event]]] = load(self.restorer)
+            return restore(record)
+        params = self.params_from_json({k: v for k, v in record.items() if k not in ("game", "moves")})
+        state = self.new_state(params)
+        events: list[Event] = []
+        for move in record["moves"]:
+            events += self.apply_move(state, move)
+        return state, events
 
     def _replay_moves(self, record: Mapping[str, Any]) -> tuple[dict[str, Any], int]:
         def report(state: GameState | None, error: dict[str, Any] | None) -> dict[str, Any]:

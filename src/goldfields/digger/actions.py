@@ -126,8 +126,8 @@ class Move:
 KNOCK_WORDS = {"knock": True, "safe": False}
 
 
-def parse_move(text: str) -> Move:
-    """Read a move in the notation; raises :class:`NotationError`."""
+def parse_move(text: str, players: int = MAX_SEATS) -> Move:
+    """Read a move in the notation for a table of ``players``; raises :class:`NotationError`."""
     if not isinstance(text, str):
         raise NotationError(f"a move is a string in the notation, not {text!r}")
     words = text.split()
@@ -162,8 +162,11 @@ def parse_move(text: str) -> Move:
         colour = _token_colour(args[0], text)
         if colour == BLUE:
             raise NotationError(f"{text!r}: blue tokens are never stolen, only taken from the centre", "G2")
-        if not args[1].isdigit() or int(args[1]) >= MAX_SEATS:
-            raise NotationError(f"{text!r}: the victim is a seat number from 0 to {MAX_SEATS - 1}")
+        if not args[1].isdigit():
+            raise NotationError(f"{text!r}: the victim is a seat number, from 0 to {players - 1} at this table")
+        if int(args[1]) >= players:
+            raise NotationError(f"{text!r}: there is no seat {int(args[1])}; the seats are 0 to {players - 1}",
+                                "notation" if int(args[1]) >= MAX_SEATS else "G2")
         knocked = None
         if len(args) == 3:
             knocked = KNOCK_WORDS.get(args[2].lower())

@@ -103,7 +103,7 @@ class Digger(GameDefinition[DiggerParams]):
 
     def read_move(self, state: GameState, text: str) -> Move:
         try:
-            move = parse_move(text)
+            move = parse_move(text, state.num_players)
         except NotationError as err:
             raise RuleError(err.rule, str(err)) from None
         outcome = move.faces if move.faces is not None else move.knocked

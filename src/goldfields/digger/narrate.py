@@ -29,7 +29,8 @@ def _at(ev: Mapping[str, Any]) -> str:
 
 def roll_text(faces: str, unique: list[str], black: bool) -> str:
     gives = f"once: {' '.join(unique)}" if unique else "no colour shows once"
-    steal = "; black once: gems may be stolen" if black else ""
+    # Whether anything can be stolen depends on the crates, which a roll's event does not hold.
+    steal = "; black once" if black else ""
     return f"{' '.join(faces)} ({gives}{steal})"
 
 

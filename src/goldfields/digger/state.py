@@ -384,7 +384,7 @@ class DiggerState(GameState):
 
     def string_to_action(self, text: str) -> int:
         try:
-            return parse_move(text).action
+            return parse_move(text, self.num_players).action
         except NotationError as err:
             raise RuleError(err.rule, str(err)) from None
 
@@ -392,7 +392,7 @@ class DiggerState(GameState):
         """Apply a move as written in a record: ``roll KRGBY @2.5`` rolls and
         applies those faces; ``steal Y 2 knock`` (G5 option) also applies its outcome."""
         try:
-            move = parse_move(text)
+            move = parse_move(text, self.num_players)
         except NotationError as err:
             raise RuleError(err.rule, str(err)) from None
         action = move.action

@@ -103,11 +103,15 @@ def action_to_string(a: int) -> str:
 
 
 class NotationError(ValueError):
-    pass
+    """A move that cannot be read; ``rule`` is ``"notation"`` or the ruling it runs into."""
+
+    def __init__(self, message: str, rule: str = "notation") -> None:
+        super().__init__(message)
+        self.rule = rule
 
 
-def string_to_action(text: str) -> int:
-    """Parse a move in the notation; raises :class:`NotationError`."""
+def string_to_action(text: str, players: int = MAX_SEATS) -> int:
+    """Parse a move in the notation for a table of ``players``; raises :class:`NotationError`."""
     words = text.split()
     if not words:
         raise NotationError("empty move")
@@ -128,8 +132,13 @@ def string_to_action(text: str) -> int:
         code = _card(words[1])
         where = words[2].lower()
         if code <= 2:
-            if not where.isdigit() or int(where) >= MAX_SEATS:
+            if not where.isdigit():
                 raise NotationError(f"a mine card is played to a seat number, e.g. 'play MG 0': {text!r}")
+            if int(where) >= players:
+                # Past any table's seats the move has no action id (notation); else D3: a mine
+                # opens in the display of a player at this table.
+                raise NotationError(f"{text!r}: there is no seat {int(where)}; the seats are 0 to {players - 1}",
+                                    "notation" if int(where) >= MAX_SEATS else "D3")
             return open_action(code, int(where))
         if not (where.startswith("m") and where[1:].isdigit()) or not 1 <= int(where[1:]) <= MAX_MINES:
             raise NotationError(f"'{words[1]}' is played onto a mine, m1 to m9: {text!r}")

@@ -44,6 +44,7 @@ class Digging(GameDefinition[DiggingParams]):
     search = "goldfields.bots.digging_search:DiggingSearch"
     encoding = "goldfields.research.encoding:DIGGING"
     replayer = "goldfields.digging.replay:replay"
+    restorer = "goldfields.digging.replay:restore"
     narrator = "goldfields.digging.narrate:event_text"
 
     @property

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from ..core.words import agree, plural
 from .cards import CODE_OF, describe
 
 
@@ -36,7 +37,7 @@ def event_text(ev: Mapping[str, Any], seat_name: Callable[[int], str] = lambda s
     if kind == "chest":
         return f"{who} lays a {_card(ev['card'])} on {ev['mine']}."
     if kind == "close":
-        return f"{who} closes {ev['mine']} for {seat_name(ev['owner'])}: {ev['points']} points."
+        return f"{who} closes {ev['mine']} for {seat_name(ev['owner'])}: {plural(ev['points'], 'point')}."
     if kind == "fight_start":
         return f"{who} attacks {ev['mine']} of {seat_name(ev['owner'])} with {_card(ev['card'])}!"
     if kind == "fight_join":
@@ -59,5 +60,5 @@ def event_text(ev: Mapping[str, Any], seat_name: Callable[[int], str] = lambda s
         pts = ", ".join(f"{seat_name(s)} {p}" for s, p in enumerate(ev["points"]))
         return f"Hand {ev['hand'] + 1} scored: {pts}."
     if kind == "game_over":
-        return f"Game over: {' and '.join(seat_name(s) for s in ev['winners'])} win."
+        return f"Game over: {' and '.join(seat_name(s) for s in ev['winners'])} {agree(len(ev['winners']), 'win')}."
     return f"{kind}: {dict(ev)}"

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from ..core.game import RuleError
+from ..core.game import Event, RuleError
 from .cards import CODES
 from .options import DiggingOptions
 from .state import DiggingState
@@ -137,7 +137,18 @@ def _report(state: DiggingState | None, error: dict[str, Any] | None) -> dict[st
     return out
 
 
-__all__ = ["ILLEGAL", "MALFORMED", "OK", "replay"]
+def restore(record: Any) -> tuple[DiggingState, list[Event]]:
+    """The position a valid record reaches, with the events of every deal and move (to continue a saved game)."""
+    state = _new_state(record)
+    events: list[Event] = []
+    for hand in record["hands"]:
+        events += state.apply_chance(hand["deck"])
+        for move in hand["moves"]:
+            events += state.apply_move(move)
+    return state, events
+
+
+__all__ = ["ILLEGAL", "MALFORMED", "OK", "replay", "restore"]
 
 
 def positions(record: Any) -> Iterator[tuple[int, int, DiggingState, str]]:

@@ -323,9 +323,9 @@ class DiggingState(GameState):
 
     def string_to_action(self, text: str) -> int:
         try:
-            return A.string_to_action(text)
+            return A.string_to_action(text, self.num_players)
         except A.NotationError as err:
-            raise RuleError("notation", str(err)) from None
+            raise RuleError(err.rule, str(err)) from None
 
     def apply_legal(self, action: int) -> None:
         """Apply an action taken from this very state's ``legal_actions()``,

@@ -1,0 +1,13 @@
+"""Small helpers for the English of game logs and screens."""
+
+from __future__ import annotations
+
+
+def plural(count: int, word: str, many: str | None = None) -> str:
+    """``plural(1, "point")`` -> ``1 point``; ``plural(3, "point")`` -> ``3 points``."""
+    return f"{count} {word if count == 1 else many or word + 's'}"
+
+
+def agree(subjects: int, verb: str) -> str:
+    """The verb for one subject or several: ``agree(1, "win")`` -> ``wins``."""
+    return verb + "s" if subjects == 1 else verb

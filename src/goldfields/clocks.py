@@ -154,6 +154,10 @@ class RealClock:
             return None
         return stamp_time(self._clock() - self._start, state.elapsed, state.limit)
 
+    def resume(self, state: DiggerState) -> None:
+        """Continue a turn restored from a record: the sand already gone stays gone."""
+        self._start = self._clock() - (state.elapsed or 0.0) if state.started else None
+
     def expired(self, state: DiggerState) -> bool:
         """Whether the sand has run out on the turn under way: the caller then applies ``TIMEOUT``."""
         if self._start is None or not state.can_time_out:

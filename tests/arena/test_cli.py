@@ -83,7 +83,7 @@ def test_piped_output_is_not_clipped_at_80_columns(tmp_path: Path) -> None:
 
 def test_the_table_fits_an_80_column_terminal(tmp_path: Path) -> None:
     result = CliRunner(env={"COLUMNS": "80"}).invoke(
-        _app(), ["arena", "heuristic", "random", "random", "--game", "digger", "--games", "3", "--jobs", "1",
+        _app(), ["arena", "digger", "heuristic", "random", "random", "--games", "3", "--jobs", "1",
                  "--quiet", "--out", str(tmp_path)]
     )  # fmt: skip
     assert result.exit_code == 0, result.output

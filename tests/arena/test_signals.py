@@ -185,7 +185,8 @@ def test_a_run_killed_part_way_resumes_to_the_uninterrupted_results(tmp_path: Pa
         capture_output=True, text=True, timeout=600,
     )  # fmt: skip
     assert resumed.returncode == 0, resumed.stdout + resumed.stderr
-    assert f"resumed: {done} games were already played" in " ".join(resumed.stdout.split())
+    said = "1 game was" if done == 1 else f"{done} games were"
+    assert f"resumed: {said} already played" in " ".join(resumed.stdout.split())
     whole = Tournament(GameSpec.make("digging", 2), ("ismcts:iterations=20", "heuristic"), games=12, seed=5, jobs=1,
                        out=tmp_path / "whole")  # fmt: skip
     run_tournament(whole, progress=False)

@@ -51,8 +51,10 @@ ENV = {
     "PYTHONIOENCODING": "utf-8",
 }
 
-MOVE_PROMPT = r"\(1-(\d+)[^\n]*> "
+MOVE_PROMPT = r"\(1(?:-(\d+)| = )[^\n]*> "
+"""A move prompt: ``(1-N, ...`` or, with one legal move, ``(1 = draw; ...``."""
 HANDOVER = r"Pass the keyboard to seat (\d), then press Enter\.> "
+HAND_OVER = r"Hand (\d+) is over\. Press Enter to deal hand \d+\.> "
 GAME_OVER = r"The game is over\. Type save FILE, log, or press Enter to leave\.> "
 
 
@@ -83,16 +85,24 @@ def random_chooser(seed: int) -> Chooser:
     return lambda child, count: str(rng.randint(1, count))
 
 
+def move_count(child: pexpect.spawn) -> int:
+    """How many moves the move prompt just matched offers."""
+    return int(child.match.group(1) or 1)
+
+
 def play_to_end(child: pexpect.spawn, choose: Chooser, max_prompts: int = 20000) -> dict[str, int]:
     """Answer every prompt until the game-over prompt; counts of prompts of each kind."""
-    counts = {"moves": 0, "handovers": 0}
+    counts = {"moves": 0, "handovers": 0, "hands": 0}
     for _ in range(max_prompts):
-        i = child.expect([MOVE_PROMPT, HANDOVER, GAME_OVER])
+        i = child.expect([MOVE_PROMPT, HANDOVER, HAND_OVER, GAME_OVER])
         if i == 0:
             counts["moves"] += 1
-            child.sendline(choose(child, int(child.match.group(1))))
+            child.sendline(choose(child, move_count(child)))
         elif i == 1:
             counts["handovers"] += 1
+            child.sendline("")
+        elif i == 2:
+            counts["hands"] += 1
             child.sendline("")
         else:
             return counts

@@ -55,7 +55,7 @@ def capture_screen(width: int = 120) -> tuple[Screen, io.StringIO]:
 
 
 def moves_in(prompt: str) -> int:
-    match = re.search(r"\(1-(\d+)", prompt)
+    match = re.search(r"\(1(?:-(\d+)| = )", prompt)
     assert match, prompt
-    return int(match.group(1))
+    return int(match.group(1) or 1)
 

@@ -133,12 +133,12 @@ def test_cli_help() -> None:
     ("args", "message"),
     [
         (["digging", "--players", "5"], "Digging is for 2, 3 or 4 players"),
-        (["digging", "--players", "3", "--partnership"], "partnership game is for exactly 4"),
+        (["digging", "-n", "1"], "Digging is for 2, 3 or 4 players"),
         (["digging", "--bots", "nosuchbot"], "known bots for digging"),
         (["digging", "--bots", "random", "--bots", "random"], "need one bot spec for all or one each"),
         (["digging", "--seat", "7"], "the seats of a 4-player game are 0 to 3"),
         (["digger", "--players", "9"], "Digger is for 2 to 5 players"),
-        (["digger", "--crates", "green"], "--crates is white or black"),
+        (["digger", "--crates", "green"], "'green' is not one of 'white', 'black'"),
     ],
 )
 def test_cli_bad_options_exit_with_status_2(args: list[str], message: str) -> None:

@@ -30,8 +30,8 @@ def test_full_game_against_random_bots(tmp_path: Path) -> None:
     text = transcript.getvalue()
     assert "Game over:" in text
     assert replay(tmp_path / "digger.json").returncode == 0
-    # The bots' steps show their time to the watching human; the human's own steps never do.
-    assert re.search(r"^seat [12] calls stop \[\d+\.\d s\]", text, re.M)
+    # The bots' turns show their time to the watching human; the human's own steps never do.
+    assert re.search(r"^seat [12]: .*stopped \[\d+\.\d s\]", text, re.M)
     for line in text.splitlines():
         if line.startswith("seat 0 (you)"):
             assert not re.search(r"\[\d+\.\d s\]", line), line
@@ -75,7 +75,7 @@ def test_digger_bad_input_and_shortcuts() -> None:
     child.expect(r"seat 0 \(you\) calls stop: banks")
     child.expect(MOVE_PROMPT)
     child.sendline("undo")
-    child.expect("Undone")
+    child.expect("undo never takes back luck: the dice have been rolled")  # no free re-roll
     child.expect(MOVE_PROMPT)
     child.sendline("quit")
     child.expect("Save the game")

@@ -48,7 +48,7 @@ def test_whole_digging_games_in_process(players: int, partnership: bool) -> None
     screen, out = capture_screen()
 
     def policy(prompt: str) -> Answer:
-        if "game is over" in prompt:
+        if "is over" in prompt:  # the end of a hand, or of the game
             return ""
         return str(rng.randint(1, moves_in(prompt)))
 
@@ -164,7 +164,7 @@ def test_end_of_input_abandons_the_game() -> None:
 
 def test_interrupt_offers_to_save(tmp_path: Any) -> None:
     screen, out = capture_screen()
-    answers = iter(["y", str(tmp_path / "nowhere" / "g.json")])
+    answers = iter(["y", str(tmp_path / "nowhere" / "g.json"), str(tmp_path / "g.json")])
 
     def policy(prompt: str) -> Answer:
         if "your move" in prompt.lower():
@@ -174,5 +174,8 @@ def test_interrupt_offers_to_save(tmp_path: Any) -> None:
     session = digging_session(2, bots=["random"], seed=28, screen=screen, keyboard=ScriptedKeyboard(policy))
     assert session.run() == 130
     assert "Save the game before quitting? [y/N]" in " ".join(session.keyboard.prompts)  # type: ignore[attr-defined]
-    assert (tmp_path / "nowhere" / "g.json").exists()
+    # A folder that does not exist is an error (asked again), never created behind the player's back.
+    assert "the folder" in out.getvalue() and "does not exist" in out.getvalue()
+    assert not (tmp_path / "nowhere").exists()
+    assert (tmp_path / "g.json").exists()
     assert "Saved the game record" in out.getvalue()

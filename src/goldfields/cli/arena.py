@@ -14,6 +14,8 @@ from ..arena.runner import default_jobs
 from ..arena.store import differences, read_manifest
 from ..bots.registry import BotSpecError, known_bots
 from ..core import registry
+from ..core.words import plural
+from .options import FIRST_GAME, IndividualOption, PlayersOption
 
 HELP = "\n\n".join(
     [
@@ -33,16 +35,16 @@ HELP = "\n\n".join(
         "Every game is saved as it ends (a row of games.csv, its record, a line of results.jsonl), so a run "
         "stopped by Ctrl-C, SIGTERM or a crash keeps its games: 'goldfields arena --resume OUT' plays the rest, "
         "with the same results as an uninterrupted run.",
+        "The game comes first, as in goldfields play and demo; without it the game is Digging.",
         "Examples:",
-        "goldfields arena heuristic random --games 200",
-        "goldfields arena ismcts:iterations=500 heuristic --players 2 --games 100",
-        "goldfields arena heuristic random random --game digger --players 3",
+        "goldfields arena digging heuristic random --games 200",
+        "goldfields arena digging ismcts:iterations=500 heuristic -n 2 -g 100",
+        "goldfields arena digger heuristic random random",
         "goldfields arena --resume arena-results",
     ]
 )
 
 
-FIRST_GAME = registry.names()[0]
 DEFAULT_GAMES = 100
 PIPE_WIDTH = 200
 """Columns when the output is not a terminal: wide enough for the table's longest rows."""
@@ -53,26 +55,23 @@ def register(app: typer.Typer) -> None:
 
 
 def arena(
-    bots: Annotated[list[str] | None, typer.Argument(help="One bot spec per team/seat, e.g. heuristic random.",
-                                                     show_default=False)] = None,
-    game: Annotated[str | None, typer.Option("--game", "-g", help=f"One of: {', '.join(registry.names())}.  "
-                                                  f"[default: {FIRST_GAME}]",
-                                             show_default=False)] = None,
-    players: Annotated[int | None, typer.Option("--players", "-p",
-                                                help="Table size (default: Digging 4, Digger 3).")] = None,
-    individual: Annotated[bool, typer.Option("--individual",
-                                             help="Digging with 4 players each for themselves.")] = False,
-    games: Annotated[int | None, typer.Option("--games", "-n", min=1, show_default=False,
+    lineup: Annotated[list[str] | None, typer.Argument(
+        metavar="[GAME] BOT...", show_default=False,
+        help=f"The game ({', '.join(registry.names())}; default {FIRST_GAME}), then one bot spec per team or "
+             "seat, e.g. digging heuristic random.")] = None,
+    players: PlayersOption = None,
+    individual: IndividualOption = False,
+    games: Annotated[int | None, typer.Option("--games", "-g", metavar="N", min=1, show_default=False,
                                               help="Games to play, rounded up to whole duplicate sets.  "
                                                    f"[default: {DEFAULT_GAMES}]")] = None,
-    seed: Annotated[int | None, typer.Option("--seed", "-s", show_default=False,
+    seed: Annotated[int | None, typer.Option("--seed", "-s", metavar="N", show_default=False,
                                              help="Tournament seed: same seed, same results.  [default: 0]")] = None,
-    jobs: Annotated[int | None, typer.Option("--jobs", "-j", min=1,
+    jobs: Annotated[int | None, typer.Option("--jobs", "-j", metavar="N", min=1,
                                              help="Worker processes (default: all local cores).")] = None,
     ray: Annotated[str | None, typer.Option("--ray", metavar="ADDRESS",
                                             help="Run on the Ray cluster at ADDRESS ('auto', 'ray://host:10001', "
                                                  "or 'local' to start one here).")] = None,
-    out: Annotated[Path | None, typer.Option("--out", "-o", show_default=False,
+    out: Annotated[Path | None, typer.Option("--out", "-o", metavar="DIR", show_default=False,
                                              help="Folder for CSV, chart and records.  [default: arena-results]")
                    ] = None,
     resume: Annotated[Path | None, typer.Option("--resume", metavar="OUT",
@@ -87,7 +86,8 @@ def arena(
     if not console.is_terminal and "COLUMNS" not in os.environ:
         # Piped or redirected: Rich would assume 80 columns and clip the table; a file has no width.
         console = Console(width=PIPE_WIDTH)
-    bots = bots or []
+    bots = list(lineup or [])
+    game = bots.pop(0) if bots and bots[0] in registry.names() else None
     try:
         if resume is not None:
             if out is not None and out != resume:
@@ -132,8 +132,8 @@ def arena(
         raise typer.Exit(2) from None
     assert t.out is not None
     where = f"Ray cluster {ray}" if ray else f"{t.jobs} local process{'es' if t.jobs > 1 else ''}"
-    console.print(f"{spec.label}: {' vs '.join(entrant_labels(bots))}; {t.deals} deals x {len(bots)} rotations "
-                  f"on {where}")
+    console.print(f"{spec.label}: {' vs '.join(entrant_labels(bots))}; {plural(t.deals, 'deal')} x "
+                  f"{plural(len(bots), 'rotation')} on {where}")
     try:
         result = run_tournament(t, console, progress=not quiet, resume=resume is not None)
     except ResumeError as err:
@@ -144,8 +144,9 @@ def arena(
                       f"Continue with: goldfields arena --resume {t.out}")
         raise typer.Exit(128 + stop.signum) from None
     if result.resumed:
-        console.print(f"resumed: {result.resumed} games were already played, {len(result.results) - result.resumed} "
-                      "played now")
+        now = len(result.results) - result.resumed
+        console.print(f"resumed: {plural(result.resumed, 'game')} {'was' if result.resumed == 1 else 'were'} "
+                      f"already played, {now} played now")
     console.print(summary_table(t, result.summary, len(result.results)))
     o = t.out
     console.print(f"wrote {o}/games.csv, {o}/summary.csv, {o}/chart.png"

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import random
 import time
-from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
@@ -17,13 +16,20 @@ from ..core import registry
 from ..core.game import Event, GameState
 from ..play.driver import play_game
 from ..records import save
+from .options import (
+    FIRST_GAME,
+    BotsOption,
+    DelayOption,
+    GameName,
+    IndividualOption,
+    PlayersOption,
+    SeedOption,
+)
 
 console = Console(highlight=False)
 
 
-GameName = StrEnum("GameName", {name: name for name in registry.names()})  # type: ignore[misc]
-"""The games the demo can show: every registered game."""
-FIRST_GAME = GameName[registry.names()[0]]
+DEFAULT_SEED = 2026
 
 
 def _scoreboard(state: GameState) -> Table:
@@ -40,15 +46,14 @@ def _scoreboard(state: GameState) -> Table:
 
 
 def demo_command(
-    game: Annotated[GameName, typer.Argument(help="The game to watch.")] = FIRST_GAME,
-    players: Annotated[int | None, typer.Option("--players", "-n", help="Digging 2-4 (4), Digger 2-5 (3).")] = None,
-    individual: Annotated[bool, typer.Option(help="Digging with 4 players: each for themselves.")] = False,
-    bots: Annotated[str, typer.Option(help="Bot spec for every seat, e.g. heuristic, random, ismcts:seconds=0.2.")] = (
-        "heuristic"
-    ),
-    seed: Annotated[int, typer.Option("--seed", "-s", help="Seed for the shuffles, the dice and the bots.")] = 2026,
-    delay: Annotated[float, typer.Option("--delay", "-d", min=0.0, help="Seconds to pause after each move.")] = 0.0,
-    save_to: Annotated[Path | None, typer.Option("--save", help="Write the game record (JSON) to this file.")] = None,
+    game: Annotated[GameName, typer.Argument(metavar="[GAME]", help="The game to watch.")] = GameName[FIRST_GAME],
+    players: PlayersOption = None,
+    individual: IndividualOption = False,
+    bots: BotsOption = None,
+    seed: SeedOption = None,
+    delay: DelayOption = 0.0,
+    save_to: Annotated[Path | None, typer.Option("--save", metavar="FILE", show_default=False,
+                                                 help="Write the game record (JSON) to FILE.")] = None,
 ) -> None:
     """Watch bots play a whole game, every move in the notation and in words.
 
@@ -57,12 +62,20 @@ def demo_command(
     and check it with `goldfields replay`.
     """
     definition = registry.get(game.value)
+    seed = DEFAULT_SEED if seed is None else seed
     try:
         params = definition.params(players=players, **({"partnership": False} if individual else {}))
         state = definition.new_state(params)
-        seat_bots = [make_bot(bots, definition.name) for _ in range(params.players)]
+        specs = [spec for item in (bots or ["heuristic"]) for spec in item.split()]
+        if len(specs) == 1:
+            specs *= params.players
+        if len(specs) != params.players:
+            raise ValueError(f"{params.players} seats need one bot spec for all or one each; got {len(specs)}")
+        seat_bots = [make_bot(spec, definition.name) for spec in specs]
     except (ValueError, BotSpecError) as err:
         raise typer.BadParameter(str(err)) from None
+    if save_to is not None and not save_to.parent.is_dir():
+        raise typer.BadParameter(f"the folder {save_to.parent} does not exist", param_hint="--save")
     narrate = definition.narrate
     sides = definition.sides(params)
 

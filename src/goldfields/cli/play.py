@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import signal
 from collections.abc import Callable
+from enum import StrEnum
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -11,12 +13,20 @@ from rich.console import Console
 
 from ..digger.definition import DIGGER
 from ..digging.definition import DIGGING
-from ..terminal import Display, Session, SetupError, digger_session, digging_session
+from ..terminal import Display, Session, SetupError, digger_session, digging_session, resume_session
+from .options import BotsOption, DelayOption, IndividualOption, SeedOption
+
+PLAY_HELP = (
+    "Play Digging or Digger in the terminal: you against bots, or several people at one keyboard.\n\n"
+    "Start a game with 'goldfields play digging' or 'goldfields play digger' (see their --help). Continue a saved "
+    "one with 'goldfields play --resume FILE': the game comes from the file, the seats from --seat, --humans and "
+    "--bots (as for a new game: you in seat 0, bots elsewhere)."
+)
 
 play_app = typer.Typer(
     name="play",
-    help="Play Digging or Digger in the terminal: you against bots, or several people at one keyboard.",
-    no_args_is_help=True,
+    help=PLAY_HELP,
+    invoke_without_command=True,
     add_completion=False,
 )
 
@@ -59,17 +69,6 @@ Examples:
   goldfields play digger --players 4 --crates black --bots random
 """
 
-BotsOption = Annotated[
-    list[str] | None,
-    typer.Option(
-        "--bots",
-        "-b",
-        metavar="SPEC",
-        help="Bot spec (random, heuristic, ismcts:seconds=0.5...): one for every bot seat, or one per bot "
-        "seat in seat order (repeat the option, or separate specs by spaces).",
-        show_default=False,
-    ),
-]
 SeatOption = Annotated[
     list[int] | None,
     typer.Option("--seat", metavar="K", help="A human seat; repeat for hot seat. Default: seat 0.",
@@ -79,17 +78,16 @@ HumansOption = Annotated[
     int | None,
     typer.Option("--humans", metavar="K", help="Humans in seats 0..K-1 (hot seat when K > 1).", show_default=False),
 ]
-SeedOption = Annotated[
-    int | None,
-    typer.Option("--seed", metavar="N", help="Seed for the deals, dice and bots (default: a fresh one, printed).",
-                 show_default=False),
-]
 NoColorOption = Annotated[bool, typer.Option("--no-color", help="Plain text, no colours (NO_COLOR works too).")]
 WidthOption = Annotated[
     int | None, typer.Option("--width", metavar="COLUMNS", min=40, help="Screen width (default: the terminal's).",
                              show_default=False)
 ]
-DelayOption = Annotated[float, typer.Option("--delay", min=0.0, help="Seconds to pause after each bot move.")]
+
+
+class Crates(StrEnum):
+    white = "white"
+    black = "black"
 
 
 def _play(build: Callable[[], Session]) -> None:
@@ -108,15 +106,7 @@ def _play(build: Callable[[], Session]) -> None:
 @play_app.command(DIGGING.name, help=DIGGING_HELP)
 def digging_command(
     players: Annotated[int, typer.Option("--players", "-n", metavar="N", help="2, 3 or 4 players.")] = 4,
-    partnership: Annotated[
-        bool | None,
-        typer.Option(
-            "--partnership/--individual",
-            help="Partners (4 players only: 0+2 against 1+3) or each for themselves. "
-            "Default: partnership with 4 players.",
-            show_default=False,
-        ),
-    ] = None,
+    individual: IndividualOption = False,
     bots: BotsOption = None,
     seat: SeatOption = None,
     humans: HumansOption = None,
@@ -126,7 +116,7 @@ def digging_command(
     delay: DelayOption = 0.0,
 ) -> None:
     _play(lambda: digging_session(
-        players, partnership, seats=seat, humans=humans, bots=bots, seed=seed,
+        players, False if individual else None, seats=seat, humans=humans, bots=bots, seed=seed,
         display=Display(no_color, width, delay),
     ))
 
@@ -138,8 +128,9 @@ def digger_command(
     seat: SeatOption = None,
     humans: HumansOption = None,
     seed: SeedOption = None,
-    crates: Annotated[str, typer.Option("--crates", help="white (the same values for all) or black (one card each).")
-                      ] = "white",
+    crates: Annotated[Crates, typer.Option("--crates", help="white: the same gem values for every seat; "
+                                                            "black: each seat gets its own card of values.")
+                      ] = Crates.white,
     time_limit: Annotated[
         float | None,
         typer.Option("--time-limit", metavar="SECONDS", min=1.0, help="Seconds in the hourglass (default 30).",
@@ -150,9 +141,37 @@ def digger_command(
     delay: DelayOption = 0.0,
 ) -> None:
     _play(lambda: digger_session(
-        players, seats=seat, humans=humans, bots=bots, seed=seed, crates=crates, time_limit=time_limit,
+        players, seats=seat, humans=humans, bots=bots, seed=seed, crates=crates.value, time_limit=time_limit,
         display=Display(no_color, width, delay),
     ))
+
+
+@play_app.callback()
+def play_group(
+    ctx: typer.Context,
+    resume: Annotated[Path | None, typer.Option("--resume", metavar="FILE", show_default=False,
+                                                help="Continue the game saved in FILE (save FILE, or the offer "
+                                                     "to save on quitting, writes one).")] = None,
+    bots: BotsOption = None,
+    seat: SeatOption = None,
+    humans: HumansOption = None,
+    seed: SeedOption = None,
+    no_color: NoColorOption = False,
+    width: WidthOption = None,
+    delay: DelayOption = 0.0,
+) -> None:
+    if ctx.invoked_subcommand is not None:
+        if resume is not None:
+            raise typer.BadParameter(f"--resume takes the game from the file; drop '{ctx.invoked_subcommand}'",
+                                     param_hint="--resume")
+        if any(v is not None for v in (bots, seat, humans, seed, width)) or no_color or delay:
+            raise typer.BadParameter(f"options go after the game: goldfields play {ctx.invoked_subcommand} ...")
+        return
+    if resume is None:
+        typer.echo(ctx.get_help())
+        raise typer.Exit(0)
+    _play(lambda: resume_session(resume, seats=seat, humans=humans, bots=bots, seed=seed,
+                                 display=Display(no_color, width, delay)))
 
 
 def register(app: typer.Typer) -> None:

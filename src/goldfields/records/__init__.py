@@ -46,9 +46,15 @@ def replay_file(path: str | Path) -> tuple[dict[str, Any], int]:
 
 
 def save(record: dict[str, Any], path: str | Path) -> Path:
-    """Write a record as JSON; the folder is created if needed."""
+    """Write a record as JSON into an existing folder.
+
+    A folder that does not exist is an error (FileNotFoundError naming it),
+    not created: a typo in a path must not hide the record somewhere new."""
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    folder = path.parent
+    if not folder.is_dir():
+        what = "is not a folder" if folder.exists() else "does not exist"
+        raise FileNotFoundError(2, f"the folder {folder} {what}", str(folder))
     tmp = path.with_suffix(path.suffix + ".tmp")
     tmp.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
     tmp.replace(path)  # never leave a half-written record behind

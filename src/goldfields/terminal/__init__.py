@@ -9,7 +9,7 @@ See docs/terminal.md.
 
 from __future__ import annotations
 
-from .launch import Display, SetupError, digger_session, digging_session
+from .launch import Display, SetupError, digger_session, digging_session, resume_session
 from .session import Session
 
-__all__ = ["Display", "Session", "SetupError", "digger_session", "digging_session"]
+__all__ = ["Display", "Session", "SetupError", "digger_session", "digging_session", "resume_session"]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from rich.console import RenderableType
@@ -19,6 +19,8 @@ class DiggingFront(GameFront):
     game = DIGGING.name
     private_hands = True
     rules_markdown = DIGGING_RULES
+    luck_since = "a new hand has been dealt"
+    hand_end_events = frozenset({"hand_scored"})
     moves_help: ClassVar[str] = """\
 Moves in the notation (cards: MG MS MC, G S C, GG SS CC, X, B1..B12; mines m1, m2...):
   draw              draw the top card of the pile
@@ -36,8 +38,19 @@ Moves in the notation (cards: MG MS MC, G S C, GG SS CC, X, B1..B12; mines m1, m
         )
         return f"Digging for {obs['players']} players, {mode}; {obs['target']} points to win."
 
-    def board(self, obs: Mapping[str, Any], names: Names) -> RenderableType:
-        return render_digging.board(obs, names)
+    def board(self, obs: Mapping[str, Any], names: Names, compact: bool = False) -> RenderableType:
+        return render_digging.compact_board(obs, names) if compact else render_digging.board(obs, names)
+
+    def hand_over(
+        self, views: Sequence[Mapping[str, Any]], obs: Mapping[str, Any], names: Names, compact: bool
+    ) -> RenderableType | None:
+        scored = next((ev for ev in views if ev.get("kind") == "hand_scored"), None)
+        return None if scored is None else render_digging.hand_scoring(scored, obs, names)
+
+    def hand_over_prompt(self, views: Sequence[Mapping[str, Any]]) -> str:
+        scored = next((ev for ev in views if ev.get("kind") == "hand_scored"), None)
+        number = scored["hand"] + 1 if scored else 0
+        return f"Hand {number} is over. Press Enter to deal hand {number + 1}.> "
 
     def narrate(self, ev: Mapping[str, Any], names: Names) -> str | None:
         return event_text(ev, names)

@@ -60,6 +60,25 @@ def numbered(moves: Sequence[str], width: int) -> RenderableType:
     return Text("\n".join(lines))
 
 
+def pack(sentences: Sequence[str], width: int) -> list[str]:
+    """Sentences joined into lines of at most ``width`` columns (a longer sentence keeps a line of its own)."""
+    lines: list[str] = []
+    for sentence in sentences:
+        sentence = sentence[:1].upper() + sentence[1:]
+        if lines and len(lines[-1]) + 1 + len(sentence) <= width:
+            lines[-1] += " " + sentence
+        else:
+            lines.append(sentence)
+    return lines
+
+
+def recap_block(lines: Sequence[str]) -> list[RenderableType]:
+    """The recap as drawn above the moves: a title line, then the lines."""
+    if not lines:
+        return []
+    return [Text("Since your last move:", style="bold"), *(Text(line) for line in lines)]
+
+
 class GameFront(ABC):
     game: ClassVar[str]
     private_hands: ClassVar[bool]
@@ -70,6 +89,12 @@ class GameFront(ABC):
     moves_help: ClassVar[str]
     timeout_action: ClassVar[int | None] = None
     """The action applied when a read's deadline passes (Digger's timeout)."""
+    luck_since: ClassVar[str] = "a chance outcome has been revealed"
+    """Why undo is refused: what luck has been revealed since (``the dice have been rolled``)."""
+    enter_plays_a_forced_move: ClassVar[bool] = True
+    """Enter alone plays the only legal move (Digger's Enter means stop instead)."""
+    hand_end_events: ClassVar[frozenset[str]] = frozenset()
+    """Event kinds that end a hand: the session pauses on them to show the scoring."""
 
     # -- screens ---------------------------------------------------------
     @abstractmethod
@@ -77,24 +102,52 @@ class GameFront(ABC):
         """One paragraph: the game, the table, the target."""
 
     @abstractmethod
-    def board(self, obs: Mapping[str, Any], names: Names) -> RenderableType:
-        """The whole table as ``obs`` (one seat's observation) shows it."""
+    def board(self, obs: Mapping[str, Any], names: Names, compact: bool = False) -> RenderableType:
+        """The whole table as ``obs`` (one seat's observation) shows it; ``compact`` for small terminals."""
 
     def decision(
-        self, obs: Mapping[str, Any], names: Names, moves: Sequence[str], full: bool, width: int
+        self,
+        obs: Mapping[str, Any],
+        names: Names,
+        moves: Sequence[str],
+        full: bool,
+        width: int,
+        compact: bool = False,
+        recap: Sequence[str] = (),
     ) -> RenderableType:
-        """What the human sees before choosing: the table (if ``full``) and the numbered moves."""
-        parts: list[RenderableType] = [self.board(obs, names)] if full else []
+        """What the human sees before choosing: the table (if ``full``), the recap of what
+        happened since their last move just above the numbered moves, and the moves."""
+        parts: list[RenderableType] = [self.board(obs, names, compact)] if full else []
+        parts += recap_block(recap)
         parts.append(numbered(moves, width))
         return Group(*parts)
 
     def prompt(self, moves: Sequence[str], names: Names) -> str:
         who = "Your move" if len(names.humans) == 1 else f"Seat {names.viewer}, your move"
+        if len(moves) == 1:
+            return f"{who} (1 = {moves[0]}; Enter plays it, or help)> "
         return f"{who} (1-{len(moves)}, or help)> "
 
     @abstractmethod
     def narrate(self, ev: Mapping[str, Any], names: Names) -> str | None:
         """An event view in words (None: nothing worth a line)."""
+
+    def recap(self, views: Sequence[Mapping[str, Any]], names: Names, width: int) -> list[str]:
+        """Events since the viewer's last move, summed up in as few lines as reads well.
+
+        By default each event is a sentence, and sentences share a line while
+        they fit; the end of the game is left to the final summary."""
+        sentences = [text for ev in views if ev.get("kind") != "game_over" and (text := self.narrate(ev, names))]
+        return pack(sentences, width)
+
+    def hand_over(
+        self, views: Sequence[Mapping[str, Any]], obs: Mapping[str, Any], names: Names, compact: bool
+    ) -> RenderableType | None:
+        """The scoring of a hand that just ended (the game goes on); None: no pause."""
+        return None
+
+    def hand_over_prompt(self, views: Sequence[Mapping[str, Any]]) -> str:
+        return "The hand is over. Press Enter to go on.> "
 
     @abstractmethod
     def summary(self, obs: Mapping[str, Any], names: Names) -> RenderableType:
@@ -123,6 +176,9 @@ class GameFront(ABC):
     def deadline(self, state: GameState) -> Expired | None:
         """A test that says the human's time is up, while they are choosing; None: no hurry."""
         return None
+
+    def resume(self, state: GameState) -> None:  # noqa: B027 - most games need nothing here
+        """Pick up a game restored from a record (Digger: a turn under way keeps its sand)."""
 
     # -- session policy ---------------------------------------------------
     def undo_point(self, obs: Mapping[str, Any]) -> bool:

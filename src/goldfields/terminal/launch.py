@@ -6,19 +6,24 @@ started, and tested, without going through the command line.
 
 from __future__ import annotations
 
+import json
 import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
-from ..core.definition import ParamError
+from ..core import registry
+from ..core.definition import ParamError, RecordError
+from ..core.game import Event, GameState
 from ..digger.definition import DIGGER
 from ..digging.definition import DIGGING
 from .digger_front import DiggerFront
 from .digging_front import DiggingFront
+from .front import GameFront
 from .keyboard import Keyboard, TerminalKeyboard
 from .screen import Screen, make_console
-from .seating import SeatingError, build_bots, plan_seats
+from .seating import Seating, SeatingError, build_bots, plan_seats
 from .session import Session
 
 
@@ -36,6 +41,34 @@ class Display:
 def _seed(seed: int | None) -> int:
     # A fresh game still gets a seed, printed at the start, so it can be played again.
     return random.SystemRandom().randrange(1_000_000) if seed is None else seed
+
+
+def _session(
+    front: GameFront,
+    state: GameState,
+    seating: Seating,
+    seed: int | None,
+    display: Display | None,
+    screen: Screen | None,
+    keyboard: Keyboard | None,
+    *,
+    save_name: str | None = None,
+    history: Sequence[Event] = (),
+) -> Session:
+    seed = _seed(seed)
+    display = display or Display()
+    screen = screen or Screen(make_console(display.no_color, display.width))
+    return Session(
+        front,
+        state,
+        build_bots(state.game_name, seating, state.num_players),
+        screen,
+        keyboard or TerminalKeyboard(screen),
+        seed=seed,
+        save_name=save_name or f"{state.game_name}-{seed}.json",
+        delay=display.delay,
+        history=history,
+    )
 
 
 def digging_session(
@@ -59,20 +92,7 @@ def digging_session(
         seating = plan_seats(DIGGING.name, players, seats, humans, bots)
     except SeatingError as err:
         raise SetupError(str(err)) from None
-    state = DIGGING.new_state(params)
-    seed = _seed(seed)
-    display = display or Display()
-    screen = screen or Screen(make_console(display.no_color, display.width))
-    return Session(
-        DiggingFront(),
-        state,
-        build_bots(DIGGING.name, seating, players),
-        screen,
-        keyboard or TerminalKeyboard(screen),
-        seed=seed,
-        save_name=f"digging-{seed}.json",
-        delay=display.delay,
-    )
+    return _session(DiggingFront(), DIGGING.new_state(params), seating, seed, display, screen, keyboard)
 
 
 def digger_session(
@@ -99,16 +119,50 @@ def digger_session(
         raise SetupError(err.message) from None
     except SeatingError as err:
         raise SetupError(str(err)) from None
-    seed = _seed(seed)
-    display = display or Display()
-    screen = screen or Screen(make_console(display.no_color, display.width))
-    return Session(
-        DiggerFront(clock),
-        state,
-        build_bots(DIGGER.name, seating, players),
-        screen,
-        keyboard or TerminalKeyboard(screen),
-        seed=seed,
-        save_name=f"digger-{seed}.json",
-        delay=display.delay,
-    )
+    return _session(DiggerFront(clock), state, seating, seed, display, screen, keyboard)
+
+
+def resume_session(
+    path: str | Path,
+    *,
+    seats: Sequence[int] | None = None,
+    humans: int | None = None,
+    bots: Sequence[str] | None = None,
+    seed: int | None = None,
+    display: Display | None = None,
+    screen: Screen | None = None,
+    keyboard: Keyboard | None = None,
+    clock: Callable[[], float] = time.monotonic,
+) -> Session:
+    """Continue the game saved in ``path`` (a game record) from where it stopped.
+
+    The record holds the game and its moves, not who sat where: the seats are
+    given again (by default, as for a new game: you in seat 0, bots elsewhere).
+    What is still to be dealt or rolled is drawn afresh from ``seed``."""
+    path = Path(path)
+    try:
+        record = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as err:
+        raise SetupError(f"cannot read {path}: {err.strerror or err}") from None
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        raise SetupError(f"{path} is not a game record (JSON); see docs/records.md") from None
+    name = record.get("game") if isinstance(record, dict) else None
+    if name not in FRONTS:
+        raise SetupError(f"{path} is not a record of a game the terminal plays ({', '.join(FRONTS)})")
+    definition = registry.get(name)
+    try:
+        state, history = definition.restore(record)
+    except RecordError as err:
+        raise SetupError(f"{path} cannot be continued: {err} (goldfields replay {path} says more)") from None
+    if state.is_terminal():
+        raise SetupError(f"the game in {path} is over: nothing is left to play (goldfields replay {path} shows it)")
+    try:
+        seating = plan_seats(name, state.num_players, seats, humans, bots)
+    except SeatingError as err:
+        raise SetupError(str(err)) from None
+    front: GameFront = DiggerFront(clock) if name == DIGGER.name else DiggingFront()
+    front.resume(state)
+    return _session(front, state, seating, seed, display, screen, keyboard, save_name=str(path), history=history)
+
+
+FRONTS = {DIGGING.name: DiggingFront, DIGGER.name: DiggerFront}

@@ -15,6 +15,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from ..core.words import agree
 from ..digger.narrate import tokens
 from .front import Names
 
@@ -75,6 +76,17 @@ def crates(obs: Obs, names: Names) -> Table:
     return table
 
 
+def steal_hint(obs: Obs) -> str:
+    """What a single black die allows here: which gems could be stolen, from whom, or that none can."""
+    digger = obs["digger"]
+    open_colours = [c for c in obs["unique"] if c in GEMS and c not in obs["used"]]
+    targets = [f"{c} from seat {s}" for c in open_colours for s in range(obs["players"])
+               if s != digger and obs["crates"][s][c] > 0]
+    if targets:
+        return f"; black once: steal {' or '.join(targets)}"
+    return "; black once: nothing to steal"
+
+
 def turn_lines(obs: Obs) -> list[Text]:
     """The turn under way: dice, what they give, the haul, and (for watchers) the hourglass."""
     if obs["to_move"] == -2 or not obs["started"]:
@@ -86,7 +98,7 @@ def turn_lines(obs: Obs) -> list[Text]:
         unique = obs["unique"]
         dice.append(f"   once: {' '.join(unique)}" if unique else "   no colour shows once")
         if obs["black_unique"]:
-            dice.append("; black once: gems may be stolen", style="bold")
+            dice.append(steal_hint(obs), style="bold")
         if obs["used"]:
             dice.append(f"; taken this roll: {' '.join(obs['used'])}", style="dim")
         lines.append(dice)
@@ -110,5 +122,5 @@ def turn(obs: Obs) -> RenderableType:
 def summary(obs: Obs, names: Names) -> RenderableType:
     winners = obs.get("winners") or []
     won = " and ".join(names(s) for s in winners)
-    title = Text(f"Game over: {won} win{'s' if len(winners) == 1 else ''}.", style="bold green")
+    title = Text(f"Game over: {won} {agree(len(winners), 'win')}.", style="bold green")
     return Group(title, crates(obs, names))

@@ -14,6 +14,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from ..core.words import agree, plural
 from ..digging.cards import CODE_OF, METALS
 from ..digging.state import mine_points
 from .front import Names
@@ -60,11 +61,12 @@ def scores(obs: Obs, names: Names) -> Table:
         table.add_row(f"hand {i + 1}", *per_side(hand))
     if not obs.get("winners") and obs["hand_no"] >= len(obs["history"]):
         table.add_row("this hand so far", *per_side(obs["points"]), style="dim")
-    table.add_row("total", *per_side(obs["totals"]), style="bold")
+    table.add_row("game total", *per_side(obs["totals"]), style="bold")
     return table
 
 
-def mine_line(mine: Mapping[str, Any], fight: Mapping[str, Any] | None) -> Text:
+def mine_line(mine: Mapping[str, Any], fight: Mapping[str, Any] | None, scoring: bool = False) -> Text:
+    """One mine: its metal, chests and state; ``scoring``: at the end of a hand, where an open mine scores nothing."""
     metal = mine["metal"]
     chests = mine["chests"]
     line = Text()
@@ -73,7 +75,9 @@ def mine_line(mine: Mapping[str, Any], fight: Mapping[str, Any] | None) -> Text:
     line.append(": " + (" ".join(chests) if chests else "no chest"))
     if mine["closed"]:
         points = mine_points(METALS.index(metal), [CODE_OF[c] for c in chests])
-        line.append(f"  closed, {points} pts", style="green")
+        line.append(f"  closed, {plural(points, 'point')}", style="green")
+    elif scoring:
+        line.append("  open: scores nothing", style="dim")
     else:
         line.append("  open", style="dim")
     if fight is not None and fight["mine"] == mine["name"]:
@@ -153,17 +157,91 @@ def hand_lines(obs: Obs, names: Names) -> list[Text]:
     return lines
 
 
+LEGEND = "< marks the seat to move. game total: the points of the hands already scored."
+
+
 def board(obs: Obs, names: Names) -> RenderableType:
-    parts: list[RenderableType] = [header(obs), scores(obs, names), displays(obs, names)]
+    parts: list[RenderableType] = [header(obs), scores(obs, names), displays(obs, names),
+                                   Text(LEGEND, style="dim")]
     parts += fight_lines(obs, names)
     parts += table_lines(obs, names)
     parts += hand_lines(obs, names)
     return Group(*parts)
 
 
+def compact_board(obs: Obs, names: Names) -> RenderableType:
+    """The table in about a third of the lines, for an 80x24 terminal: one line of scores, one per seat."""
+    mode = "partnership" if obs["partnership"] else "individual"
+    top = Text(f"Digging {obs['players']}p {mode}, to {obs['target']}", style="bold")
+    if obs["hand_no"] >= 0:
+        top.append(f" | hand {obs['hand_no'] + 1} | pile {obs['pile']}")
+    if obs.get("last_round") is not None:
+        top.append(f" | last round: {plural(obs['last_round'], 'turn')} left", style="bold")
+    groups = sides(obs)
+    score = Text("Game total ")
+    for i, (label, seats) in enumerate(groups):
+        name = label if obs["partnership"] else names(seats[0])
+        done = sum(obs["totals"][s] for s in seats)
+        now = sum(obs["points"][s] for s in seats) if obs["hand_no"] >= len(obs["history"]) else 0
+        score.append(("; " if i else "") + f"{name} {done}" + (f" (+{now} this hand)" if now else ""))
+    score.append("   (< to move)", style="dim")
+    table = Table(box=None, show_header=False, show_edge=False, pad_edge=False, padding=(0, 1))
+    table.add_column(no_wrap=True)
+    table.add_column(justify="right", no_wrap=True)
+    table.add_column()
+    fight = obs["fight"]
+    for seat in range(obs["players"]):
+        mines = [m for m in obs["mines"] if m["owner"] == seat]
+        cell = Text("; ").join(_short_mine(m, fight) for m in mines) if mines else Text("-", style="dim")
+        who = Text(("< " if seat == obs["to_move"] else "  ") + names.long(seat),
+                   style="bold" if seat == obs["to_move"] else "")
+        table.add_row(who, f"{obs['hand_sizes'][seat]}c", cell)
+    parts: list[RenderableType] = [top, score, table]
+    parts += fight_lines(obs, names)
+    if obs["discard"]:
+        parts.append(Text(f"Discarded: {' '.join(obs['discard'])}.", style="dim"))
+    parts += hand_lines(obs, names)
+    return Group(*parts)
+
+
+def _short_mine(mine: Mapping[str, Any], fight: Mapping[str, Any] | None) -> Text:
+    metal = mine["metal"]
+    text = Text(f"{mine['name']} ")
+    text.append(metal, style=METAL_STYLE.get(metal, ""))
+    text.append(" " + (" ".join(mine["chests"]) if mine["chests"] else "-"))
+    if mine["closed"]:
+        points = mine_points(METALS.index(metal), [CODE_OF[c] for c in mine["chests"]])
+        text.append(f" closed {points}", style="green")
+    if fight is not None and fight["mine"] == mine["name"]:
+        text.append(" ATTACKED", style="bold red")
+    return text
+
+
+def hand_scoring(scored: Mapping[str, Any], obs: Obs, names: Names) -> RenderableType:
+    """The end of a hand: every mine of the hand with its cards (open ones score nothing), and the points."""
+    title = Text(f"Hand {scored['hand'] + 1} is over.", style="bold")
+    mines = Table(box=None, show_header=False, show_edge=False, pad_edge=False, padding=(0, 1))
+    mines.add_column(no_wrap=True)
+    mines.add_column()
+    for seat in range(obs["players"]):
+        own = [m for m in obs["mines"] if m["owner"] == seat]
+        cell = Group(*(mine_line(m, None, scoring=True) for m in own)) if own else Text("no mine", style="dim")
+        mines.add_row(names(seat), cell)
+    points = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
+    points.add_column("")
+    points.add_column("this hand", justify="right")
+    points.add_column("game total", justify="right")
+    for _, seats in sides(obs):
+        name = side_name(obs, names, seats)
+        points.add_row(name, str(sum(scored["points"][s] for s in seats)),
+                       str(sum(scored["totals"][s] for s in seats)))
+    target = Text(f"The game goes on: {obs['target']} points to win.", style="dim")
+    return Group(title, mines, points, target)
+
+
 def summary(obs: Obs, names: Names) -> RenderableType:
     winners = obs.get("winners") or []
     groups = sides(obs)
     won = [side_name(obs, names, seats) for _, seats in groups if seats[0] in winners]
-    title = Text(f"Game over: {' and '.join(won)} win{'s' if len(won) == 1 else ''}.", style="bold green")
+    title = Text(f"Game over: {' and '.join(won)} {agree(len(won), 'win')}.", style="bold green")
     return Group(title, scores(obs, names))

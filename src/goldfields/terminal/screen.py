@@ -9,10 +9,19 @@ terminal can, and elsewhere scrolls the old screen away with blank lines.
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import IO
 
 from rich.console import Console, RenderableType
 from rich.text import Text
+
+COMPACT_HEIGHT, COMPACT_WIDTH = 32, 100
+"""Below either, the table is drawn compact so that it, the recap and the moves fit one screen."""
+
+THINKING_AFTER = 0.5
+"""Seconds a bot may think before the screen says so: fast bots would only make it flicker."""
 
 
 def make_console(no_color: bool = False, width: int | None = None, file: IO[str] | None = None) -> Console:
@@ -36,6 +45,51 @@ class Screen:
     @property
     def width(self) -> int:
         return self.console.width
+
+    @property
+    def height(self) -> int:
+        return self.console.height
+
+    @property
+    def compact(self) -> bool:
+        """A small terminal (80x24, a phone): draw the short form of the table."""
+        return self.height < COMPACT_HEIGHT or self.width < COMPACT_WIDTH
+
+    @contextmanager
+    def thinking(self, what: str, after: float = THINKING_AFTER) -> Iterator[None]:
+        """Say ``what`` (a bot is thinking) if the block takes longer than ``after`` seconds.
+
+        A terminal gets a spinner that disappears when the move is made; a dumb
+        terminal or a pipe, where nothing can be erased, gets one plain line."""
+        console = self.console
+        live = console.is_terminal and not console.is_dumb_terminal
+        status = console.status(Text(f"{what}..."), spinner="dots") if live else None
+        shown = threading.Event()
+        lock = threading.Lock()
+        done = False
+
+        def show() -> None:
+            with lock:
+                if done:
+                    return
+                shown.set()
+                if status is not None:
+                    status.start()
+                else:
+                    console.print(Text(f"{what}...", style="dim"))
+                    console.file.flush()
+
+        timer = threading.Timer(after, show)
+        timer.daemon = True
+        timer.start()
+        try:
+            yield
+        finally:
+            with lock:
+                done = True
+                timer.cancel()
+                if shown.is_set() and status is not None:
+                    status.stop()
 
     def show(self, *items: RenderableType) -> None:
         """Print renderables; plain strings are printed literally (never as Rich markup)."""

@@ -9,13 +9,20 @@ bot.
 What a person sees is always one seat's observation and event views. With
 one human that is their seat. In hot seat (several humans at one keyboard),
 the screen belongs to the human choosing; before the keyboard changes hands
-the screen is cleared and the next player presses Enter, then catches up on
-what happened since their last turn, seen from their own seat. Between
-human turns the screen shows only what every human may see.
+the next player presses Enter (in a game with hidden hands the screen is
+cleared first). Between human turns the screen shows only what every human
+may see.
+
+Nothing that happened is allowed to scroll away unseen: the other seats'
+moves are not printed one by one as they happen, but summed up in a short
+recap ("since your last move") drawn just above the prompt, below the
+table, as the seat at the keyboard saw them.
 
 The undo stack holds full states (every hand included). It lives in this
 process only: it is never printed, never saved, and undo is refused as soon
-as a second human plays.
+as a second human plays. Undo takes back decisions, never luck: it is
+refused once a chance outcome (a roll of the dice, a new deal) has been
+revealed since the decision it would return to.
 """
 
 from __future__ import annotations
@@ -31,6 +38,7 @@ from rich.markdown import Markdown
 
 from ..bots import Bot, BotError
 from ..core.game import Event, GameState, RuleError
+from ..core.words import plural
 from ..play.driver import Driver
 from ..records import save as save_record
 from .commands import COMMANDS_HELP, Command, Verb, parse
@@ -39,6 +47,8 @@ from .keyboard import Keyboard
 from .screen import Screen
 
 EXIT_OK, EXIT_ABANDONED, EXIT_INTERRUPTED = 0, 1, 130
+RECAP_LINES, RECAP_LINES_COMPACT = 12, 6
+"""How many recap lines stay above the prompt; older ones are a ``log`` away."""
 
 
 class _Leave(Exception):
@@ -54,6 +64,8 @@ class _Snapshot:
     events: int
     bot_rngs: tuple[Any, ...]
     stamp_rng: Any
+    chances: int
+    """Chance steps (deals, rolls) applied before this decision: undo never crosses one."""
 
 
 class Session:
@@ -69,6 +81,7 @@ class Session:
         save_name: str = "game.json",
         delay: float = 0.0,
         sleep: Callable[[float], None] = time.sleep,
+        history: Sequence[Event] = (),
     ) -> None:
         n = state.num_players
         if len(bots) != n:
@@ -90,13 +103,17 @@ class Session:
         self.chance_rng = self.driver.chance_rng
         self.stamp_rng = self.driver.stamp_rng
         self.bot_rngs = self.driver.bot_rngs
-        self.events: list[Event] = []
+        # A resumed game starts with the events of the record's moves (for the log).
+        self.events: list[Event] = list(history)
+        self.resumed = bool(history)
         self.steps = 0
+        self.chances = 0
         self._undo: list[_Snapshot] = []
         self.hot_seat = len(self.humans) > 1
         # The seat whose screen is showing; None: a screen every human may see.
         self.at_keyboard: int | None = None if self.hot_seat else self.humans[0]
-        self._seen = dict.fromkeys(self.humans, 0)  # hot seat: events each human has caught up on
+        # Where each human's recap starts: the events after their last move.
+        self._since = dict.fromkeys(self.humans, len(self.events))
         self._last_decider: int | None = None
         self._redraw = True
         partnership = bool(state.observation(None).get("partnership"))
@@ -139,29 +156,62 @@ class Session:
     def _step(self) -> None:
         state = self.state
         if state.is_chance_node():
-            self._record(self.driver.chance())
+            self.chances += 1
+            self._record(self.driver.chance(), live=bool(self.delay))
             return
         seat = state.current_player
         if self.bots[seat] is None:
             self._human(seat)
             return
-        events = self.driver.step()  # the bot's decision, stamped by the front's clock
+        with self.screen.thinking(f"{self.names.long(seat)} is thinking"):
+            events = self.driver.step()  # the bot's decision, stamped by the front's clock
         assert events is not None
         self._last_decider = seat
-        self._record(events)
+        # Watching the bots move one by one (--delay), each move is printed as it comes;
+        # otherwise the recap above the next prompt tells it, so nothing scrolls away.
+        self._record(events, live=bool(self.delay))
         if self.delay:
             self.sleep(self.delay)
 
-    def _record(self, events: list[Event]) -> None:
-        """Keep the events (for the log and for hot-seat catch-up) and show them as the screen's seat may."""
+    def _record(self, events: list[Event], live: bool = True) -> None:
+        """Keep the events (for the log and the recaps); ``live``: show them now, as the screen's seat may."""
         self.events.extend(events)
         self.steps += 1
+        if live:
+            viewer = self._live_viewer()
+            names = self.names.seen_by(viewer)
+            for ev in events:
+                if ev.kind == "game_over":
+                    continue  # the final summary says it
+                text = self.front.narrate(ev.view(viewer), names)
+                if text:
+                    self.screen.say(text)
+        self._hand_end(events)
+
+    def _hand_end(self, events: list[Event]) -> None:
+        """At the end of a hand that is not the last, show its scoring and wait for the players."""
+        if self.state.is_terminal():
+            return
+        if not any(ev.kind in self.front.hand_end_events for ev in events):
+            return
+        if self.hot_seat:
+            # Every player at the keyboard reads the scoring: it is drawn for none of them.
+            if self.front.private_hands and self.at_keyboard is not None:
+                self.screen.clear()
+            self.at_keyboard = None
         viewer = self._live_viewer()
         names = self.names.seen_by(viewer)
-        for ev in events:
-            text = self.front.narrate(ev.view(viewer), names)
-            if text:
-                self.screen.say(text)
+        views = [ev.view(viewer) for ev in events]
+        scoring = self.front.hand_over(views, self.state.observation(viewer), names, self.screen.compact)
+        if scoring is None:
+            return
+        self.screen.blank()
+        self.screen.show(scoring)
+        while True:
+            command = parse(self._ask(self.front.hand_over_prompt(views)))
+            if command.verb in (Verb.EMPTY, Verb.NUMBER, Verb.MOVE, Verb.SHOW, Verb.UNDO):
+                return
+            self._command(command, viewer)
 
     def _live_viewer(self) -> int | None:
         if self.at_keyboard is not None:
@@ -184,7 +234,9 @@ class Session:
         moves = [state.action_to_string(a) for a in legal]
         full = self._redraw or self._last_decider != seat
         self._redraw = False
-        self.screen.show(self.front.decision(obs, names, moves, full, self.screen.width))
+        # A fresh screen gets the recap; mid-turn, the seat's own lines were printed as it moved.
+        recap = self._recap(seat) if full else []
+        self.screen.show(self.front.decision(obs, names, moves, full, self.screen.width, self.screen.compact, recap))
         prompt = self.front.prompt(moves, names)
         while True:
             line = self.keyboard.read(prompt, self.front.deadline(state))
@@ -211,21 +263,39 @@ class Session:
                     self.screen.error(f"Not allowed: {err}")
                     continue
                 self._last_decider = seat
-                self._record(events)
+                self._record(events)  # your own move, and what it caused, at once
                 self._after_move(seat)
                 return
             if self._command(command, seat):
                 return  # the position or the screen changed: start the decision again
             self.screen.show(numbered(moves, self.screen.width))
 
+    def _recap(self, seat: int) -> list[str]:
+        """What happened since ``seat``'s last move, as it saw it, in a few lines; then it is marked seen."""
+        news = self.events[self._since[seat] :]
+        self._since[seat] = len(self.events)
+        if not news:
+            return []
+        names = self.names.seen_by(seat)
+        lines = self.front.recap([ev.view(seat) for ev in news], names, self.screen.width)
+        limit = RECAP_LINES_COMPACT if self.screen.compact else RECAP_LINES
+        if len(lines) > limit:
+            hidden = len(lines) - limit + 1
+            lines = [f"({plural(hidden, 'earlier line')}: type log to see them)", *lines[-(limit - 1) :]]
+        return lines
+
     def _choice(self, command: Command, legal: list[int]) -> int | str | None:
         """The action a move line names, or a message saying why it names none."""
         if command.verb is Verb.EMPTY:
+            if len(legal) == 1 and self.front.enter_plays_a_forced_move:
+                return legal[0]
             return self.front.empty_line(self.state)
         if command.verb is Verb.NUMBER:
             assert command.number is not None
             if 1 <= command.number <= len(legal):
                 return legal[command.number - 1]
+            if len(legal) == 1:
+                return f"There is no move {command.number}: the only move is 1."
             return f"There is no move {command.number}: the moves are numbered 1 to {len(legal)}."
         text = self.front.expand(command.text)
         try:
@@ -234,30 +304,21 @@ class Session:
             return f"{command.text!r} is neither a command nor a move ({err}). Type help to see both."
 
     def _after_move(self, seat: int) -> None:
+        self._since[seat] = len(self.events)  # the next recap starts after this move's own lines
         # Hot seat: once a player's turn is over, their hand must leave the screen at once.
+        # (A game without secrets keeps the screen: the next player sees how the turn ended.)
         if self.hot_seat and self.front.private_hands and self.state.current_player != seat:
             self.screen.clear()
             self.screen.say(f"Seat {seat} has played.")
             self.at_keyboard = None
 
     def _hand_over(self, seat: int) -> None:
-        if self.at_keyboard is not None:  # else the screen was cleared when the last player's turn ended
-            self.screen.clear()
+        # Hidden hands: the last player's screen was cleared when their turn ended. A game
+        # without secrets (Digger) keeps it, so the next player sees how the last turn ended.
         self.screen.say(f"{self.names.long(seat)} is next.", style="bold")
         self._ask(f"Pass the keyboard to seat {seat}, then press Enter.> ")
         self.at_keyboard = seat
         self._redraw = True
-        if self.front.private_hands:
-            news = self.events[self._seen[seat] :]
-            self._seen[seat] = len(self.events)
-            if news:
-                names = self.names.seen_by(seat)
-                self.screen.rule(f"Since seat {seat}'s last turn")
-                for ev in news:
-                    text = self.front.narrate(ev.view(seat), names)
-                    if text:
-                        self.screen.say(text)
-                self.screen.rule()
 
     # ------------------------------------------------------------------
     # Commands
@@ -340,6 +401,7 @@ class Session:
             len(self.events),
             tuple(r.getstate() for r in self.bot_rngs),
             self.stamp_rng.getstate(),
+            self.chances,
         )
 
     def _undo_move(self) -> bool:
@@ -357,9 +419,17 @@ class Session:
             self.screen.error("Nothing to undo: this is your first decision.")
             return False
         snap = stack[-1]  # stays on the stack: it is the decision now being taken again
+        if snap.chances != self.chances:
+            if current is not None:
+                stack.append(current)
+            self.screen.error(f"undo never takes back luck: {self.front.luck_since} since your previous "
+                              "decision, and luck stands. Nothing was undone.")
+            return False
         self.state = snap.state.clone()
         self.steps = snap.steps
         del self.events[snap.events :]
+        for human in self.humans:
+            self._since[human] = min(self._since[human], snap.events)
         for rng, saved in zip(self.bot_rngs, snap.bot_rngs, strict=True):
             rng.setstate(saved)
         self.stamp_rng.setstate(snap.stamp_rng)
@@ -384,12 +454,22 @@ class Session:
             self.screen.say(f"You play seat {self.humans[0]}.")
         if bots:
             self.screen.say(f"Bots: {bots}.")
-        self.screen.say(f"Seed {self.seed}. Type help for the commands, rules for the rules.")
+        if self.resumed:
+            self.screen.say(f"Resumed after {plural(len(self.events), 'event')} of the saved game; what is still "
+                            f"to be dealt or rolled comes from seed {self.seed}. Type help for the commands, "
+                            "rules for the rules.")
+        else:
+            self.screen.say(f"Seed {self.seed}. Type help for the commands, rules for the rules.")
 
     def _game_over(self) -> None:
         viewer = self._live_viewer()
         names = self.names.seen_by(viewer)
         self.screen.blank()
+        last = self._recap(viewer) if viewer is not None else []
+        if last:
+            self.screen.rule("Since your last move")
+            for line in last:
+                self.screen.say(line)
         self.screen.show(self.front.summary(self.state.observation(viewer), names))
         while True:
             try:

@@ -1,0 +1,58 @@
+"""The options that several commands share, defined once so they mean the same everywhere.
+
+Every command that plays a game names it the same way, as its first word
+(``goldfields play digger``, ``goldfields demo digger``, ``goldfields arena
+digger heuristic random random``), and the short options agree: ``-n`` is the
+number of players, ``-s`` the seed, ``-b`` the bots, ``-d`` the delay after a
+move. The arena's number of games is ``--games``/``-g``.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Annotated
+
+import typer
+
+from ..core import registry
+
+GameName = StrEnum("GameName", {name: name for name in registry.names()})  # type: ignore[misc]
+"""Every registered game, as the command line names it."""
+FIRST_GAME = registry.names()[0]
+
+
+def players_help() -> str:
+    games = [registry.get(g) for g in registry.names()]
+    sizes = ", ".join(f"{g.title} {g.min_players}-{g.max_players} (default {g.default_players})" for g in games)
+    return f"Number of players: {sizes}."
+
+
+PlayersOption = Annotated[
+    int | None,
+    typer.Option("--players", "-n", metavar="N", help=players_help(), show_default=False),
+]
+IndividualOption = Annotated[
+    bool,
+    typer.Option("--individual", help="Digging with 4 players, each for themselves (the default is partnership, "
+                                      "seats 0+2 against 1+3)."),
+]
+SeedOption = Annotated[
+    int | None,
+    typer.Option("--seed", "-s", metavar="N", help="Seed for the deals, the dice and the bots: the same seed "
+                                                   "plays the same game.", show_default=False),
+]
+BotsOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--bots",
+        "-b",
+        metavar="SPEC",
+        help="Bot spec (random, heuristic, ismcts:seconds=0.5...): one for every bot seat, or one per bot seat in "
+        "seat order (repeat the option, or separate specs by spaces).",
+        show_default=False,
+    ),
+]
+DelayOption = Annotated[
+    float,
+    typer.Option("--delay", "-d", metavar="SECONDS", min=0.0, help="Seconds to pause after each bot move."),
+]

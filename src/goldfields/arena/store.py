@@ -20,7 +20,10 @@ from __future__ import annotations
 
 import csv
 import json
-from collections.abc import Sequence
+import signal
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any
 
@@ -28,6 +31,20 @@ from .games import GameSpec
 from .report import games_csv_row, write_atomic, write_games_csv, write_record
 from .schedule import deals_for, entrant_labels
 from .worker import GameResult
+
+
+@contextmanager
+def _signals_held() -> Iterator[None]:
+    """Hold SIGINT and SIGTERM back for the block; one that came meanwhile is delivered at its end."""
+    if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
 
 MANIFEST = "arena.json"
 JOURNAL = "results.jsonl"
@@ -160,7 +177,14 @@ class RunStore:
                 path.unlink()
 
     def add(self, result: GameResult) -> None:
-        """Save a finished game: its record, its row of games.csv, then its journal line (the mark of done)."""
+        """Save a finished game: its record, its row of games.csv, then its journal line (the mark of done).
+
+        Ctrl-C and SIGTERM wait until the game is written whole: otherwise a signal between
+        the record and the journal line would leave a record of a game the run counts as not played."""
+        with _signals_held():
+            self._add(result)
+
+    def _add(self, result: GameResult) -> None:
         if self.records:
             write_record(self.out / "records", result)
         self._csv.writerow(games_csv_row(result, self.labels))

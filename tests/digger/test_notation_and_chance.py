@@ -53,7 +53,7 @@ def test_moves_carry_faces_times_and_knocks() -> None:
         ("take Q", "notation"),
         ("take K", "G2"),
         ("steal Y", "notation"),
-        ("steal Y 5", "notation"),
+        ("steal Y 5", "G2"),  # readable; no such seat at any table (the message names 0 to 2)
         ("steal Y one", "notation"),
         ("steal Y 1 maybe", "notation"),
         ("steal B 1", "G2"),

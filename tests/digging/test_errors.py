@@ -147,6 +147,9 @@ def test_D3_a_mine_opens_only_in_a_display_at_the_table():
     assert_refused(state, move(state, "play MG 3"), "D3", "seat 3")
     two = deal({0: "MS"}, players=2)
     assert_refused(two, move(two, "play MS 2"), "D3", "seat 2")
+    # Readable notation for a seat no table has: still D3, and the message names the table's seats.
+    four = deal({0: "MC"})
+    assert_refused(four, move(four, "play MC 4"), "D3", "no seat 4; the seats are 0 to 3")
 
 
 # ----------------------------------------------------------------------------
@@ -268,7 +271,6 @@ def test_D9_no_deal_after_the_game():
         ("play B13 m1", "unknown card"),
         ("play MG x", "seat number"),
         ("play MG m1", "seat number"),
-        ("play MG 4", "no seat 4; the seats are 0 to 3"),
         ("play MG -1", "seat number"),
         ("play G 1", "mine"),
         ("play G m0", "mine"),

@@ -161,7 +161,7 @@ def test_every_legal_action_applies_and_copies_behave_alike(
 @given(seed=seeds, table=tables, options=rule_options())
 def test_illegal_actions_change_nothing(seed: int, table: tuple[int, bool], options: DiggingOptions):
     players, partnership = table
-    junk = ["", "draw 1", "pass", "play", "play G", "play MG 9", "play G m0", "play Q m1", "fly", "play X 1"]
+    junk = ["", "draw 1", "pass", "play", "play G", "play MG nine", "play G m0", "play Q m1", "fly", "play X 1"]
 
     def check(state: DiggingState, rng: random.Random) -> None:
         if rng.random() > 0.5:

@@ -58,10 +58,15 @@ HAND_OVER = r"Hand (\d+) is over\. Press Enter to deal hand \d+\.> "
 GAME_OVER = r"The game is over\. Type save FILE, log, or press Enter to leave\.> "
 
 
-def spawn(*args: str, timeout: float = 30, cwd: Path | None = None) -> tuple[pexpect.spawn, io.StringIO]:
-    """``goldfields <args> --no-color`` in a pseudo-terminal; returns the child and its transcript."""
+def spawn(
+    *args: str, timeout: float = 30, cwd: Path | None = None, size: tuple[int, int] = (40, 120)
+) -> tuple[pexpect.spawn, io.StringIO]:
+    """``goldfields <args> --no-color`` in a pseudo-terminal of ``size`` (rows, columns); returns the
+    child and its transcript."""
     argv = [*goldfields_command(), *args, "--no-color"]
-    child = pexpect.spawn(argv[0], argv[1:], env=ENV, encoding="utf-8", timeout=timeout, dimensions=(40, 120),
+    rows, columns = size
+    env = {**ENV, "LINES": str(rows), "COLUMNS": str(columns)}
+    child = pexpect.spawn(argv[0], argv[1:], env=env, encoding="utf-8", timeout=timeout, dimensions=size,
                           cwd=str(cwd) if cwd else None)
     child.delaybeforesend = None  # pexpect's default 50 ms pause per line would dominate the suite
     transcript = io.StringIO()

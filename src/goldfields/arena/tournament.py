@@ -16,6 +16,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from ..bots.registry import BotSpec, make_bot
+from ..core.words import plural
 from .games import GameSpec
 from .report import EntrantSummary, summarise, write_chart, write_games_csv, write_summary_csv
 from .runner import OnDone, default_jobs, run_local, run_ray
@@ -200,7 +201,8 @@ def summary_table(t: Tournament, summary: Sequence[EntrantSummary], games: int) 
         box=box.SIMPLE_HEAD,
         collapse_padding=True,
         pad_edge=False,
-        title=f"{t.spec.label}: {games} games ({t.deals} deals x {len(t.lineup)} rotations), seed {t.seed}",
+        title=f"{t.spec.label}: {plural(games, 'game')} ({plural(t.deals, 'deal')} x "
+        f"{plural(len(t.lineup), 'rotation')}), seed {t.seed}",
         caption=(
             f"win % with 95% intervals: Wilson (each game independent) and deal (bootstrap over deals, "
             f"keeping the duplicate pairing); parity {100 / t.spec.sides:.0f}%; {per}; {elo_note}"

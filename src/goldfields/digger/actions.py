@@ -166,7 +166,7 @@ def parse_move(text: str, players: int = MAX_SEATS) -> Move:
             raise NotationError(f"{text!r}: the victim is a seat number, from 0 to {players - 1} at this table")
         if int(args[1]) >= players:
             raise NotationError(f"{text!r}: there is no seat {int(args[1])}; the seats are 0 to {players - 1}",
-                                "notation" if int(args[1]) >= MAX_SEATS else "G2")
+                                "G2")
         knocked = None
         if len(args) == 3:
             knocked = KNOCK_WORDS.get(args[2].lower())

@@ -135,10 +135,9 @@ def string_to_action(text: str, players: int = MAX_SEATS) -> int:
             if not where.isdigit():
                 raise NotationError(f"a mine card is played to a seat number, e.g. 'play MG 0': {text!r}")
             if int(where) >= players:
-                # Past any table's seats the move has no action id (notation); else D3: a mine
-                # opens in the display of a player at this table.
+                # Readable, but D3: a mine opens in the display of a player at this table.
                 raise NotationError(f"{text!r}: there is no seat {int(where)}; the seats are 0 to {players - 1}",
-                                    "notation" if int(where) >= MAX_SEATS else "D3")
+                                    "D3")
             return open_action(code, int(where))
         if not (where.startswith("m") and where[1:].isdigit()) or not 1 <= int(where[1:]) <= MAX_MINES:
             raise NotationError(f"'{words[1]}' is played onto a mine, m1 to m9: {text!r}")

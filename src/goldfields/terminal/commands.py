@@ -89,7 +89,8 @@ Commands (type them at any prompt where you choose a move):
   rules        a summary of the rules
   log [N|all]  the game so far in words (the last 40 lines, N lines, or all)
   show         draw the table again
-  undo         go back to your previous decision (only with one human at the table)
+  undo         go back to your previous decision (only with one human at the table;
+               never past a roll of the dice or a new deal: luck stands)
   save FILE    write the game record to FILE (check it with: goldfields replay FILE)
   quit         leave the game (you are offered to save it first); Ctrl-C does the same
 """

@@ -76,7 +76,7 @@ def recap_block(lines: Sequence[str]) -> list[RenderableType]:
     """The recap as drawn above the moves: a title line, then the lines."""
     if not lines:
         return []
-    return [Text("Since your last move:", style="bold"), *(Text(line) for line in lines)]
+    return [Text("Since your last move:", style="bold"), *(Text(line[:1].upper() + line[1:]) for line in lines)]
 
 
 class GameFront(ABC):

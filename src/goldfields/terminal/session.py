@@ -301,6 +301,8 @@ class Session:
         try:
             return self.state.string_to_action(text)
         except RuleError as err:
+            if err.rule != "notation":  # readable, but against a rule (a seat not at this table)
+                return f"Not allowed: {err}"
             return f"{command.text!r} is neither a command nor a move ({err}). Type help to see both."
 
     def _after_move(self, seat: int) -> None:

@@ -44,17 +44,59 @@ def test_reset_is_reproducible_and_seat_can_be_random():
     assert len(seats) > 1
 
 
-def test_illegal_action_is_penalised_or_raises():
+def test_defect_5_an_illegal_action_ends_the_episode_with_the_penalty_or_raises():
     env = GoldfieldsEnv("digging", players=2)
     obs, info = env.reset(seed=1)
     illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    before = env.match.state.to_json()
     obs2, reward, terminated, truncated, info2 = env.step(illegal)
-    assert reward == -1.0 and not terminated and not truncated and info2["illegal_action"]
-    assert np.array_equal(obs, obs2)
+    # One penalty, and the episode is over: an agent cannot spin on illegal actions for ever.
+    assert reward == -1.0 and terminated and not truncated and info2["illegal_action"]
+    assert np.array_equal(obs, obs2) and env.match.state.to_json() == before
+    with pytest.raises(RuntimeError, match="call reset"):
+        env.step(illegal)
+    env.reset(seed=1)  # and a new episode starts cleanly
+    assert env.step(int(np.flatnonzero(env.unwrapped.action_masks())[0]))[4].get("illegal_action") is None
     strict = GoldfieldsEnv("digging", players=2, illegal_action="raise")
     strict.reset(seed=1)
     with pytest.raises(ValueError, match="illegal action"):
         strict.step(illegal)
+
+
+@pytest.mark.parametrize("env_id", ["goldfields/DiggingHand-v0", "goldfields/Digging-v0", "goldfields/Digger-v0"])
+def test_defect_5_every_registered_id_has_a_step_cap(env_id):
+    cap = gym.spec(env_id).max_episode_steps
+    assert cap is not None and cap > 0
+    env = gym.make(env_id)
+    assert env.spec.max_episode_steps == cap
+
+
+def test_defect_6_an_adjudicated_end_terminates_and_is_paid_once():
+    # A cap of 4 decisions cuts every game: the side ahead is declared the winner.
+    env = GoldfieldsEnv("digging", players=2, max_moves=4)
+    _, info = env.reset(seed=2)
+    done = False
+    while not done:
+        _, reward, terminated, truncated, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+        done = terminated or truncated
+    assert terminated and not truncated  # an outcome, not a time limit: no bootstrapping on top of it
+    assert info["adjudicated"] is True and reward in (0.0, 0.5, 1.0)
+    # Plain truncation by the registered step cap (TimeLimit) pays nothing extra.
+    capped = gym.wrappers.TimeLimit(GoldfieldsEnv("digging", players=2, max_moves=40), max_episode_steps=1)
+    _, info = capped.reset(seed=2)
+    _, reward, terminated, truncated, _ = capped.step(int(np.flatnonzero(info["action_mask"])[0]))
+    assert truncated and not terminated and reward == 0.0
+
+
+def test_defect_4_bot_objects_are_accepted_beside_spec_strings():
+    from goldfields.bots.random_bot import RandomBot
+
+    env = gym.make("goldfields/DiggingHand-v0", opponents=[RandomBot()])
+    _, info = env.reset(seed=0)
+    assert info["action_mask"].any()
+    mixed = GoldfieldsEnv("digging", players=3, opponents=[RandomBot(), "heuristic"])
+    mixed.reset(seed=0)
+    assert mixed.step(int(np.flatnonzero(mixed.action_masks())[0]))[1] in (0.0, 0.5, 1.0)
 
 
 def test_digger_agent_decides_only_as_digger_without_clock():

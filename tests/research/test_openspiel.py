@@ -208,3 +208,35 @@ def test_the_shipped_games_keep_their_openspiel_names_and_register_returns_them(
     assert og.DIGGING_NAME == "python_goldfields_digging" and og.DIGGER_NAME == "python_goldfields_digger"
     assert og.register(DIGGING) == og.DIGGING_NAME and og.register(DIGGER) == og.DIGGER_NAME
     assert isinstance(pyspiel.load_game(og.register(DIGGING), {"players": 2}), og.DiggingGame)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "python_goldfields_digging(players=2,single_hand=True,max_moves=30)",
+        "python_goldfields_digging(players=3,max_moves=200)",
+        "python_goldfields_digging(players=4,max_moves=300)",
+        "python_goldfields_digger(players=3,max_turns=6)",
+    ],
+)
+def test_defect_1_the_bounds_cover_every_chance_node_and_decision(name):
+    game = pyspiel.load_game(name)
+    # The deal alone is one chance node per card: 30 decisions must not mean 30 chance nodes.
+    if "max_moves=30" in name:
+        assert game.max_chance_nodes_in_history() >= 48
+    for seed in range(6):
+        rs = np.random.RandomState(seed)
+        state = game.new_initial_state()
+        chance = decisions = 0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                actions, probs = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(int(rs.choice(actions, p=probs)))
+                chance += 1
+            else:
+                legal = state.legal_actions()
+                state.apply_action(int(legal[rs.randint(len(legal))]))
+                decisions += 1
+        assert chance <= game.max_chance_nodes_in_history(), (chance, seed)
+        assert decisions <= game.max_game_length()
+        assert len(state.history()) <= game.max_history_length()

@@ -28,8 +28,17 @@ them. The bots, the deal and the dice all draw from the generator seeded by
 
 Reward: the agent's utility at the end (1 for a win, shared wins split, 1
 to each partner of a winning team), 0 before. An illegal action changes
-nothing and earns ``illegal_penalty`` (-1 by default; ``illegal_action="raise"``
-raises instead), with ``info["illegal_action"] = True``.
+nothing in the game, earns ``illegal_penalty`` (-1 by default) and **ends the
+episode** (``terminated=True``, ``info["illegal_action"] = True``);
+``illegal_action="raise"`` raises ``ValueError`` instead.
+
+Ends of an episode: ``terminated=True`` when the game ends, including a game
+cut by the table's own cap (``max_moves``, Digger's ``max_turns``), which is
+adjudicated (the side ahead wins) and paid as its outcome, with
+``info["adjudicated"] = True``. ``truncated=True`` only comes from the step
+cap each registered id carries (``max_episode_steps``, Gymnasium's
+``TimeLimit``), and pays nothing extra, so trainers that bootstrap on
+truncation never count an outcome twice.
 
 Digger: every decision (the agent's and the bots') is stamped by the
 simulated clock ``time_model`` (default ``TimeModel(jitter=0.2)``, the arena's)
@@ -110,6 +119,7 @@ class GoldfieldsEnv(gymnasium.Env):
         self.action_space = spaces.Discrete(spec.num_actions)
         self._rng = random.Random()
         self._match: Match | None = None
+        self._ended_illegally = False
         self.seat = 0 if seat == "random" else int(seat)
 
     # -- helpers ---------------------------------------------------------
@@ -153,30 +163,39 @@ class GoldfieldsEnv(gymnasium.Env):
         if self.seat_choice == "random":
             self.seat = self._rng.randrange(self.table.players)
         self._match = Match(self.table, self._rng)
+        self._ended_illegally = False
         self._play_others()
         return self._obs(), self._info()
 
     def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         match = self.match
-        if match.over:
+        if match.over or self._ended_illegally:
             raise RuntimeError("the episode is over: call reset()")
         action = int(action)
         if action not in match.state.legal_actions():
             if self.illegal_action == "raise":
                 raise ValueError(f"illegal action {action}: legal are {list(match.state.legal_actions())}")
-            return self._obs(), self.illegal_penalty, False, False, self._info(illegal_action=True)
+            # The episode ends here with the penalty: an agent that keeps choosing illegal
+            # actions must not spin for ever, nor pile up penalties in one episode.
+            self._ended_illegally = True
+            return self._obs(), self.illegal_penalty, True, False, self._info(illegal_action=True)
         try:
             match.apply(action)
         except RuleError as err:  # pragma: no cover - legal_actions() said yes
             raise ValueError(str(err)) from None
         self._play_others()
         reward = 0.0
-        terminated = truncated = False
+        terminated = False
+        extra: dict[str, Any] = {}
         if match.over:
+            # A game cut by the table's cap is adjudicated (the side ahead wins): that result is
+            # its outcome, so the episode *terminates* with it. Reporting it as truncated would
+            # make trainers bootstrap V(s') on top of an outcome already paid. Plain truncation
+            # (the registered step cap, Gymnasium's TimeLimit) pays nothing extra.
             reward = float(match.returns()[self.seat])
-            truncated = match.truncated
-            terminated = not truncated
-        return self._obs(), reward, terminated, truncated, self._info()
+            terminated = True
+            extra["adjudicated"] = match.truncated
+        return self._obs(), reward, terminated, False, self._info(**extra)
 
     def render(self) -> str | None:
         if self.render_mode != "ansi":
@@ -184,6 +203,10 @@ class GoldfieldsEnv(gymnasium.Env):
         obs = self.match.state.observation(self.seat)
         obs.pop("legal", None)
         return json.dumps(obs, separators=(",", ":"))
+
+
+STEP_CAP_UNBOUNDED = 5000
+"""The step cap of a registered id whose game has no bound of its own (the OpenSpiel game's, too)."""
 
 
 def _register() -> None:
@@ -194,7 +217,14 @@ def _register() -> None:
     }
     for env_id, kwargs in ids.items():
         if env_id not in gymnasium.registry:
-            gymnasium.register(id=env_id, entry_point="goldfields.research.gymnasium_env:GoldfieldsEnv", kwargs=kwargs)
+            # The step cap: no episode can take more agent steps than the table has decisions.
+            table = {k: v for k, v in kwargs.items() if k != "game"}
+            try:
+                cap = make_env_spec(str(kwargs["game"]), **table).max_game_length()
+            except ValueError:  # a full game of Digging has no bound of its own (a tie deals again)
+                cap = STEP_CAP_UNBOUNDED
+            gymnasium.register(id=env_id, entry_point="goldfields.research.gymnasium_env:GoldfieldsEnv", kwargs=kwargs,
+                               max_episode_steps=cap)
 
 
 _register()

@@ -195,6 +195,14 @@ class DiggingGame(pyspiel.Game):
     def new_initial_state(self) -> DiggingOSState:
         return DiggingOSState(self)
 
+    def max_chance_nodes_in_history(self) -> int:
+        # OpenSpiel's default is max_game_length, which counts decisions only; a deal alone
+        # is one chance node per card.
+        return self.spec.max_chance_nodes()
+
+    def max_history_length(self) -> int:
+        return self.spec.max_game_length() + self.max_chance_nodes_in_history()
+
     def make_py_observer(self, iig_obs_type: Any = None, params: dict[str, Any] | None = None) -> GoldfieldsObserver:
         return GoldfieldsObserver(self.spec.name, iig_obs_type, params)
 

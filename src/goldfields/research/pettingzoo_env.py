@@ -27,7 +27,9 @@ Only the digger acts in Digger, so ``agent_selection`` is always the digger.
 
 Rewards come once, at the end: the engine's utilities (1 for a win, shared
 wins split, each partner of a winning team 1). A game cut by ``max_moves`` /
-``max_turns`` ends as truncated, won by the side then ahead.
+``max_turns`` is adjudicated, won by the side then ahead: it *terminates*
+(``infos[agent]["adjudicated"]`` is True), since its result is paid as an
+outcome; nothing here reports a truncation.
 
 ``digging_env`` / ``digger_env`` wrap the raw environment as PettingZoo's
 classic games do: an illegal action ends the game with reward -1 for its
@@ -142,11 +144,11 @@ class GoldfieldsAEC(pettingzoo.AECEnv):
             returns = match.returns()
             for s, a in enumerate(self.possible_agents):
                 self.rewards[a] = float(returns[s])
-            done = dict.fromkeys(self.agents, True)
-            if match.truncated:
-                self.truncations = done
-            else:
-                self.terminations = done
+            # A game cut by the table's cap is adjudicated: that is its outcome, so it
+            # terminates (a truncation would let trainers bootstrap on top of a paid outcome).
+            self.terminations = dict.fromkeys(self.agents, True)
+            for a in self.agents:
+                self.infos[a] = {**self.infos.get(a, {}), "adjudicated": match.truncated}
             self.agent_selection = self.possible_agents[(seat + 1) % self.table.players]
         else:
             self.agent_selection = self.possible_agents[match.current_player]

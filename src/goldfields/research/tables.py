@@ -134,6 +134,16 @@ class DiggingSpec:
             raise ValueError(f"this {DIGGING_GAME.title} variant has no bound of its own: give max_moves")
         return bound
 
+    def max_chance_nodes(self) -> int:
+        """Chance nodes a game can hold at most, in the card-by-card deal of the OpenSpiel
+        game: one per card of each deal. A hand cannot end before its pile is drawn, so a
+        cap of ``max_moves`` decisions allows at most ``max_moves // pile + 1`` deals."""
+        deck = len(self.deck())
+        if self.single_hand:
+            return deck
+        pile = deck - 6 * self.players
+        return deck * (self.max_game_length() // pile + 1)
+
     def stamp(self, state: GameState, action: int, rng: random.Random | None) -> float | None:
         """No time: every spec stamps, so callers need not ask which game needs time."""
         return None

@@ -240,3 +240,56 @@ def test_defect_1_the_bounds_cover_every_chance_node_and_decision(name):
         assert chance <= game.max_chance_nodes_in_history(), (chance, seed)
         assert decisions <= game.max_game_length()
         assert len(state.history()) <= game.max_history_length()
+
+
+@pytest.mark.parametrize("name", [SHORT_DIGGING, SHORT_DIGGER])
+def test_defect_2_openspiel_generate_playthrough_runs(name):
+    from open_spiel.python.algorithms import generate_playthrough
+
+    text = generate_playthrough.playthrough(name, action_sequence=None, alsologtostdout=False)
+    # It asks for every observer kind, the private-only one included.
+    assert "PrivateObservationString" in text and "InformationStateString" in text
+    assert "Returns() = " in text
+
+
+def _deal(game, deck_codes):
+    """A 2-player hand dealt from ``deck_codes`` (top card first), through OpenSpiel's chance nodes."""
+    state = game.new_initial_state()
+    for code in deck_codes:
+        assert state.is_chance_node()
+        state.apply_action(code)
+    return state
+
+
+def test_defect_3_the_information_state_is_perfect_recall():
+    from goldfields.digging.cards import CODE_OF
+
+    game = pyspiel.load_game(SHORT_DIGGING)
+    deck = sorted(game.deck)
+    hands, pile = deck[:12], deck[12:]
+    # Two deals that differ only in the order of the first and third cards of the pile: the
+    # first player draws gold then silver in one, silver then gold in the other.
+    gold, silver = CODE_OF["G"], CODE_OF["S"]
+    rest = list(pile)
+    rest.remove(gold)
+    rest.remove(silver)
+    one = [*hands, gold, rest[0], silver, *rest[1:]]
+    two = [*hands, silver, rest[0], gold, *rest[1:]]
+    a, b = _deal(game, one), _deal(game, two)
+    first = a.current_player()
+    assert b.current_player() == first
+    draw_id = a.engine_state().string_to_action("draw")
+    earlier = {}
+    for state, key in ((a, "one"), (b, "two")):
+        state.apply_action(draw_id)  # first player draws
+        earlier[key] = state.information_state_string(first)
+        state.apply_action(draw_id)  # the other player draws
+        state.apply_action(draw_id)  # first player draws again: now holding both
+    # The two first draws gave different information states...
+    assert earlier["one"] != earlier["two"]
+    # ...so the later ones must differ too (perfect recall), though what the seat sees now is the same.
+    assert a.observation_string(first) == b.observation_string(first)
+    assert a.information_state_string(first) != b.information_state_string(first)
+    # The other seat saw two draws it cannot tell apart, in both deals: one information state.
+    other = 1 - first
+    assert a.information_state_string(other) == b.information_state_string(other)

@@ -10,15 +10,24 @@ docs/research.md). What a seat is given depends on the
 * ``private_info=NONE`` (public information only): the spectator's view with
   nothing any seat holds privately: no hand in Digging, and in Digger no
   hourglass (the digger cannot see it, so it is not common knowledge).
+* ``public_info=False`` (OpenSpiel's private-only observer, used by
+  ``generate_playthrough``): only what the seat knows that a spectator does
+  not: the entries of its observation that differ from the public one (its
+  hand and what it passed in Digging; the hourglass for a Digger seat that is
+  not digging). With ``private_info=NONE`` as well, that is nothing.
 * ``private_info=ALL_PLAYERS`` is refused: the engines never show a seat
   everything, and these games give no such view.
 
 Strings: the observation string is the observation as compact JSON (the
 ``legal`` list left out: it follows from the rest). With ``perfect_recall``
-(OpenSpiel's information state) the string also carries the public history:
-every move as everyone saw it (a Digging pass is only ``pass``, a draw only
-``draw``), every deal, and every roll's faces. The *tensor* is the same for
-both kinds: a fixed-size summary of what the seat knows now, not a history.
+(OpenSpiel's information state) the string also carries the seat's whole
+history, so that it is **perfect recall**: the public history (every move as
+everyone saw it: a Digging pass is only ``pass``, a draw only ``draw``; every
+deal; every roll's faces), and then the seat's private history, every detail
+it was shown and in what order (its cards as dealt, each card it drew or was
+passed). Without the private part, two different orders of one seat's draws
+would meet in one information state. The *tensor* is the same for both kinds:
+a fixed-size summary of what the seat knows now, not a history.
 """
 
 from __future__ import annotations
@@ -51,9 +60,8 @@ class GoldfieldsObserver:
         private = iig_obs_type.private_info
         if private == pyspiel.PrivateInfoType.ALL_PLAYERS:
             raise ValueError("goldfields games give no view with every player's private information")
-        if not iig_obs_type.public_info:
-            raise ValueError("goldfields observers always include the public information")
         self.public_only = private == pyspiel.PrivateInfoType.NONE
+        self.with_public = bool(iig_obs_type.public_info)
         self.perfect_recall = iig_obs_type.perfect_recall
         self.encoding = encoding_for(game_name)
         self.tensor = np.zeros(self.encoding.size, np.float32)
@@ -63,12 +71,32 @@ class GoldfieldsObserver:
         return state.public_observation() if self.public_only else state.seat_observation(player)
 
     def set_from(self, state: Any, player: int) -> None:
-        self.encoding.encode(self._obs(state, player), out=self.tensor)
+        if self.with_public:
+            self.encoding.encode(self._obs(state, player), out=self.tensor)
+            return
+        self.tensor.fill(0.0)
+        if self.public_only:
+            return  # neither public nor private: nothing
+        # Private only: the slices where the seat's encoding differs from a spectator's.
+        seat = self.encoding.encode(state.seat_observation(player))
+        public = self.encoding.encode(state.public_observation())
+        for where in self.encoding.slices.values():
+            if not np.array_equal(seat[where], public[where]):
+                self.tensor[where] = seat[where]
 
     def string_from(self, state: Any, player: int) -> str:
+        if not self.with_public:
+            if self.public_only:
+                return ""
+            public = state.public_observation()
+            mine = {k: v for k, v in state.seat_observation(player).items() if k != "legal" and public.get(k) != v}
+            text = json.dumps(mine, separators=(",", ":"))
+            return text + "\n" + state.private_history(player) if self.perfect_recall else text
         text = observation_text(self._obs(state, player))
         if state.dealing_text:
             text += "|" + state.dealing_text
         if self.perfect_recall:
             text += "\n" + state.public_history()
+            if not self.public_only:
+                text += "\n" + state.private_history(player)
         return text

@@ -135,7 +135,7 @@ DIGGER_TYPE = _game_type(
 class _Core:
     """The mutable part of a state, copied fast when OpenSpiel clones (it deep-copies ``__dict__``)."""
 
-    __slots__ = ("deals", "dealt", "engine", "left", "moves", "public", "truncated", "turn")
+    __slots__ = ("deals", "dealt", "engine", "left", "moves", "private", "public", "truncated", "turn")
 
     def __init__(self, engine: Any) -> None:
         self.engine = engine
@@ -146,6 +146,7 @@ class _Core:
         self.turn = 0
         self.truncated = False
         self.public = ""  # the public history, one token per move, "|"-separated
+        self.private: dict[int, str] = {}  # per seat: each private detail it was shown, in order
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Core:
         new = object.__new__(_Core)
@@ -157,7 +158,15 @@ class _Core:
         new.turn = self.turn
         new.truncated = self.truncated
         new.public = self.public
+        new.private = dict(self.private)
         return new
+
+    def note_private(self, events: list[Any]) -> None:
+        """Add to each seat's private history what ``events`` showed it alone (perfect recall)."""
+        for ev in events:
+            for seat, details in (ev.private or {}).items():
+                shown = json.dumps(details, separators=(",", ":"), sort_keys=True)
+                self.private[seat] = self.private.get(seat, "") + f"|{self.moves}:{ev.kind}:{shown}"
 
 
 def _state_text(engine: Any, extra: dict[str, Any]) -> str:
@@ -264,6 +273,10 @@ class _EngineOSState(pyspiel.State):
     def public_history(self) -> str:
         return self._core.public
 
+    def private_history(self, player: int) -> str:
+        """What ``player`` alone was shown, in order (its part of a perfect-recall information state)."""
+        return self._core.private.get(player, "")
+
     def engine_state(self) -> Any:
         """The engine's state (full information: for tools and tests, never for a seat)."""
         return self._core.engine
@@ -302,14 +315,14 @@ class DiggingOSState(_EngineOSState):
             core.dealt.append(action)
             core.left[action] -= 1
             if len(core.dealt) == self._deck_size:
-                engine.apply_chance(core.dealt)
+                core.note_private(engine.apply_chance(core.dealt))
                 core.deals += 1
                 core.public += "|deal"
                 self._reset_deal(core.dealt)
             return
         seat = engine.current_player
         text = engine.action_to_string(action)
-        engine.apply_action(action)
+        core.note_private(engine.apply_action(action))
         core.moves += 1
         core.public += f"|{seat}:{'pass' if text.startswith('pass') else text}"
         if self._spec.max_moves and core.moves >= self._spec.max_moves and not self._over():
@@ -336,6 +349,9 @@ class DiggingOSState(_EngineOSState):
         core.turn = self._core.turn
         core.truncated = self._core.truncated
         core.public = self._core.public
+        # Only the player's own private history is known to match; the others' are reset, as
+        # the sampler draws their hidden cards afresh.
+        core.private = {player_id: self._core.private.get(player_id, "")}
         new._core = core
         new._reset_deal(game.deck)
         if self._core.dealt:
@@ -410,6 +426,7 @@ class DiggerOSState(_EngineOSState):
         seat = engine.current_player
         text = engine.action_to_string(action)
         events = engine.apply_action(action, self._spec.stamp(engine, action, None))
+        core.note_private(events)
         core.moves += 1
         core.public += f"|{seat}:{text}"
         for ev in events:
@@ -513,12 +530,12 @@ class GenericOSState(_EngineOSState):
         engine = core.engine
         if engine.is_chance_node():
             outcome = engine.chance_outcomes()[action][0]
-            engine.apply_chance(outcome)
+            core.note_private(engine.apply_chance(outcome))
             core.public += "|chance"
             return
         seat = engine.current_player
         text = engine.action_to_string(action)
-        engine.apply_action(action, self._spec.stamp(engine, action, None))
+        core.note_private(engine.apply_action(action, self._spec.stamp(engine, action, None)))
         core.moves += 1
         core.public += f"|{seat}:{text}"
         if core.moves >= self._spec.max_moves and not engine.is_terminal():

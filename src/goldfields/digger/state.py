@@ -537,8 +537,13 @@ class DiggerState(GameState):
     # Observations and the sampler
     # ------------------------------------------------------------------
     def observation(self, seat: int | None) -> dict[str, Any]:
-        """Everything public, and the hourglass for every seat but the digger's (G2)."""
-        hidden = seat == self.digger and self._to_move != TERMINAL
+        """Everything public, and the hourglass for every seat but the digger's (G2).
+
+        A spectator (``seat`` None) gets no time either: the public view holds
+        only what every seat knows, and the digger does not know the time. (A
+        spectator may well be the digger in another window.)
+        """
+        hidden = (seat is None or seat == self.digger) and self._to_move != TERMINAL
         dice = self.dice
         obs: dict[str, Any] = {
             "game": "digger",

@@ -446,9 +446,8 @@ class DiggerOSState(_EngineOSState):
         return self._core.engine.action_to_string(action)
 
     def public_observation(self) -> dict[str, Any]:
-        obs = self._core.engine.observation(None)
-        obs["elapsed"] = obs["remaining"] = None  # not common knowledge: the digger cannot see it
-        return obs
+        # The engine's public view carries no running time: the digger cannot see it.
+        return self._core.engine.observation(None)
 
     def __str__(self) -> str:
         core = self._core

@@ -495,8 +495,9 @@ class TableManager:
             deadline, seconds = table.deadlines["move"]
             # Clamped: float rounding in deadline - now must never show more than was given.
             out["move_deadline_in"] = min(seconds, max(0.0, deadline - now))
-        if table.turn_started is not None and seat != table.game.clock_hidden_from(table.state):
-            # The hourglass, for every seat but the one racing it.
+        if table.turn_started is not None and seat is not None and seat != table.game.clock_hidden_from(table.state):
+            # The hourglass, for every seated player but the one racing it. Never for a
+            # spectator: anyone may watch without a token, the digger too.
             limit = table.game.time_limit(table.state)
             out["hourglass_left"] = min(limit, max(0.0, table.turn_started + limit - now))
             out["hourglass_limit"] = limit

@@ -217,7 +217,9 @@ class DiggerView {
 
   renderControls(view, legal, canAct, digging) {
     if (!digging) {
-      fill(this.controls, view.winners ? null : h("p.hint", t("dg.watchDig", { name: this.ctx.name(view.digger) })));
+      // A spectator is not shown the hourglass (the digger could be watching), so it is not told it sees it.
+      const key = this.me === null ? "dg.spectateDig" : "dg.watchDig";
+      fill(this.controls, view.winners ? null : h("p.hint", t(key, { name: this.ctx.name(view.digger) })));
       return;
     }
     const takes = [...legal.takes.entries()].map(([c, move]) =>
@@ -389,8 +391,9 @@ class DiggerView {
     }
     this.hourglass.hidden = false;
     if (digging || view.remaining === null || view.remaining === undefined) {
-      // G2: the digger does not see the hourglass.
-      fill(this.hourglass, h("div.glass.hidden-glass", icon("hourglass")), h("p", t("dg.hiddenGlass")));
+      // G2: the digger does not see the hourglass, and neither do spectators (one may be the digger).
+      const why = this.me === null ? "dg.spectatorGlass" : "dg.hiddenGlass";
+      fill(this.hourglass, h("div.glass.hidden-glass", icon("hourglass")), h("p", t(why)));
       this.hourglass.classList.add("hidden-from-me");
       return;
     }

@@ -45,7 +45,7 @@ async def _table_with_move_clock(tmp_path: Path, clocks: Clocks, game: str = "di
     store = Store(f"sqlite:///{tmp_path / 'clock.db'}")
     manager = TableManager(store, Settings(), clock=clocks.monotonic, wall=clocks.wall)
     seats = [{"kind": "human"}, {"kind": "bot", "bot": "random"}]
-    table = await manager.create({"game": game, "players": 2, "seats": seats, "move_seconds": 5})
+    table, _ = await manager.create({"game": game, "players": 2, "seats": seats, "move_seconds": 5})
     await manager.claim(table, 0, "ann")
     client = Client(0)
     await manager.connect(table, client)
@@ -95,7 +95,7 @@ def test_the_hourglass_runs_on_the_monotonic_clock_whatever_the_wall_clock_does(
         store = Store(f"sqlite:///{tmp_path / 'digger.db'}")
         manager = TableManager(store, Settings(), clock=clocks.monotonic, wall=clocks.wall)
         seats = [{"kind": "human"}, {"kind": "human"}]
-        table = await manager.create({"game": "digger", "players": 2, "seats": seats})
+        table, _ = await manager.create({"game": "digger", "players": 2, "seats": seats})
         await manager.claim(table, 0, "ann")
         await manager.claim(table, 1, "bob")
         await manager.submit(table, 0, "roll", None)

@@ -49,8 +49,8 @@ def wait_finished(server: LiveServer, table_id: str, timeout: float = 120) -> No
         time.sleep(0.2)
 
 
-def test_sigkill_and_restart_lose_nothing_acknowledged(tmp_path: Path) -> None:
-    db = tmp_path / "goldfields.db"
+def test_sigkill_and_restart_lose_nothing_acknowledged(database: Path | str) -> None:
+    db = database
     server = LiveServer(db, bot_delay=0.01).start()
     try:
         tables = [

@@ -6,6 +6,7 @@ process (uvicorn), so a test can kill it with SIGKILL as a crash would.
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import socket
@@ -22,10 +23,11 @@ for name in filter(None, os.environ.get("GOLDFIELDS_TEST_PLUGINS", "").split(","
     # A module of the test suite's that registers a game (the toy game), as a plug-in would.
     sys.path.insert(0, os.environ["GOLDFIELDS_TEST_SUPPORT"])
     importlib.import_module(name).register_toy()
+import json
 from goldfields.server.app import create_app
 from goldfields.server.tables import Settings
-url, port, delay, grace = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4])
-app = create_app(url, Settings(bot_delay=delay, grace_seconds=grace, bot_seconds=0.05))
+url, port, settings = sys.argv[1], int(sys.argv[2]), json.loads(sys.argv[3])
+app = create_app(url, Settings(**settings))
 uvicorn.run(app, host="127.0.0.1", port=port, ws_max_size=1 << 20, ws_per_message_deflate=False, log_level="warning")
 """
 
@@ -37,12 +39,23 @@ def free_port() -> int:
 
 
 class ServerProcess:
-    def __init__(self, db: Path, bot_delay: float = 0.0, grace: float = 30.0, plugins: tuple[str, ...] = ()) -> None:
+    """``db`` is an SQLite file, or any SQLAlchemy URL; ``settings`` are more fields of the
+    server's Settings; ``env`` more environment variables (such as a crash point)."""
+
+    def __init__(
+        self,
+        db: Path | str,
+        bot_delay: float = 0.0,
+        grace: float = 30.0,
+        plugins: tuple[str, ...] = (),
+        env: dict[str, str] | None = None,
+        **settings: object,
+    ) -> None:
         self.db = db
         self.plugins = plugins
-        self.url = f"sqlite:///{db}"
-        self.bot_delay = bot_delay
-        self.grace = grace
+        self.url = f"sqlite:///{db}" if isinstance(db, Path) else db
+        self.settings = {"bot_delay": bot_delay, "grace_seconds": grace, "bot_seconds": 0.05, **settings}
+        self.env = env or {}
         self.port = free_port()
         self.proc: subprocess.Popen[bytes] | None = None
 
@@ -52,9 +65,10 @@ class ServerProcess:
 
     def start(self) -> ServerProcess:
         self.proc = subprocess.Popen(
-            [sys.executable, "-c", SERVER, self.url, str(self.port), str(self.bot_delay), str(self.grace)],
+            [sys.executable, "-c", SERVER, self.url, str(self.port), json.dumps(self.settings)],
             env={
                 **os.environ,
+                **self.env,
                 "PYTHONUNBUFFERED": "1",
                 "GOLDFIELDS_TEST_PLUGINS": ",".join(self.plugins),
                 "GOLDFIELDS_TEST_SUPPORT": str(Path(__file__).parent),

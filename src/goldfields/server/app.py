@@ -23,14 +23,16 @@ import contextlib
 import gc
 import json
 import logging
+import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import fields, is_dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal
+from urllib.parse import urlencode
 
-from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, HTTPException, Query, Request, Response, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.routing import APIRoute
@@ -41,15 +43,18 @@ from starlette.routing import Match
 from ..bots.registry import available_bots
 from ..core import registry
 from ..core.game import RuleError
-from .games import ConfigError
+from .games import ConfigError, table_game
 from .schemas import ClaimSeat, Created, CreateTable, GameInfo, Problem, SeatToken, TableSummary
-from .store import Store
+from .store import Store, StoredTable
 from .tables import LiveTable, Settings, TableError, TableManager
 
 log = logging.getLogger("goldfields.server")
 
 MAX_MESSAGE = 8192  # bytes; no legal message comes near it
 MAX_QUEUE = 500  # updates waiting for a slow client before it is dropped
+
+LobbyStatus = Literal["live", "open", "playing", "finished"]
+TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")  # secrets.token_urlsafe ids
 
 
 def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings | None = None) -> FastAPI:
@@ -59,6 +64,7 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
         store = Store(database_url, synchronous="FULL" if live.durability == "full" else "NORMAL")
         manager = TableManager(store, live)
         await manager.restore()
+        sweeper = asyncio.create_task(manager.sweeper())
         # Many live tables mean a large, long-lived heap: full cyclic garbage
         # collections over it show up as latency spikes. Restored tables are
         # moved out of the collector's sight, and collections run less often.
@@ -69,6 +75,7 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
         try:
             yield
         finally:
+            sweeper.cancel()
             await manager.shutdown()
             store.close()
 
@@ -86,8 +93,16 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
     def find(request: Request, table_id: str) -> LiveTable:
         table = manager(request).tables.get(table_id)
         if table is None:
-            raise HTTPException(404, detail={"code": "no_such_table", "message": f"no table {table_id!r}"})
+            raise HTTPException(404, detail={"code": "no_such_table", "message": f"no live table {table_id!r}"})
         return table
+
+    async def stored(request: Request, table_id: str) -> StoredTable:
+        """A table that is no longer live (finished and archived, or expired), from the database."""
+        # Checked before the database sees it: PostgreSQL refuses a NUL byte with an error, not a miss.
+        found = await manager(request).store.load_table(table_id) if TABLE_ID.fullmatch(table_id) else None
+        if found is None:
+            raise HTTPException(404, detail={"code": "no_such_table", "message": f"no table {table_id!r}"})
+        return found
 
     @app.exception_handler(TableError)
     async def table_error(_request: Request, err: TableError) -> JSONResponse:
@@ -145,51 +160,101 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
         return out
 
     @app.get("/api/tables", response_model=list[TableSummary])
-    async def lobby(request: Request) -> list[dict[str, Any]]:
-        tables = sorted(manager(request).tables.values(), key=lambda t: -t.created_at)
-        return [t.summary() for t in tables[:200]]
+    async def lobby(
+        request: Request,
+        response: Response,
+        game: Annotated[
+            str | None, Query(max_length=40, pattern=r"^[a-z][a-z0-9_-]*$", description="Only this game's tables.")
+        ] = None,
+        status: Annotated[
+            LobbyStatus,
+            Query(description="live: open and playing; open: waiting with a seat free; playing; finished."),
+        ] = "live",
+        limit: Annotated[int, Query(ge=1, le=200, description="Tables per page.")] = 50,
+        before: Annotated[
+            str | None, Query(max_length=80, description="The cursor of the next page (the Link header gives it).")
+        ] = None,
+    ) -> list[dict[str, Any]]:
+        """The lobby: newest first, a page at a time. The next page's address is in the Link header."""
+        cursor = _read_cursor(before)
+        if status == "finished":
+            rows = await manager(request).store.tables_by_status("finished", game, limit + 1, cursor)
+            page = [_stored_summary(t) for t in rows]
+        else:
+            wanted = {"live": ("waiting", "playing"), "open": ("waiting",), "playing": ("playing",)}[status]
+            live = [
+                t
+                for t in manager(request).tables.values()
+                if t.status in wanted
+                and (game is None or t.game.name == game)
+                and (status != "open" or any(s.open for s in t.seats))
+                and (cursor is None or (t.created_at, t.id) < cursor)
+            ]
+            live.sort(key=lambda t: (t.created_at, t.id), reverse=True)
+            page = [t.summary() for t in live[: limit + 1]]
+        if len(page) > limit:
+            page = page[:limit]
+            last = page[-1]
+            params = {"status": status, "limit": limit, "before": f"{last['created_at']!r}~{last['id']}"}
+            if game is not None:
+                params["game"] = game
+            response.headers["Link"] = f'</api/tables?{urlencode(params)}>; rel="next"'
+        return page
 
     @app.post("/api/tables", response_model=Created, status_code=201)
     async def create(request: Request, body: CreateTable) -> dict[str, Any]:
-        if body.claim is not None and (body.claim >= len(body.seats) or body.seats[body.claim].kind != "human"):
-            raise ConfigError(f"claim: seat {body.claim} is not a human seat of this table")
-        table = await manager(request).create(body.model_dump())
-        you = None
-        if body.claim is not None:
-            token = await manager(request).claim(table, body.claim, body.player_name)
-            you = _seat_token(table, body.claim, token)
+        table, token = await manager(request).create(body.model_dump(), body.claim, body.player_name)
+        you = None if token is None or body.claim is None else _seat_token(table, body.claim, token)
         return {"table": table.summary(), "you": you}
 
     @app.get("/api/tables/{table_id}", response_model=TableSummary)
     async def table_summary(request: Request, table_id: str) -> dict[str, Any]:
-        return find(request, table_id).summary()
+        table = manager(request).tables.get(table_id)
+        if table is not None:
+            return table.summary()
+        return _stored_summary(await stored(request, table_id))
 
     @app.post("/api/tables/{table_id}/seats/{seat}/claim", response_model=SeatToken)
     async def claim(request: Request, table_id: str, seat: int, body: ClaimSeat) -> dict[str, Any]:
-        table = find(request, table_id)
+        table = manager(request).tables.get(table_id)
+        if table is None:
+            gone = await stored(request, table_id)
+            raise TableError("not_open", f"table {table_id!r} is {gone.row.status}: its seats are closed", 410)
         token = await manager(request).claim(table, seat, body.name)
         return _seat_token(table, seat, token)
 
     @app.get("/api/tables/{table_id}/view")
     async def public_view(request: Request, table_id: str) -> dict[str, Any]:
-        """What a spectator sees: the table with every hand hidden."""
-        table = find(request, table_id)
-        return table.state.observation(None)
+        """What a spectator sees: the table with every hand hidden (and no running hourglass)."""
+        table = manager(request).tables.get(table_id)
+        if table is not None:
+            return table.state.observation(None)
+        found = await stored(request, table_id)
+        if found.row.record is None:
+            raise TableError("not_live", f"table {table_id!r} is {found.row.status}: there is nothing to view", 410)
+        state, _ = registry.get(found.row.game).restore(found.row.record)
+        return state.observation(None)
 
     @app.get("/api/tables/{table_id}/record")
     async def record(request: Request, table_id: str) -> dict[str, Any]:
         """The game record, once the game is over (it holds every card, so not before)."""
-        table = find(request, table_id)
-        if table.status != "finished":
-            raise TableError("not_finished", "the record can be downloaded once the game is over")
-        return table.state.record()
+        table = manager(request).tables.get(table_id)
+        if table is not None:
+            if table.status != "finished":
+                raise TableError("not_finished", "the record can be downloaded once the game is over")
+            return table.state.record()
+        found = await stored(request, table_id)
+        if found.row.record is None:
+            raise TableError("not_finished", f"table {table_id!r} is {found.row.status}: it has no record")
+        return found.row.record
 
     @app.websocket("/api/tables/{table_id}/ws")
     async def play(websocket: WebSocket, table_id: str) -> None:
         await websocket.accept()
         table = websocket.app.state.manager.tables.get(table_id)
         if table is None:
-            await websocket.send_json({"type": "error", "code": "no_such_table", "message": f"no table {table_id!r}"})
+            message = f"no live table {table_id!r}: a finished game's record is at /api/tables/{table_id}/record"
+            await websocket.send_json({"type": "error", "code": "no_such_table", "message": message})
             await websocket.close(code=4404)
             return
         await Session(websocket, websocket.app.state.manager, table).run()
@@ -205,6 +270,50 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
             return await files.get_response(path or ".", request.scope)
 
     return app
+
+
+def _read_cursor(before: str | None) -> tuple[float, str] | None:
+    """The lobby's cursor: the creation time and id of the last table of the page before."""
+    if before is None:
+        return None
+    created, sep, table_id = before.partition("~")
+    try:
+        when = float(created)
+    except ValueError:
+        when = float("nan")
+    if not sep or not TABLE_ID.fullmatch(table_id) or when != when:
+        raise TableError("bad_cursor", "before: use the cursor the Link header of the previous page gave", 422)
+    return when, table_id
+
+
+def _stored_summary(stored: StoredTable) -> dict[str, Any]:
+    """The summary of a table that is not live, as the lobby and GET /api/tables/{id} show it."""
+    row = stored.row
+    game = table_game(row.game)
+    return {
+        "id": row.id,
+        "game": row.game,
+        "name": row.name,
+        "players": len(stored.seats),
+        "config": row.config,
+        "status": row.status,
+        "seq": row.seq or 0,
+        "to_move": None,
+        "created_at": row.created_at,
+        "seats": [
+            {
+                "seat": s.seat,
+                "kind": s.kind,
+                "bot": s.bot,
+                "name": s.name,
+                "label": game.seat_label(row.config, s.seat),
+                "open": False,
+                "connected": False,
+                "standin": False,
+            }
+            for s in stored.seats
+        ],
+    }
 
 
 def _option_defaults(options: Any) -> dict[str, Any]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import JSON, Float, ForeignKey, Integer, String
+from sqlalchemy import JSON, Float, ForeignKey, Index, Integer, String
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -27,8 +27,22 @@ class TableRow(Base):
     config: Mapped[dict[str, Any]] = mapped_column(JSON)
     # Seeds the table's chance outcomes and bots; never leaves the server.
     secret: Mapped[str] = mapped_column(String(64))
-    status: Mapped[str] = mapped_column(String(16), default="waiting")  # waiting, playing, finished
+    # waiting, playing, finished, or expired (a waiting table nobody joined in time).
+    status: Mapped[str] = mapped_column(String(16), default="waiting")
     created_at: Mapped[float] = mapped_column(Float)
+    # Wall-clock time of the last change of seats or status: a waiting table expires from it.
+    updated_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+    finished_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+    # The game record, written when the game ends: an archived table is read from it, never replayed.
+    record: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    # The number of steps, written with the record (a live table counts its own).
+    seq: Mapped[int | None] = mapped_column(Integer, nullable=True)
+
+    __table_args__ = (
+        # The lobby's queries: live tables at start-up, and each game's tables by status, newest first.
+        Index("ix_tables_status_created", "status", "created_at"),
+        Index("ix_tables_game_status_created", "game", "status", "created_at"),
+    )
 
 
 class SeatRow(Base):

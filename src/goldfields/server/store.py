@@ -6,22 +6,40 @@ writer and the event loop never blocks on disk. Steps are appended through
 the server acknowledges a move after that, never before. Steps arriving
 together (many tables playing at once) share one transaction and one sync to
 disk, which is what lets a small machine host hundreds of tables.
+
+Each change of a table's seats or status is one transaction: a table is
+created with its seats (and the creator's claim), a claim that fills the
+last seat also starts the game, and a game's end stores its record with its
+status. A crash can cut between two of them, never inside one.
+
+The schema is brought up to date by Alembic at start-up (:mod:`.migrate`).
+An SQLite file is created readable by its owner only: it holds every deck
+and each table's random seed.
 """
 
 from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import os
+import signal
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
+from pathlib import Path
 from typing import Any, TypeVar
 
-from sqlalchemy import create_engine, event, insert, select, update
+from sqlalchemy import create_engine, event, insert, make_url, select, tuple_, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
-from .models import Base, SeatRow, StepRow, TableRow
+from .migrate import upgrade
+from .models import SeatRow, StepRow, TableRow
+
+LIVE = ("waiting", "playing")
+CRASH_VARIABLE = "GOLDFIELDS_CRASH_AT"
+"""For the crash tests only: the name of a point (``claim:before-commit``...) where the
+server kills itself with SIGKILL, to show that a crash there leaves a consistent table."""
 
 T = TypeVar("T")
 
@@ -33,7 +51,23 @@ class StoredTable:
     steps: list[StepRow]
 
 
+def private_sqlite_file(url: str) -> None:
+    """Create an SQLite database file readable by its owner only (0600), or tighten an existing one.
+
+    SQLite gives its -wal and -shm files the permissions of the database file."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite" or not parsed.database or parsed.database == ":memory:":
+        return
+    path = Path(parsed.database)
+    if path.exists():
+        if path.stat().st_mode & 0o077:
+            path.chmod(0o600)
+        return
+    os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
+
+
 def make_engine(url: str, synchronous: str = "FULL") -> Engine:
+    private_sqlite_file(url)
     engine = create_engine(url, future=True)
     if engine.dialect.name == "sqlite":
 
@@ -56,7 +90,8 @@ class Store:
     def __init__(self, url: str, synchronous: str = "FULL") -> None:
         self.url = url
         self.engine = make_engine(url, synchronous)
-        Base.metadata.create_all(self.engine)
+        upgrade(self.engine)
+        self._crash_at = os.environ.get(CRASH_VARIABLE)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
         self._pool = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="goldfields-db")
         self._pending: list[tuple[dict[str, Any], asyncio.Future[None]]] = []
@@ -71,6 +106,11 @@ class Store:
     def _in_session(self, fn: Callable[[Session], T]) -> T:
         with self._sessions() as session, session.begin():
             return fn(session)
+
+    def crash_point(self, name: str) -> None:
+        """Die here, as a crash would, if the crash tests asked for it (see CRASH_VARIABLE)."""
+        if self._crash_at == name:
+            os.kill(os.getpid(), signal.SIGKILL)
 
     def close(self) -> None:
         self._pool.shutdown(wait=True)
@@ -105,17 +145,23 @@ class Store:
         finally:
             self._flushing = False
 
-    # -- tables and seats -------------------------------------------------
+    # -- tables and seats: each change one transaction ----------------------
     async def create_table(self, row: TableRow, seats: Sequence[SeatRow]) -> None:
+        """The table with its seats (a creator's claim included) and its status, all or nothing."""
+
         def add(s: Session) -> None:
             s.add(row)
             s.flush()  # the table before its seats, for the foreign key
             s.add_all(seats)
+            s.flush()
+            self.crash_point("create:before-commit")
 
         await self.run(add)
+        self.crash_point("create:after-commit")
 
-    async def claim_seat(self, table_id: str, seat: int, token_hash: str, name: str) -> bool:
-        """Give an open human seat its token; False if someone claimed it first."""
+    async def claim_seat(self, table_id: str, seat: int, token_hash: str, name: str, start: bool, now: float) -> bool:
+        """Give an open human seat its token, and start the game if that was the last open seat;
+        False if someone claimed it first (then nothing changed)."""
 
         def claim(s: Session) -> bool:
             result = s.execute(
@@ -128,23 +174,109 @@ class Store:
                 )
                 .values(token_hash=token_hash, name=name)
             )
-            return result.rowcount == 1  # type: ignore[attr-defined]
+            if result.rowcount != 1:  # type: ignore[attr-defined]
+                return False
+            values: dict[str, Any] = {"updated_at": now}
+            if start:
+                values["status"] = "playing"
+            s.execute(update(TableRow).where(TableRow.id == table_id).values(**values))
+            s.flush()
+            self.crash_point("claim:before-commit")
+            return True
 
-        return await self.run(claim)
+        claimed = await self.run(claim)
+        self.crash_point("claim:after-commit")
+        return claimed
 
-    async def set_status(self, table_id: str, status: str) -> None:
-        await self.run(lambda s: s.execute(update(TableRow).where(TableRow.id == table_id).values(status=status)))
+    async def set_status(self, table_id: str, status: str, now: float) -> None:
+        await self.run(
+            lambda s: s.execute(update(TableRow).where(TableRow.id == table_id).values(status=status, updated_at=now))
+        )
 
-    async def load_all(self) -> list[StoredTable]:
+    async def finish(self, table_id: str, record: dict[str, Any], seq: int, now: float) -> None:
+        """The game is over: its status and its record, which is what an archived table is read from."""
+
+        def done(s: Session) -> None:
+            s.execute(
+                update(TableRow)
+                .where(TableRow.id == table_id)
+                .values(status="finished", record=record, seq=seq, finished_at=now, updated_at=now)
+            )
+            s.flush()
+            self.crash_point("finish:before-commit")
+
+        await self.run(done)
+
+    async def expire(self, table_ids: Sequence[str], now: float) -> list[str]:
+        """Mark waiting tables as expired; returns those that were still waiting."""
+
+        def mark(s: Session) -> list[str]:
+            query = select(TableRow.id).where(TableRow.id.in_(table_ids), TableRow.status == "waiting")
+            waiting = list(s.scalars(query))
+            if waiting:
+                s.execute(update(TableRow).where(TableRow.id.in_(waiting)).values(status="expired", updated_at=now))
+            return waiting
+
+        return await self.run(mark) if table_ids else []
+
+    # -- reading -----------------------------------------------------------
+    async def load_live(self, finished_since: float) -> list[StoredTable]:
+        """Every table still waiting or playing, and those finished at ``finished_since`` or
+        later, with their seats and steps: what start-up restores. Older finished tables and
+        expired ones are not read, so start-up does not grow with history."""
+
         def load(s: Session) -> list[StoredTable]:
-            out = []
-            for row in s.scalars(select(TableRow).order_by(TableRow.created_at)):
-                seats = list(s.scalars(select(SeatRow).where(SeatRow.table_id == row.id).order_by(SeatRow.seat)))
-                steps = list(s.scalars(select(StepRow).where(StepRow.table_id == row.id).order_by(StepRow.seq)))
-                out.append(StoredTable(row, seats, steps))
-            return out
+            recent = (TableRow.status == "finished") & (TableRow.finished_at >= finished_since)
+            query = select(TableRow).where(TableRow.status.in_(LIVE) | recent).order_by(TableRow.created_at)
+            rows = list(s.scalars(query))
+            ids = [row.id for row in rows]
+            seats: dict[str, list[SeatRow]] = {i: [] for i in ids}
+            steps: dict[str, list[StepRow]] = {i: [] for i in ids}
+            for chunk in _chunks(ids, 500):
+                for seat in s.scalars(select(SeatRow).where(SeatRow.table_id.in_(chunk)).order_by(SeatRow.seat)):
+                    seats[seat.table_id].append(seat)
+                for step in s.scalars(select(StepRow).where(StepRow.table_id.in_(chunk)).order_by(StepRow.seq)):
+                    steps[step.table_id].append(step)
+            return [StoredTable(row, seats[row.id], steps[row.id]) for row in rows]
 
         return await self.run(load)
+
+    async def load_table(self, table_id: str) -> StoredTable | None:
+        """One table as stored, without its steps (an archived table is read from its record)."""
+
+        def load(s: Session) -> StoredTable | None:
+            row = s.get(TableRow, table_id)
+            if row is None:
+                return None
+            seats = list(s.scalars(select(SeatRow).where(SeatRow.table_id == table_id).order_by(SeatRow.seat)))
+            return StoredTable(row, seats, [])
+
+        return await self.run(load)
+
+    async def tables_by_status(
+        self, status: str, game: str | None, limit: int, before: tuple[float, str] | None
+    ) -> list[StoredTable]:
+        """A page of tables of one status (finished, expired), newest first, after the ``before`` cursor."""
+
+        def page(s: Session) -> list[StoredTable]:
+            query = select(TableRow).where(TableRow.status == status)
+            if game is not None:
+                query = query.where(TableRow.game == game)
+            if before is not None:
+                query = query.where(tuple_(TableRow.created_at, TableRow.id) < tuple_(*before))
+            rows = list(s.scalars(query.order_by(TableRow.created_at.desc(), TableRow.id.desc()).limit(limit)))
+            ids = [row.id for row in rows]
+            seats: dict[str, list[SeatRow]] = {i: [] for i in ids}
+            if ids:
+                for seat in s.scalars(select(SeatRow).where(SeatRow.table_id.in_(ids)).order_by(SeatRow.seat)):
+                    seats[seat.table_id].append(seat)
+            return [StoredTable(row, seats[row.id], []) for row in rows]
+
+        return await self.run(page)
+
+
+def _chunks(items: list[str], size: int) -> list[list[str]]:
+    return [items[i : i + size] for i in range(0, len(items), size)]
 
 
 def _insert_steps(session: Session, rows: list[dict[str, Any]]) -> Any:

@@ -58,6 +58,13 @@ class Settings:
     bot_seconds: float = 0.5
     """Thinking budget for search bots on the server."""
     standin_bot: str = "heuristic"
+    waiting_expiry: float = 3600.0
+    """Seconds a table may wait for its players (from its last claim) before it expires."""
+    keep_finished: float = 600.0
+    """Seconds a finished table stays in memory, for its players' last look; then it is
+    archived: read from its stored record, never replayed."""
+    sweep_every: float = 30.0
+    """How often expired and finished tables are looked for."""
     durability: str = "full"
     """"full": a move is on disk before it is acknowledged, safe even from a
     power cut (SQLite synchronous=FULL). "process": safe from a killed server
@@ -113,6 +120,8 @@ class LiveTable:
     turn_started: float | None = None  # monotonic time of a real-time turn's first step
     unsent: list[Event] = field(default_factory=list)  # events committed, not yet broadcast
     tasks: set[asyncio.Task[None]] = field(default_factory=set)
+    updated_at: float = 0.0  # wall time of the last change of seats or status
+    finished_mono: float | None = None  # monotonic time the game ended, for archiving
 
     def rng(self, purpose: str) -> random.Random:
         # A fresh generator per step, derived from the table's secret: chance
@@ -172,7 +181,13 @@ class TableManager:
     # ------------------------------------------------------------------
     # Creating, claiming, restoring
     # ------------------------------------------------------------------
-    async def create(self, request: Mapping[str, Any]) -> LiveTable:
+    async def create(
+        self, request: Mapping[str, Any], claim: int | None = None, player_name: str = ""
+    ) -> tuple[LiveTable, str | None]:
+        """A new table, with the creator in seat ``claim`` if given: (the table, the seat's token).
+
+        Table, seats, the creator's claim and (if no seat is left open) the start are stored
+        in one transaction."""
         game = table_game(request["game"])
         if request.get("players") is None:
             request = {**request, "players": len(request["seats"])}
@@ -182,6 +197,8 @@ class TableManager:
         seat_specs = request["seats"]
         if len(seat_specs) != players:
             raise ConfigError(f"a table of {players} players needs {players} seats, not {len(seat_specs)}")
+        if claim is not None and (claim >= players or seat_specs[claim]["kind"] != "human"):
+            raise ConfigError(f"claim: seat {claim} is not a human seat of this table")
         seats = []
         for i, spec in enumerate(seat_specs):
             if spec["kind"] == "bot":
@@ -193,15 +210,23 @@ class TableManager:
                 seats.append(Seat(i, "bot", bot, spec.get("name") or f"{bot} bot", None))
             else:
                 seats.append(Seat(i, "human", None, spec.get("name") or "", None))
+        token = None
+        if claim is not None:
+            token = secrets.token_urlsafe(18)
+            seats[claim].token_hash = hash_token(token)
+            seats[claim].name = player_name or f"player {claim}"
+        now = self.wall()
         table = LiveTable(
             id=secrets.token_urlsafe(6),
             game=game,
             name=request.get("name") or f"{game.title} table",
             config=config,
             secret=secrets.token_hex(16),
-            created_at=self.wall(),
+            created_at=now,
             seats=seats,
             state=game.new_state(config),
+            status="waiting" if any(s.open for s in seats) else "playing",
+            updated_at=now,
         )
         await self.store.create_table(
             TableRow(
@@ -210,29 +235,41 @@ class TableManager:
                 name=table.name,
                 config=config,
                 secret=table.secret,
-                status="waiting",
+                status=table.status,
                 created_at=table.created_at,
+                updated_at=now,
             ),
-            [SeatRow(table_id=table.id, seat=s.index, kind=s.kind, bot=s.bot, name=s.name) for s in seats],
+            [
+                SeatRow(table_id=table.id, seat=s.index, kind=s.kind, bot=s.bot, name=s.name, token_hash=s.token_hash)
+                for s in seats
+            ],
         )
         self.tables[table.id] = table
-        async with table.lock:
-            await self._maybe_start(table)
-        return table
+        if table.status == "playing":
+            async with table.lock:
+                await self._advance(table)
+        return table, token
 
     async def claim(self, table: LiveTable, seat: int, name: str) -> str:
         if not 0 <= seat < len(table.seats):
             raise TableError("no_such_seat", f"this table has seats 0 to {len(table.seats) - 1}", 404)
         async with table.lock:
+            if table.status == "expired":
+                raise TableError("expired", "this table waited too long for its players and was closed", 410)
             s = table.seats[seat]
             if not s.open:
                 raise TableError("seat_taken", f"seat {seat} is not open: it is a bot's or already taken")
             token = secrets.token_urlsafe(18)
-            if not await self.store.claim_seat(table.id, seat, hash_token(token), name):
+            start = not any(other.open for other in table.seats if other is not s)
+            now = self.wall()
+            if not await self.store.claim_seat(table.id, seat, hash_token(token), name, start, now):
                 raise TableError("seat_taken", f"seat {seat} was just taken by someone else")
             s.token_hash = hash_token(token)
             s.name = name or f"player {seat}"
-            await self._maybe_start(table)
+            table.updated_at = now
+            if start:
+                table.status = "playing"
+                await self._advance(table)
             self._broadcast(table, [])
         return token
 
@@ -243,8 +280,15 @@ class TableManager:
         return expected is not None and secrets.compare_digest(expected, hash_token(token))
 
     async def restore(self) -> None:
-        """Load every table from the database and carry on where each stopped."""
-        for stored in await self.store.load_all():
+        """Load every live table (waiting or playing) and carry on where each stopped.
+
+        Tables that finished within ``keep_finished`` come back too, for their players'
+        last look; older ones are archived, read from their record on demand.
+        A waiting table whose seats are all taken (a server stopped between a claim and the
+        start, before claims and starts were one transaction) starts now; one that has waited
+        too long expires."""
+        wall_now, mono_now = self.wall(), self.clock()
+        for stored in await self.store.load_live(finished_since=wall_now - self.settings.keep_finished):
             row = stored.row
             try:
                 game = table_game(row.game)
@@ -262,6 +306,9 @@ class TableManager:
                 seats=[Seat(s.seat, s.kind, s.bot, s.name, s.token_hash) for s in stored.seats],
                 state=state,
                 status=row.status,
+                updated_at=row.updated_at or row.created_at,
+                # How long ago it finished, carried over from wall time to this process's clock.
+                finished_mono=None if row.finished_at is None else mono_now - (wall_now - row.finished_at),
             )
             # A turn under way when the server stopped goes on from when it began:
             # its start, stored as wall time, is carried over to this process's
@@ -274,7 +321,11 @@ class TableManager:
                 self._track_turn(table, step.wall + since)
             self.tables[table.id] = table
             async with table.lock:
+                if table.status == "waiting" and not any(s.open for s in table.seats):
+                    table.status = "playing"
+                    await self.store.set_status(table.id, "playing", self.wall())
                 await self._advance(table)
+        await self.sweep()
 
     # ------------------------------------------------------------------
     # Moves
@@ -347,12 +398,6 @@ class TableManager:
         table.unsent.extend(events)
         return events
 
-    async def _maybe_start(self, table: LiveTable) -> None:
-        if table.status == "waiting" and not any(s.open for s in table.seats):
-            table.status = "playing"
-            await self.store.set_status(table.id, "playing")
-            await self._advance(table)
-
     async def _advance(self, table: LiveTable) -> None:
         """After a step: deal or roll what chance owes, wake whoever acts next,
         start the clocks, then tell every client."""
@@ -369,8 +414,11 @@ class TableManager:
             await self._commit(table, table.game.chance_step(table.state, table.rng("chance")))
         if table.state.is_terminal():
             if table.status != "finished":
+                # The record is stored with the status, in one transaction: an archived
+                # table is read from it.
+                await self.store.finish(table.id, table.state.record(), table.seq, self.wall())
                 table.status = "finished"
-                await self.store.set_status(table.id, "finished")
+                table.finished_mono = self.clock()
             self._cancel_timers(table)
             return
         self._cancel_timers(table)
@@ -529,6 +577,36 @@ class TableManager:
         task = asyncio.get_running_loop().create_task(coro)
         table.tasks.add(task)
         task.add_done_callback(table.tasks.discard)
+
+    # ------------------------------------------------------------------
+    # Lifecycle: expiry and archiving
+    # ------------------------------------------------------------------
+    async def sweep(self) -> None:
+        """Expire tables that waited too long for players; archive finished ones after a while."""
+        now_wall, now = self.wall(), self.clock()
+        stale = [
+            t.id
+            for t in self.tables.values()
+            if t.status == "waiting" and now_wall - t.updated_at >= self.settings.waiting_expiry
+        ]
+        for table_id in await self.store.expire(stale, now_wall):
+            table = self.tables.pop(table_id)
+            async with table.lock:
+                table.status = "expired"
+                self._cancel_timers(table)
+                self._broadcast(table, [])
+        for table in list(self.tables.values()):
+            if table.finished_mono is not None and now - table.finished_mono >= self.settings.keep_finished:
+                del self.tables[table.id]  # archived: its record is in the database
+
+    async def sweeper(self) -> None:
+        """Run :meth:`sweep` for as long as the server runs."""
+        while True:
+            await asyncio.sleep(self.settings.sweep_every)
+            try:
+                await self.sweep()
+            except Exception:  # the database was unreachable: try again next time
+                log.exception("sweeping tables failed")
 
     async def shutdown(self) -> None:
         for table in self.tables.values():

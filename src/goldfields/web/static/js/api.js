@@ -8,7 +8,14 @@ export class ApiError extends Error {
   }
 }
 
-async function call(method, path, body) {
+// The next page's address, from a Link header (RFC 8288) such as `</api/tables?...>; rel="next"`.
+function nextLink(response) {
+  const link = response.headers.get("Link") || "";
+  const m = link.match(/<([^>]+)>\s*;\s*rel="next"/);
+  return m ? m[1] : null;
+}
+
+async function call(method, path, body, withNext = false) {
   let response;
   try {
     response = await fetch(path, {
@@ -35,12 +42,16 @@ async function call(method, path, body) {
     }
     throw new ApiError("http", `HTTP ${response.status}`, response.status);
   }
-  return data;
+  return withNext ? { tables: data, next: nextLink(response) } : data;
 }
 
 export const api = {
   games: () => call("GET", "/api/games"),
-  tables: () => call("GET", "/api/tables"),
+  // The lobby, a page at a time: {tables, next}; `next` is the next page's path, or null.
+  tables: (filters = {}, next = null) => {
+    const query = new URLSearchParams(Object.entries(filters).filter(([, v]) => v));
+    return call("GET", next || `/api/tables?${query}`, undefined, true);
+  },
   table: (id) => call("GET", `/api/tables/${encodeURIComponent(id)}`),
   create: (body) => call("POST", "/api/tables", body),
   claim: (id, seat, name) =>

@@ -18,7 +18,7 @@ const els = {
   rulesTabs: document.getElementById("rules-tabs"),
 };
 
-const state = { games: [], tables: [], form: null, rulesGame: "digging", showFinished: false };
+const state = { games: [], tables: [], next: null, form: null, rulesGame: "digging", filters: { status: "live", game: "" } };
 
 function name() {
   const value = els.name.value.trim().slice(0, 40);
@@ -264,7 +264,8 @@ async function join(table, seat, button) {
 }
 
 function renderTables() {
-  const shown = state.tables.filter((tb) => state.showFinished || tb.status !== "finished").slice(0, 40);
+  const shown = state.tables;
+  document.getElementById("more-tables").hidden = !state.next;
   if (!shown.length) {
     fill(els.list, h("li.empty", t("lobby.noTables")));
     return;
@@ -306,9 +307,25 @@ function renderTables() {
   );
 }
 
+// The lobby pages: the server sends the newest tables first, and "More" follows its next link.
 async function refreshTables() {
   try {
-    state.tables = await api.tables();
+    const page = await api.tables(state.filters);
+    state.tables = page.tables;
+    state.next = page.next;
+    renderTables();
+  } catch (err) {
+    fill(els.list, h("li.empty.error", errorText(err)));
+  }
+}
+
+async function moreTables() {
+  if (!state.next) return;
+  try {
+    const page = await api.tables(state.filters, state.next);
+    const known = new Set(state.tables.map((tb) => tb.id));
+    state.tables = state.tables.concat(page.tables.filter((tb) => !known.has(tb.id)));
+    state.next = page.next;
     renderTables();
   } catch (err) {
     fill(els.list, h("li.empty.error", errorText(err)));
@@ -335,10 +352,13 @@ async function start() {
   els.name.addEventListener("change", name);
   els.form.addEventListener("submit", submitForm);
   document.getElementById("refresh").addEventListener("click", refreshTables);
-  document.getElementById("show-finished").addEventListener("change", (e) => {
-    state.showFinished = e.target.checked;
-    renderTables();
-  });
+  for (const [id, key] of [["lobby-status", "status"], ["lobby-game", "game"]]) {
+    document.getElementById(id).addEventListener("change", (e) => {
+      state.filters[key] = e.target.value;
+      refreshTables();
+    });
+  }
+  document.getElementById("more-tables").addEventListener("click", moreTables);
   onLanguage(() => {
     applyI18n(document);
     renderQuick();

@@ -1,0 +1,48 @@
+"""The databases the server tests run on: an SQLite file, and a fresh PostgreSQL database.
+
+PostgreSQL comes from ``GOLDFIELDS_TEST_POSTGRES``, a URL of a server where the
+tests may create databases (``postgresql+psycopg://user:pw@127.0.0.1:5432``);
+scripts/test starts Debian's postgresql on localhost and sets it. Without it
+the PostgreSQL variants are skipped, saying why, unless
+``GOLDFIELDS_REQUIRE_POSTGRES=1`` (set by scripts/test once PostgreSQL is up),
+where a missing server is a failure.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import pytest
+from sqlalchemy import make_url
+
+ENV = "GOLDFIELDS_TEST_POSTGRES"
+BACKENDS = ("sqlite", "postgresql")
+
+
+def postgres_or_skip() -> str:
+    base = os.environ.get(ENV)
+    if not base:
+        if os.environ.get("GOLDFIELDS_REQUIRE_POSTGRES") == "1":
+            pytest.fail(f"{ENV} is not set, but PostgreSQL is required")
+        pytest.skip(f"no PostgreSQL: set {ENV} (scripts/test starts one)")
+    return base
+
+
+@contextmanager
+def fresh_postgres_database() -> Iterator[str]:
+    """A new, empty PostgreSQL database for one test (dropped afterwards): its SQLAlchemy URL."""
+    import psycopg
+
+    base = make_url(postgres_or_skip())
+    admin = base.set(drivername="postgresql", database="postgres").render_as_string(hide_password=False)
+    name = f"goldfields_test_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    try:
+        yield base.set(drivername="postgresql+psycopg", database=name).render_as_string(hide_password=False)
+    finally:
+        with psycopg.connect(admin, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')

@@ -26,6 +26,15 @@ def serve_command(
     ] = None,
     bot_delay: Annotated[float, typer.Option(min=0.0, help="Seconds a bot waits before moving.")] = 0.6,
     grace: Annotated[float, typer.Option(min=0.0, help="Seconds before a bot stands in for a player who left.")] = 20.0,
+    waiting_expiry: Annotated[
+        float, typer.Option(min=1.0, help="Seconds a table waits for players (from its last claim) before it expires.")
+    ] = 3600.0,
+    keep_finished: Annotated[
+        float,
+        typer.Option(
+            min=0.0, help="Seconds a finished table stays live for its players; then it is archived (record kept)."
+        ),
+    ] = 600.0,
     durability: Annotated[
         Durability,
         typer.Option(
@@ -54,7 +63,16 @@ def serve_command(
         raise typer.Exit(2) from None
 
     url = database or f"sqlite:///{Path('goldfields.db').resolve()}"
-    app = create_app(url, Settings(bot_delay=bot_delay, grace_seconds=grace, durability=durability.value))
+    app = create_app(
+        url,
+        Settings(
+            bot_delay=bot_delay,
+            grace_seconds=grace,
+            waiting_expiry=waiting_expiry,
+            keep_finished=keep_finished,
+            durability=durability.value,
+        ),
+    )
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
     console.print(f"[bold]goldfields[/bold] is serving at [link]http://{shown}:{port}/[/link]  (database: {url})")
     console.print("Open that address in a browser; Ctrl-C stops the server (games are kept).")

@@ -1,0 +1,125 @@
+"""A table's life on a real server: waiting tables expire, finished ones are archived with
+their records, start-up restores only live tables, and the lobby pages and filters."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from live import BOTS, HUMAN, LiveServer, receive, send
+from websockets.exceptions import ConnectionClosed
+
+from goldfields.records import replay
+
+
+def wait_for(check: Callable[[], Any], what: str, timeout: float = 60) -> Any:
+    """Poll ``check`` until it answers something true (a generous wait for an event, not a timing)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if result := check():
+            return result
+        time.sleep(0.1)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+@pytest.fixture
+def short_lived(database: Path | str) -> Iterator[LiveServer]:
+    """A server whose waiting tables expire after 1 s and whose finished tables are archived at once."""
+    live = LiveServer(database, waiting_expiry=1.0, keep_finished=0.0, sweep_every=0.1).start()
+    yield live
+    live.stop()
+
+
+def is_live(server: LiveServer, table_id: str) -> bool:
+    """Whether the table's WebSocket still serves it (archived and expired tables are not)."""
+    try:
+        with server.ws(table_id) as ws:
+            send(ws, {"type": "hello"})
+            return receive(ws)["type"] == "update"
+    except ConnectionClosed:
+        return False
+
+
+def lobby(server: LiveServer, **params: Any) -> list[dict[str, Any]]:
+    r = httpx.get(f"{server.base}/api/tables", params=params, timeout=10)
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def test_a_waiting_table_expires_and_its_seats_close(short_lived: LiveServer) -> None:
+    tid = short_lived.create([HUMAN, HUMAN], claim=0)["table"]["id"]
+    wait_for(lambda: short_lived.get(f"/api/tables/{tid}").json()["status"] == "expired", "the table to expire")
+    assert tid not in [t["id"] for t in lobby(short_lived)]
+    r = short_lived.post(f"/api/tables/{tid}/seats/1/claim", {"name": "late"})
+    assert r.status_code == 410 and "expired" in r.json()["message"]
+    assert not is_live(short_lived, tid)
+    assert short_lived.get(f"/api/tables/{tid}/record").status_code == 409  # an expired table has no record
+
+
+def test_a_finished_table_is_archived_and_its_record_stays(short_lived: LiveServer) -> None:
+    tid = short_lived.create([BOTS, BOTS])["table"]["id"]
+    wait_for(lambda: not is_live(short_lived, tid), "the finished table to be archived", timeout=120)
+    summary = short_lived.get(f"/api/tables/{tid}").json()
+    assert summary["status"] == "finished" and summary["seq"] > 0
+    record = short_lived.get(f"/api/tables/{tid}/record").json()
+    report, status = replay(record)
+    assert status == 0 and report["error"] is None
+    view = short_lived.get(f"/api/tables/{tid}/view").json()
+    assert view["to_move"] == -2
+    assert tid in [t["id"] for t in lobby(short_lived, status="finished")]
+    assert tid not in [t["id"] for t in lobby(short_lived)]
+
+
+def test_start_up_restores_only_live_and_recently_finished_tables(database: Path | str) -> None:
+    server = LiveServer(database, keep_finished=3600.0).start()
+    try:
+        done = server.create([BOTS, BOTS])["table"]["id"]
+        waiting = server.create([HUMAN, HUMAN], claim=0)["table"]["id"]
+        wait_for(lambda: server.get(f"/api/tables/{done}").json()["status"] == "finished", "the bots' game")
+        server.stop()
+        server = LiveServer(database, keep_finished=3600.0).start()
+        assert is_live(server, done) and is_live(server, waiting)  # finished a moment ago: still live
+        server.stop()
+        server = LiveServer(database, keep_finished=0.0).start()
+        assert not is_live(server, done) and is_live(server, waiting)  # now archived: not restored
+        assert replay(server.get(f"/api/tables/{done}/record").json())[1] == 0
+    finally:
+        server.stop()
+
+
+def test_the_lobby_pages_and_filters_so_spam_cannot_hide_a_table(server: LiveServer) -> None:
+    real = server.create([HUMAN, HUMAN], claim=0, name="the real one")["table"]["id"]
+    digger = server.post("/api/tables", {"game": "digger", "seats": [HUMAN, HUMAN], "claim": 0}).json()["table"]["id"]
+    spam = [server.create([HUMAN, BOTS])["table"]["id"] for _ in range(12)]  # newer than the real table
+    full = server.create([HUMAN, BOTS], claim=0)["table"]["id"]  # playing
+
+    # Every live table is reached by following the pages, newest first, each once.
+    seen: list[dict[str, Any]] = []
+    url: str | None = f"{server.base}/api/tables?limit=5"
+    pages = 0
+    while url is not None:
+        r = httpx.get(url, timeout=10)
+        assert r.status_code == 200 and len(r.json()) <= 5
+        seen += r.json()
+        pages += 1
+        url = f"{server.base}{r.links['next']['url']}" if "next" in r.links else None
+    ids = [t["id"] for t in seen]
+    assert len(ids) == len(set(ids)) and set(ids) >= {real, digger, full, *spam}
+    assert pages >= 3
+    created = [t["created_at"] for t in seen]
+    assert created == sorted(created, reverse=True)
+
+    assert [t["id"] for t in lobby(server, game="digger")] == [digger]
+    assert all(t["game"] == "digging" for t in lobby(server, game="digging"))
+    open_tables = lobby(server, status="open", limit=200)
+    assert real in [t["id"] for t in open_tables] and full not in [t["id"] for t in open_tables]
+    assert all(any(s["open"] for s in t["seats"]) for t in open_tables)
+    assert [t["id"] for t in lobby(server, status="playing")] == [full]
+
+    for bad in ({"status": "everything"}, {"limit": 0}, {"limit": 1000}, {"before": "nonsense"}, {"game": "Dig ging"}):
+        r = httpx.get(f"{server.base}/api/tables", params=bad, timeout=10)
+        assert r.status_code == 422, (bad, r.text)

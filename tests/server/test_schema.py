@@ -1,0 +1,83 @@
+"""The server's database schema: Alembic's migrations build exactly the models, on SQLite and
+PostgreSQL; a database made before migrations is upgraded in place; the SQLite file is private."""
+
+from __future__ import annotations
+
+import asyncio
+import stat
+from pathlib import Path
+
+from alembic import command
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from sqlalchemy import create_engine, insert, text
+
+from goldfields.server.migrate import alembic_config
+from goldfields.server.models import Base, SeatRow, TableRow
+from goldfields.server.store import Store
+from goldfields.server.tables import Settings, TableManager
+
+
+def url_of(database: Path | str) -> str:
+    return f"sqlite:///{database}" if isinstance(database, Path) else database
+
+
+def test_the_migrations_build_exactly_the_models(database: Path | str) -> None:
+    store = Store(url_of(database))
+    try:
+        with store.engine.connect() as conn:
+            diff = compare_metadata(MigrationContext.configure(conn), Base.metadata)
+        assert diff == []
+    finally:
+        store.close()
+
+
+def test_a_database_from_before_migrations_is_upgraded_and_its_tables_restored(database: Path | str) -> None:
+    url = url_of(database)
+    engine = create_engine(url)
+    config = alembic_config()
+    with engine.begin() as conn:
+        config.attributes["connection"] = conn
+        command.upgrade(config, "0001")  # the schema as the first server made it, without Alembic
+        conn.execute(text("DROP TABLE alembic_version"))
+        conn.execute(
+            insert(TableRow.__table__).values(
+                id="old", game="digging", name="old", secret="s" * 32, status="waiting", created_at=1.0,
+                config={"players": 2, "partnership": False, "options": {}, "move_seconds": None},
+            )
+        )
+        for seat in range(2):
+            conn.execute(insert(SeatRow.__table__).values(table_id="old", seat=seat, kind="human", name=""))
+    engine.dispose()
+
+    async def restore() -> dict[str, str]:
+        manager = TableManager(Store(url), Settings(waiting_expiry=1e12))
+        await manager.restore()
+        statuses = {t.id: t.status for t in manager.tables.values()}
+        await manager.shutdown()
+        manager.store.close()
+        return statuses
+
+    assert asyncio.run(restore()) == {"old": "waiting"}
+    with create_engine(url).connect() as conn:
+        assert conn.execute(text("SELECT updated_at FROM tables")).scalar_one() == 1.0  # filled from created_at
+        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar_one() == "0002"
+
+
+def test_the_sqlite_file_is_readable_by_its_owner_only(tmp_path: Path) -> None:
+    db = tmp_path / "goldfields.db"
+    store = Store(f"sqlite:///{db}")
+    try:
+        with store.engine.begin() as conn:
+            conn.execute(text("SELECT 1 FROM tables"))
+        for path in (db, db.with_name(db.name + "-wal"), db.with_name(db.name + "-shm")):
+            if path.exists():
+                assert stat.S_IMODE(path.stat().st_mode) == 0o600, path
+    finally:
+        store.close()
+    # A file another tool created readable by all is tightened when the server opens it.
+    loose = tmp_path / "loose.db"
+    loose.touch(mode=0o644)
+    loose.chmod(0o644)
+    Store(f"sqlite:///{loose}").close()
+    assert stat.S_IMODE(loose.stat().st_mode) == 0o600

@@ -14,10 +14,10 @@ BOT = {"kind": "bot", "bot": "random"}
 
 
 @pytest.fixture
-def quick_grace(tmp_path: Path) -> Iterator[LiveServer]:
+def quick_grace(database: Path | str) -> Iterator[LiveServer]:
     # Bots that wait a little: with no delay the stand-in and the other bot finish a
     # two-player game in about a second, before the player can come back to it.
-    live = LiveServer(tmp_path / "goldfields.db", grace=1.0, bot_delay=0.25).start()
+    live = LiveServer(database, grace=1.0, bot_delay=0.25).start()
     yield live
     live.stop()
 
@@ -35,14 +35,17 @@ def wait_for(predicate, timeout: float = 30.0) -> None:
 
 def test_a_bot_stands_in_for_a_player_who_left_and_the_player_takes_the_seat_back(quick_grace: LiveServer) -> None:
     server = quick_grace
-    created = server.create([HUMAN, BOT], claim=0)
+    # Two humans: a table with one human and bots waits for its player instead (below).
+    created = server.create([HUMAN, HUMAN], claim=0)
     tid, token = created["table"]["id"], created["you"]["token"]
+    server.post(f"/api/tables/{tid}/seats/1/claim", {"name": "bea"})  # Bea never connects: a bot stands in
     with server.ws(tid) as ws:
         send(ws, {"type": "hello", "seat": 0, "token": token})
         first = receive(ws)
         assert first["table"]["seats"][0]["connected"] is True
     # Gone: after the grace period a bot plays seat 0, and the game goes on.
     wait_for(lambda: seat_info(server, tid, 0)["standin"])
+    assert seat_info(server, tid, 0)["standin_reason"] == "away"
     seq = server.get(f"/api/tables/{tid}").json()["seq"]
     wait_for(lambda: server.get(f"/api/tables/{tid}").json()["seq"] > seq + 2)
     # Back: saying hello takes the seat back from the bot.
@@ -62,7 +65,7 @@ def test_a_bot_stands_in_for_a_player_who_left_and_the_player_takes_the_seat_bac
             assert reply["type"] != "error", reply
 
 
-def test_when_the_move_clock_runs_out_a_bot_moves_until_the_player_resumes(server: LiveServer) -> None:
+def test_when_the_move_clock_runs_out_a_bot_makes_that_one_move_and_gives_the_seat_back(server: LiveServer) -> None:
     created = server.create([HUMAN, BOT], claim=0, move_seconds=5)
     tid, token = created["table"]["id"], created["you"]["token"]
     with server.ws(tid) as ws:
@@ -70,9 +73,47 @@ def test_when_the_move_clock_runs_out_a_bot_moves_until_the_player_resumes(serve
         msg = receive(ws)
         assert msg["view"]["to_move"] == 0
         assert 0 < msg["clock"]["move_deadline_in"] <= 5
+        first = msg["seq"]
         # The deadline arithmetic (never early, never above move_seconds) is checked exactly,
-        # with injected clocks, in test_clocks.py; here, the event, however loaded the machine.
-        wait_for(lambda: seat_info(server, tid, 0)["standin"], timeout=60)
-        wait_for(lambda: server.get(f"/api/tables/{tid}").json()["seq"] > msg["seq"])
-        send(ws, {"type": "resume"})
-        wait_for(lambda: not seat_info(server, tid, 0)["standin"])
+        # with injected clocks, in test_clocks.py; here, the events, however loaded the machine.
+        standin_seen = False
+        while True:
+            msg = receive(ws, timeout=60)
+            if msg["type"] != "update":
+                continue
+            me = msg["table"]["seats"][0]
+            if me["standin"]:
+                assert me["standin_reason"] == "timeout"
+                standin_seen = True
+            if msg["seq"] > first and msg["view"]["to_move"] == 0 and msg["view"]["legal"]:
+                break
+        assert standin_seen
+        # The bot made the one move and gave the seat back: the next move is the player's own.
+        assert not msg["table"]["seats"][0]["standin"]
+        send(ws, {"type": "move", "move": msg["view"]["legal"][0], "seq": msg["seq"]})
+        while (reply := receive(ws))["type"] != "ack":
+            assert reply["type"] != "error", reply
+
+
+def test_a_solo_game_against_bots_pauses_while_its_player_is_away(quick_grace: LiveServer) -> None:
+    server = quick_grace
+    created = server.create([HUMAN, BOT, BOT], claim=0)
+    tid, token = created["table"]["id"], created["you"]["token"]
+    with server.ws(tid) as ws:
+        send(ws, {"type": "hello", "seat": 0, "token": token})
+        while True:
+            msg = receive(ws)
+            if msg["type"] == "update" and msg["view"]["to_move"] == 0 and msg["view"]["legal"]:
+                break
+    # Away for many times the grace period (a phone switching apps): no bot takes the seat,
+    # and the game waits at the player's turn.
+    time.sleep(4 * 1.0)
+    table = server.get(f"/api/tables/{tid}").json()
+    assert table["seq"] == msg["seq"] and table["to_move"] == 0
+    assert not table["seats"][0]["standin"]
+    with server.ws(tid) as ws:
+        send(ws, {"type": "hello", "seat": 0, "token": token})
+        msg = receive(ws)
+        send(ws, {"type": "move", "move": msg["view"]["legal"][0], "seq": msg["seq"]})
+        while (reply := receive(ws))["type"] != "ack":
+            assert reply["type"] != "error", reply

@@ -51,6 +51,9 @@ class SeatInfo(BaseModel):
     open: bool
     connected: bool
     standin: bool
+    standin_reason: str | None = Field(
+        default=None, description="Why a bot plays the seat: 'away' (until the player is back) or 'timeout' (one move)."
+    )
 
 
 class TableSummary(BaseModel):

@@ -93,6 +93,8 @@ class Seat:
     token_hash: str | None
     connections: int = 0
     standin: bool = False
+    standin_reason: str | None = None  # "away" (until the player is back) or "timeout" (one move)
+    timeout_seq: int | None = None  # the step at which a move clock ran out
 
     @property
     def open(self) -> bool:
@@ -155,6 +157,7 @@ class LiveTable:
                     "open": s.open,
                     "connected": s.connections > 0,
                     "standin": s.standin,
+                    "standin_reason": s.standin_reason if s.standin else None,
                 }
                 for s in self.seats
             ],
@@ -347,7 +350,7 @@ class TableManager:
         async with table.lock:
             s = table.seats[seat]
             if s.standin:
-                s.standin = False  # acting again takes the seat back from the bot
+                s.standin, s.standin_reason = False, None  # acting again takes the seat back from the bot
             if table.status == "waiting":
                 raise TableError("not_started", "the game starts when every human seat is taken")
             if table.status == "finished":
@@ -368,7 +371,7 @@ class TableManager:
     async def take_back(self, table: LiveTable, seat: int) -> None:
         async with table.lock:
             if table.seats[seat].standin:
-                table.seats[seat].standin = False
+                table.seats[seat].standin, table.seats[seat].standin_reason = False, None
                 await self._advance(table)
 
     def _elapsed(self, table: LiveTable) -> float | None:
@@ -410,6 +413,10 @@ class TableManager:
     async def _next(self, table: LiveTable) -> None:
         if table.status == "waiting":
             return
+        for s in table.seats:
+            if s.standin and s.standin_reason == "timeout" and s.timeout_seq is not None and table.seq > s.timeout_seq:
+                # A move clock ran out: the bot made that one move; the seat is the player's again.
+                s.standin, s.standin_reason, s.timeout_seq = False, None, None
         while table.state.is_chance_node():
             await self._commit(table, table.game.chance_step(table.state, table.rng("chance")))
         if table.state.is_terminal():
@@ -431,7 +438,7 @@ class TableManager:
             self._spawn(table, self._bot_move(table, seat, seq))
         elif (limit := table.config.get("move_seconds")) and table.seats[seat].connections > 0:
             self._timer(table, "move", limit, lambda: self._spawn(table, self._out_of_time(table, seat, seq)))
-        elif table.seats[seat].connections == 0:
+        elif table.seats[seat].connections == 0 and not self._solo(table):
             self._timer(
                 table, "grace", self.settings.grace_seconds, lambda: self._spawn(table, self._stand_in(table, seat))
             )
@@ -477,17 +484,27 @@ class TableManager:
             await self._advance(table)
 
     async def _out_of_time(self, table: LiveTable, seat: int, seq: int) -> None:
+        """A move clock ran out: a bot makes this one move, then the seat is the player's again."""
         async with table.lock:
-            if table.seq == seq and table.state.current_player == seat and not table.seats[seat].standin:
-                table.seats[seat].standin = True
+            s = table.seats[seat]
+            if table.seq == seq and table.state.current_player == seat and not s.standin:
+                s.standin, s.standin_reason, s.timeout_seq = True, "timeout", seq
                 await self._advance(table)
 
     async def _stand_in(self, table: LiveTable, seat: int) -> None:
+        """A player has been away past the grace period: a bot plays for them until they are back."""
         async with table.lock:
             s = table.seats[seat]
-            if s.kind == "human" and s.connections == 0 and not s.standin and table.status == "playing":
-                s.standin = True
+            solo = self._solo(table)
+            if s.kind == "human" and s.connections == 0 and not s.standin and table.status == "playing" and not solo:
+                s.standin, s.standin_reason = True, "away"
                 await self._advance(table)
+
+    @staticmethod
+    def _solo(table: LiveTable) -> bool:
+        """One human among bots: nobody waits for them, so their game pauses while they are away
+        (a phone switching apps) instead of being played out by a bot."""
+        return sum(s.kind == "human" for s in table.seats) == 1
 
     # ------------------------------------------------------------------
     # Connections
@@ -507,7 +524,7 @@ class TableManager:
             if conn.seat is not None:
                 seat = table.seats[conn.seat]
                 seat.connections -= 1
-                if seat.connections == 0 and table.status == "playing":
+                if seat.connections == 0 and table.status == "playing" and not self._solo(table):
                     index = seat.index
                     self._timer(
                         table,

@@ -209,6 +209,9 @@ function renderNotice() {
           : null,
       ),
     );
+  } else if (table.seats[state.seat] && table.seats[state.seat].standin_reason === "timeout" && table.status === "playing") {
+    // The move clock ran out: the bot makes this one move and gives the seat straight back.
+    parts.push(h("div.notice.warn", t("table.botTimeout")));
   } else if (table.seats[state.seat] && table.seats[state.seat].standin && table.status === "playing") {
     parts.push(
       h(

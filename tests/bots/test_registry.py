@@ -1,11 +1,15 @@
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from goldfields.bots import BotSpec, BotSpecError, make_bot
+from goldfields.bots.base import bounds_of, parameters
 from goldfields.bots.digging_heuristic import DiggingHeuristic
 from goldfields.bots.ismcts import ISMCTSBot
 from goldfields.bots.random_bot import RandomBot
+from goldfields.bots.registry import BotParameterError, bot_class, known_bots
 
 
 def test_parse_plain_and_with_parameters() -> None:
@@ -35,7 +39,7 @@ def test_make_bot_per_game_and_typed_parameters() -> None:
         ("ismcts:iters=5", "bot 'ismcts' has no parameter 'iters'; its parameters: iterations"),
         ("ismcts:iterations=lots", "must be int"),
         ("ismcts:iterations", "write key=value"),
-        ("ismcts:iterations=0", "at least 1 iteration"),
+        ("ismcts:iterations=0", "iterations=0 is not allowed; iterations must be from 1 to 10_000_000"),
         ("ismcts:c=1,c=2", "given twice"),
         ("search", "does not play digging"),
         ("", "empty bot spec"),
@@ -49,3 +53,41 @@ def test_bad_specs_explain_themselves(spec: str, message: str) -> None:
 def test_clock_cannot_be_set_from_a_spec() -> None:
     with pytest.raises(BotSpecError, match="no parameter 'clock'"):
         make_bot("ismcts:clock=1", "digging")
+
+
+@pytest.mark.parametrize(
+    ("spec", "parameter"),
+    [
+        ("heuristic:samples=3000000", "samples"),
+        ("heuristic:bandit_cost=nan", "bandit_cost"),
+        ("ismcts:c=inf", "c"),
+        ("ismcts:reuse=0", "reuse"),
+        ("ismcts:policy=clever", "policy"),
+        ("ismcts:seconds=1e9", "seconds"),
+        ("net:temperature=-1", "temperature"),
+    ],
+)
+def test_every_bot_parameter_has_bounds_and_a_value_outside_them_is_named(spec: str, parameter: str) -> None:
+    with pytest.raises(BotParameterError) as caught:
+        make_bot(spec, "digging")
+    assert caught.value.parameter == parameter
+    assert f"{parameter} must be " in str(caught.value)
+
+
+def test_every_numeric_parameter_of_every_bot_is_bounded() -> None:
+    # A parameter without bounds is one a stranger could set to a billion on the server.
+    for game in ("digging", "digger"):
+        for name in known_bots(game):
+            cls = bot_class(name, game)
+            bounds = bounds_of(cls)
+            for key, (tp, _) in parameters(cls).items():
+                if tp is not bool:
+                    assert key in bounds, f"{name} ({game}): parameter {key} has no bounds"
+
+
+def test_a_network_file_is_accepted_from_the_command_line_but_not_from_strangers(tmp_path: Path) -> None:
+    path = str(tmp_path / "mine.npz")
+    with pytest.raises(BotSpecError, match="no network file"):  # trusted: the path is tried
+        make_bot(f"net:net={path}", "digging")
+    with pytest.raises(BotParameterError, match="file paths are not accepted here"):
+        make_bot(f"net:net={path}", "digging", trusted=False)

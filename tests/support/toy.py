@@ -13,13 +13,15 @@ players know both cards.
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Self
+from typing import Any, ClassVar, Self
 
+from goldfields.bots.base import Bot, Budget
 from goldfields.core import registry
 from goldfields.core.definition import GameDefinition, Params
-from goldfields.core.game import CHANCE, TERMINAL, Event, GameState, RuleError
+from goldfields.core.game import CHANCE, TERMINAL, Event, GameState, RuleError, SeatView
 
 ACTIONS = ("keep", "swap")
 DEALS = [(a, b) for a in (1, 2, 3) for b in (1, 2, 3) if a != b]
@@ -155,6 +157,9 @@ class Swap(GameDefinition[SwapParams]):
     params_type = SwapParams
     num_actions = 2
     encoding = "toy_encoding:ENCODING"  # for the research adapters (needs numpy)
+    # Bots that break the rules of bots: the server must survive them (tests/server/test_bots.py).
+    bots: ClassVar[Mapping[str, str]] = {"sleeper": "toy:Sleeper", "crasher": "toy:Crasher"}
+    bot_help: ClassVar[Mapping[str, str]] = {"sleeper": "thinks for an hour", "crasher": "raises instead of moving"}
 
     def check(self, values: dict[str, Any]) -> SwapParams:
         return SwapParams(values["players"])
@@ -167,6 +172,25 @@ class Swap(GameDefinition[SwapParams]):
 
 
 TOY = Swap()
+
+
+@dataclass
+class Sleeper(Bot):
+    """Overruns any deadline: the server must kill it and let the fallback move."""
+
+    name: ClassVar[str] = "sleeper"
+
+    def act(self, view: SeatView, rng: random.Random, budget: Budget | None = None) -> int:
+        time.sleep(3600)
+        return view.legal_actions()[0]
+
+
+@dataclass
+class Crasher(Bot):
+    name: ClassVar[str] = "crasher"
+
+    def act(self, view: SeatView, rng: random.Random, budget: Budget | None = None) -> int:
+        raise RuntimeError("this bot always fails")
 
 
 def register_toy() -> GameDefinition:

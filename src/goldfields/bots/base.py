@@ -15,6 +15,7 @@ default here, in the bot layer; the engines never read a clock.
 from __future__ import annotations
 
 import dataclasses
+import math
 import random
 import time
 import typing
@@ -77,6 +78,91 @@ class Bot(ABC):
         params = parameters(type(self))
         parts = [f"{k}={getattr(self, k)}" for k, (_, d) in params.items() if getattr(self, k) != d]
         return self.name + (":" + ",".join(parts) if parts else "")
+
+
+@dataclass(frozen=True, slots=True)
+class Bounds:
+    """The values a bot parameter may take: a numeric range, or a list of words.
+
+    Every number must also be finite: a ``nan`` exploration constant or an ``inf``
+    sample count would break a search the first time it ran, long after the table
+    was accepted.
+    """
+
+    low: float | None = None
+    high: float | None = None
+    high_open: bool = False
+    """The range stops just below ``high`` (a jitter below 1, say)."""
+    choices: tuple[str, ...] | Callable[[], tuple[str, ...]] = ()
+    """The words allowed, or a function that lists them (the shipped networks, say)."""
+    files: bool = False
+    """Besides ``choices``, a path to a file is allowed, where the caller trusts its user
+    (the command line; never the server)."""
+
+    def words(self) -> tuple[str, ...]:
+        return self.choices() if callable(self.choices) else self.choices
+
+    def check(self, value: Any, trusted: bool = True) -> str | None:
+        """What is allowed, when ``value`` is out of bounds, else None. A file path passes only
+        when ``trusted``."""
+        if value is None or isinstance(value, bool):
+            return None
+        if isinstance(value, (int, float)):
+            if not math.isfinite(value):
+                return f"a finite number {self.describe()}"
+            too_high = self.high is not None and (value >= self.high if self.high_open else value > self.high)
+            if (self.low is not None and value < self.low) or too_high:
+                return self.describe()
+            return None
+        listed = isinstance(value, str) and (self.choices or self.files) and value in self.words()
+        if isinstance(value, str) and (self.choices or self.files) and not listed and not (self.files and trusted):
+            return self.describe(trusted)
+        return None
+
+    def describe(self, trusted: bool = True) -> str:
+        if self.choices or self.files:
+            words = ", ".join(self.words()) or "none here"
+            if self.files:
+                return f"one of {words}" + (" or a file path" if trusted else " (file paths are not accepted here)")
+            return f"one of {words}"
+        low, high = _number(self.low), _number(self.high)
+        if self.high is None:
+            return f"at least {low}"
+        if self.low is None:
+            return f"at most {high}"
+        return f"from {low} to {high}" + (" (not included)" if self.high_open else "")
+
+
+def _number(x: float | None) -> str:
+    return f"{x:g}" if isinstance(x, float) else f"{x:,}".replace(",", "_") if isinstance(x, int) else str(x)
+
+
+def param(
+    default: Any,
+    low: float | None = None,
+    high: float | None = None,
+    *,
+    high_open: bool = False,
+    choices: tuple[str, ...] | Callable[[], tuple[str, ...]] = (),
+    files: bool = False,
+) -> Any:
+    """A bot parameter with its bounds: ``samples: int = param(16, 1, 256)``."""
+    bounds = Bounds(low, high, high_open, choices, files)
+    return field(default=default, metadata={"bounds": bounds})
+
+
+def networks() -> tuple[str, ...]:
+    """The names of the networks shipped in the package (``default``, ...)."""
+    from .net import shipped_networks  # numpy and the model files only when asked
+
+    return shipped_networks()
+
+
+def bounds_of(cls: type[Bot]) -> dict[str, Bounds]:
+    """The declared bounds of a bot class's spec parameters (unbounded ones are left out)."""
+    if not dataclasses.is_dataclass(cls):
+        return {}
+    return {f.name: f.metadata["bounds"] for f in dataclasses.fields(cls) if "bounds" in f.metadata}
 
 
 def parameters(cls: type[Bot]) -> dict[str, tuple[Any, Any]]:

@@ -30,7 +30,7 @@ from ..core.game import SeatView
 from ..digger.actions import DECODED, K_STEAL, K_TAKE, ROLL, STOP
 from ..digger.dice import FACES, GEMS, TOKEN_COLOURS
 from ..digger.state import DiggerState
-from .base import Bot, Budget, legal_actions_of
+from .base import Bot, Budget, legal_actions_of, param
 
 P_UNIQUE = 5 * (1 / 6) * (5 / 6) ** 4
 """Chance that a given colour shows on exactly one of five dice."""
@@ -50,9 +50,9 @@ class DiggerHeuristic(Bot):
     """Greedy grabbing, steals from the leader, and a one-roll look-ahead stop rule."""
 
     name: ClassVar[str] = "heuristic"
-    jitter: float = 0.2
+    jitter: float = param(0.2, 0.0, 1.0, high_open=True)
     """The spread the bot assumes on each cost of the clock (the arena's clock uses 0.2)."""
-    margin: float = 0.0
+    margin: float = param(0.0, -100.0, 100.0)
     """Extra gain (points) a roll must promise before the bot risks it: > 0 is more careful."""
 
     def __post_init__(self) -> None:

@@ -35,7 +35,7 @@ from ..core.game import TERMINAL, GameState, SeatView
 from ..digger.actions import ROLL, STOP
 from ..digger.dice import BLUE, FACES, GEMS
 from ..digger.state import DiggerState
-from .base import Bot, Budget, Clock, legal_actions_of
+from .base import Bot, Budget, Clock, legal_actions_of, param
 from .digger_heuristic import DiggerHeuristic, facts
 from .ismcts import SearchGame
 
@@ -151,9 +151,9 @@ class DiggerSearch(Bot):
     """
 
     name: ClassVar[str] = "search"
-    iterations: int | None = None
-    seconds: float | None = None
-    jitter: float = 0.2
+    iterations: int | None = param(None, 1, 10_000_000)
+    seconds: float | None = param(None, 0.001, 3600.0)
+    jitter: float = param(0.2, 0.0, 1.0, high_open=True)
     """The spread assumed on each cost of the clock (the arena's clock uses 0.2)."""
     grabs: bool = True
     """Search the grabs too (every legal action is simulated), not only roll-or-stop."""

@@ -33,7 +33,7 @@ from ..core.game import SeatView
 from ..digging import actions as A
 from ..digging.cards import CLOSE, CODE_OF, METAL_VALUE, METALS, bandit_value, is_double
 from ..digging.state import mine_points
-from .base import Bot, Budget, legal_actions_of
+from .base import Bot, Budget, legal_actions_of, param
 
 DRAW_SCORE = 0.0
 
@@ -172,8 +172,8 @@ class DiggingHeuristic(Bot):
     """Rule-based Digging player; ``samples`` determinisations estimate fights."""
 
     name: ClassVar[str] = "heuristic"
-    samples: int = 16
-    bandit_cost: float = 0.3
+    samples: int = param(16, 1, 256)
+    bandit_cost: float = param(0.3, 0.0, 10.0)
     """Points a bandit is worth keeping, per unit of its value (it can fight only once a hand)."""
     noise: float = field(default=1e-3, metadata={"spec": False})
 

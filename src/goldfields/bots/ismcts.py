@@ -36,7 +36,7 @@ from typing import ClassVar
 from ..core import registry
 from ..core.definition import load
 from ..core.game import CHANCE, GameState, SeatView
-from .base import Bot, Budget, Clock, legal_actions_of
+from .base import Bot, Budget, Clock, legal_actions_of, networks, param
 
 
 class SearchGame:
@@ -123,17 +123,17 @@ class ISMCTSBot(Bot):
     """SO-ISMCTS. Budget: ``iterations`` (default 1000 when neither is set) or ``seconds``."""
 
     name: ClassVar[str] = "ismcts"
-    iterations: int | None = None
-    seconds: float | None = None
-    c: float = 0.7
+    iterations: int | None = param(None, 1, 10_000_000)
+    seconds: float | None = param(None, 0.001, 3600.0)
+    c: float = param(0.7, 0.0, 10.0)
     """UCB exploration constant (values are in [0, 1])."""
-    depth: int = 8
+    depth: int = param(8, 0, 200)
     """Rollout length in moves before the position is evaluated."""
-    reuse: int = 4
+    reuse: int = param(4, 1, 1000)
     """Iterations that share one determinisation."""
-    policy: str = "smart"
+    policy: str = param("smart", choices=("smart", "fast"))
     """Rollout policy: "smart" (a few rules of thumb) or "fast" (random, minus plainly bad moves)."""
-    net: str | None = None
+    net: str | None = param(None, choices=networks, files=True)
     """A policy and value network (``default``, or a ``.npz`` path; Digging only): its policy is the prior
     of PUCT selection and the order in which moves are first tried, and its value replaces the rollout."""
     clock: Clock | None = field(default=None, repr=False, metadata={"spec": False})

@@ -32,7 +32,7 @@ import numpy as np
 from ..core.game import GameState, SeatView
 from ..digging import actions as A
 from ..digging.definition import DIGGING
-from .base import Bot, Budget, legal_actions_of
+from .base import Bot, Budget, legal_actions_of, networks, param
 
 GAME = DIGGING.name
 """The network plays Digging: its inputs are Digging's encoding, its outputs Digging's actions."""
@@ -98,6 +98,13 @@ class PolicyValueNet:
         path.with_suffix(".json").write_text(json.dumps(dict(self.meta), indent=2) + "\n")
 
 
+def shipped_networks() -> tuple[str, ...]:
+    """The names of the networks in the package's ``models`` folder."""
+    shipped = resources.files("goldfields.bots") / "models"
+    found = shipped.iterdir() if shipped.is_dir() else ()
+    return tuple(sorted(p.name[len("digging-") : -len(".npz")] for p in found if p.name.endswith(".npz")))
+
+
 def load_net(name: str) -> PolicyValueNet:
     """A shipped model by name (``default``) or a ``.npz`` file written by :meth:`PolicyValueNet.save`."""
     return _load(name)
@@ -117,9 +124,8 @@ def _load(name: str) -> PolicyValueNet:
     shipped = resources.files("goldfields.bots") / "models"
     npz = shipped / f"digging-{name}.npz"
     if not npz.is_file():
-        found = shipped.iterdir() if shipped.is_dir() else ()
-        names = sorted(p.name[len("digging-") : -len(".npz")] for p in found if p.name.endswith(".npz"))
-        raise ValueError(f"no shipped network {name!r}; shipped: {', '.join(names) or 'none'} (or a path to a .npz)")
+        names = ", ".join(shipped_networks()) or "none"
+        raise ValueError(f"no shipped network {name!r}; shipped: {names} (or a path to a .npz)")
     with resources.as_file(npz) as path, np.load(path) as data:
         arrays = {k: data[k] for k in data.files}
     meta = json.loads((shipped / f"digging-{name}.json").read_text())
@@ -168,9 +174,9 @@ class NetBot(Bot):
     """The policy network alone: the legal move it rates highest (or one drawn, with ``temperature``)."""
 
     name: ClassVar[str] = "net"
-    net: str = "default"
+    net: str = param("default", choices=networks, files=True)
     """A shipped network's name, or the path of a ``.npz`` file."""
-    temperature: float = 0.0
+    temperature: float = param(0.0, 0.0, 100.0)
     """0 plays the best-rated move; above 0, moves are drawn with probability ~ prior^(1/temperature)."""
 
     def __post_init__(self) -> None:

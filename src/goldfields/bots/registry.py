@@ -21,7 +21,7 @@ from typing import Any
 
 from ..core import registry
 from ..core.definition import load
-from .base import Bot, parameters
+from .base import Bot, bounds_of, parameters
 
 # Bots that play every game through the engine interface alone.
 _ANY_GAME: dict[str, str] = {
@@ -35,6 +35,20 @@ _HELP: dict[str, str] = {
 }
 class BotSpecError(ValueError):
     """A bot spec that names no known bot, or a parameter it does not have."""
+
+
+class BotParameterError(BotSpecError):
+    """A parameter given a value outside its bounds: says which parameter and what is allowed."""
+
+    def __init__(self, bot: str, parameter: str, value: str, allowed: str) -> None:
+        super().__init__(f"bot {bot!r}: {parameter}={value} is not allowed; {parameter} must be {allowed}")
+        self.bot = bot
+        self.parameter = parameter
+        self.value = value
+        self.allowed = allowed
+
+    def __reduce__(self) -> tuple[Any, ...]:  # picklable, to cross from a worker process
+        return (type(self), (self.bot, self.parameter, self.value, self.allowed))
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,17 +134,27 @@ def bot_class(name: str, game: str) -> type[Bot]:
     return cls
 
 
-def make_bot(spec: str | BotSpec, game: str) -> Bot:
-    """Build the bot a spec names, for the game registered as ``game``."""
+def make_bot(spec: str | BotSpec, game: str, *, trusted: bool = True) -> Bot:
+    """Build the bot a spec names, for the game registered as ``game``.
+
+    Every parameter is checked against its bounds (:func:`~goldfields.bots.base.param`),
+    and :class:`BotParameterError` names the one out of range. With ``trusted=False``
+    (specs from the network) a parameter that may name a file takes only its listed
+    names: a stranger must not make the server open paths of their choosing.
+    """
     parsed = spec if isinstance(spec, BotSpec) else BotSpec.parse(spec)
     cls = bot_class(parsed.name, game)
     known = parameters(cls)
+    bounds = bounds_of(cls)
     kwargs: dict[str, Any] = {}
     for key, text in parsed.params:
         if key not in known:
             names = ", ".join(f"{k} ({_type_name(t)}, default {d})" for k, (t, d) in known.items()) or "none"
             raise BotSpecError(f"bot {parsed.name!r} has no parameter {key!r}; its parameters: {names}")
-        kwargs[key] = _convert(parsed.name, key, text, known[key][0])
+        value = _convert(parsed.name, key, text, known[key][0])
+        if key in bounds and (why := bounds[key].check(value, trusted)) is not None:
+            raise BotParameterError(parsed.name, key, text, why)
+        kwargs[key] = value
     try:
         return cls(**kwargs)
     except ValueError as err:

@@ -9,6 +9,8 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
+from ..server.botpool import DEFAULT_DEADLINE, DEFAULT_WORKERS
+
 console = Console(highlight=False)
 
 
@@ -35,6 +37,15 @@ def serve_command(
             min=0.0, help="Seconds a finished table stays live for its players; then it is archived (record kept)."
         ),
     ] = 600.0,
+    bot_workers: Annotated[
+        int, typer.Option(min=1, help="Worker processes the bots think in (default: one per core but one).")
+    ] = DEFAULT_WORKERS,
+    bot_deadline: Annotated[
+        float,
+        typer.Option(
+            min=0.1, help="Seconds a bot move may take before its worker is killed and a quick fallback bot moves."
+        ),
+    ] = DEFAULT_DEADLINE,
     durability: Annotated[
         Durability,
         typer.Option(
@@ -71,6 +82,8 @@ def serve_command(
             waiting_expiry=waiting_expiry,
             keep_finished=keep_finished,
             durability=durability.value,
+            bot_workers=bot_workers,
+            bot_deadline=bot_deadline,
         ),
     )
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host

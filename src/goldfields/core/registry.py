@@ -68,6 +68,12 @@ def names() -> list[str]:
     return list(_BUILTIN) + [n for n in _GAMES if n not in _BUILTIN]
 
 
+def plugins() -> list[AnyGame]:
+    """The games registered with :func:`register` (not the shipped ones), e.g. to register them
+    again in a worker process."""
+    return [g for n, g in _GAMES.items() if n not in _BUILTIN]
+
+
 def games() -> Iterator[AnyGame]:
     for name in names():
         yield get(name)
@@ -78,4 +84,4 @@ def game_of(state: object) -> AnyGame:
     return get(state.game_name)  # type: ignore[attr-defined]
 
 
-__all__ = ["UnknownGame", "game_of", "games", "get", "names", "register", "unregister"]
+__all__ = ["UnknownGame", "game_of", "games", "get", "names", "plugins", "register", "unregister"]

@@ -106,7 +106,7 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
 
     @app.exception_handler(TableError)
     async def table_error(_request: Request, err: TableError) -> JSONResponse:
-        return JSONResponse({"code": err.code, "message": str(err)}, status_code=err.status)
+        return JSONResponse({"code": err.code, "message": str(err), **err.details}, status_code=err.status)
 
     @app.exception_handler(ConfigError)
     async def config_error(_request: Request, err: ConfigError) -> JSONResponse:
@@ -135,8 +135,9 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
         return JSONResponse(detail, status_code=err.status_code, headers=headers)
 
     @app.get("/api/health")
-    async def health() -> dict[str, str]:
-        return {"status": "ok"}
+    async def health(request: Request) -> dict[str, Any]:
+        # bot_fallbacks: moves a fallback made for a bot that failed or overran (see botpool).
+        return {"status": "ok", "bot_fallbacks": manager(request).bots.failures}
 
     @app.get("/api/games", response_model=list[GameInfo])
     async def games() -> list[dict[str, Any]]:

@@ -95,3 +95,8 @@ class GameInfo(BaseModel):
 class Problem(BaseModel):
     code: str
     message: str
+    # bad_bot_parameter names the seat, bot and parameter, and what the parameter allows.
+    seat: int | None = None
+    bot: str | None = None
+    parameter: str | None = None
+    allowed: str | None = None

@@ -22,18 +22,14 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from ..bots.base import Bot, Budget
-from ..bots.registry import make_bot
+from ..bots.registry import BotParameterError, make_bot
 from ..core.game import Event, GameState, RuleError
-from ..play.driver import bot_decision
+from .botpool import DEFAULT_DEADLINE, DEFAULT_WORKERS, BotPool, PoolSettings
 from .games import ConfigError, TableGame, table_game
 from .models import SeatRow, TableRow
 from .store import Store
 
 log = logging.getLogger("goldfields.server")
-
-QUICK_BOTS = frozenset({"random", "heuristic"})
-"""Bots that decide without searching: run on the event loop, not in a thread."""
 
 
 def hash_token(token: str) -> str:
@@ -43,10 +39,12 @@ def hash_token(token: str) -> str:
 class TableError(Exception):
     """A request the table refuses; ``code`` is machine-readable, the message is for people."""
 
-    def __init__(self, code: str, message: str, status: int = 409) -> None:
+    def __init__(self, code: str, message: str, status: int = 409, details: Mapping[str, Any] | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.status = status
+        self.details = dict(details or {})
+        """Machine-readable specifics (which bot parameter, and what it allows)."""
 
 
 @dataclass(slots=True)
@@ -58,6 +56,10 @@ class Settings:
     bot_seconds: float = 0.5
     """Thinking budget for search bots on the server."""
     standin_bot: str = "heuristic"
+    bot_workers: int = DEFAULT_WORKERS
+    """Worker processes the bots think in."""
+    bot_deadline: float = DEFAULT_DEADLINE
+    """Seconds a bot move may run in its worker before it is killed and the fallback moves."""
     waiting_expiry: float = 3600.0
     """Seconds a table may wait for its players (from its last claim) before it expires."""
     keep_finished: float = 600.0
@@ -74,6 +76,12 @@ class Settings:
     def __post_init__(self) -> None:
         if self.durability not in ("full", "process"):
             raise ValueError(f"durability is 'full' or 'process', not {self.durability!r}")
+        if self.bot_workers < 1:
+            raise ValueError(f"bot_workers must be at least 1, not {self.bot_workers}")
+        if not self.bot_deadline > self.bot_seconds:
+            raise ValueError(
+                f"bot_deadline ({self.bot_deadline} s) must be longer than bot_seconds ({self.bot_seconds} s)"
+            )
 
 
 class Outbox(Protocol):
@@ -116,7 +124,6 @@ class LiveTable:
     events: list[tuple[int, Event]] = field(default_factory=list)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     conns: set[Outbox] = field(default_factory=set)
-    bots: dict[int, Bot] = field(default_factory=dict)
     timers: dict[str, asyncio.TimerHandle] = field(default_factory=dict)
     deadlines: dict[str, tuple[float, float]] = field(default_factory=dict)  # timer -> (monotonic deadline, seconds)
     turn_started: float | None = None  # monotonic time of a real-time turn's first step
@@ -171,9 +178,11 @@ class TableManager:
         settings: Settings | None = None,
         clock: Callable[[], float] = time.monotonic,
         wall: Callable[[], float] = time.time,
+        bots: BotPool | None = None,
     ) -> None:
         self.store = store
         self.settings = settings or Settings()
+        self.bots = bots or BotPool(PoolSettings(self.settings.bot_workers, self.settings.bot_deadline))
         # Every duration and deadline is measured with ``clock``, a monotonic
         # clock that a change of the system time cannot step. ``wall`` is only
         # for timestamps shown to people and stored with each step.
@@ -207,7 +216,14 @@ class TableManager:
             if spec["kind"] == "bot":
                 bot = spec.get("bot") or "heuristic"
                 try:
-                    make_bot(bot, game.name)
+                    make_bot(bot, game.name, trusted=False)
+                except BotParameterError as err:
+                    raise TableError(
+                        "bad_bot_parameter",
+                        f"seat {i}: {err}",
+                        422,
+                        {"seat": i, "bot": err.bot, "parameter": err.parameter, "allowed": err.allowed},
+                    ) from None
                 except ValueError as err:
                     raise ConfigError(f"seat {i}: {err}") from None
                 seats.append(Seat(i, "bot", bot, spec.get("name") or f"{bot} bot", None))
@@ -448,16 +464,11 @@ class TableManager:
         async with table.lock:
             if table.seq != seq or not table.controlled_by_bot(seat) or table.state.current_player != seat:
                 return
-            state = table.state
-            bot = self._bot_for(table, seat)
+            spec = table.seats[seat].bot or self.settings.standin_bot
+            # Only the seat's view goes to the worker: a bot cannot see what its seat may not.
+            view = table.state.view(seat)
             rng = table.rng("bot")
-        budget = Budget(seconds=self.settings.bot_seconds)
-        if (table.seats[seat].bot or self.settings.standin_bot).split(":")[0] in QUICK_BOTS:
-            # Decides in well under a millisecond: a thread hop would cost more,
-            # and threads fighting over the GIL delay every other table.
-            action = bot_decision(bot, state, seat, rng, budget)
-        else:
-            action = await asyncio.to_thread(bot_decision, bot, state, seat, rng, budget)
+        action = await self.bots.decide(spec, table.game.name, view, rng, self.settings.bot_seconds)
         async with table.lock:
             if table.seq != seq or not table.controlled_by_bot(seat):
                 return  # the table moved on while the bot was thinking
@@ -468,12 +479,6 @@ class TableManager:
                 log.exception("table %s: bot %s chose an illegal action", table.id, table.seats[seat].bot)
                 return
             await self._advance(table)
-
-    def _bot_for(self, table: LiveTable, seat: int) -> Bot:
-        if seat not in table.bots:
-            spec = table.seats[seat].bot or self.settings.standin_bot
-            table.bots[seat] = make_bot(spec, table.game.name)
-        return table.bots[seat]
 
     async def _sand_out(self, table: LiveTable, started: float) -> None:
         """The hourglass of a real-time turn has run out: the server calls time."""
@@ -631,3 +636,4 @@ class TableManager:
                 handle.cancel()
             for task in list(table.tasks):
                 task.cancel()
+        await asyncio.to_thread(self.bots.close)

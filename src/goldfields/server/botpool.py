@@ -1,0 +1,163 @@
+"""Bots think in worker processes, never on the server's event loop.
+
+A search bot thinks for half a second, and a bot spec from a stranger could ask
+for far more. On the event loop that would stall every table and every
+``/api/health``; in a thread it would still fight the loop for the GIL. So each
+bot move is sent to a pool of worker processes (:mod:`pebble`, which can kill a
+worker that overruns) with the seat's view, never the game state:
+
+- a move that overruns its hard deadline has its worker killed and replaced;
+- a bot that raises, returns an illegal action or overruns is replaced, for
+  that move only, by the fallback bot (:data:`FALLBACK`, which decides in
+  about a millisecond), so a table never stalls;
+- workers run at a lower CPU priority (``nice``), so a human's move is
+  answered first however many bots are thinking.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import multiprocessing
+import os
+import random
+import time
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+from ..bots.base import Bot, Budget
+from ..bots.registry import make_bot
+from ..core import registry
+from ..core.definition import GameDefinition
+from ..core.game import SeatView
+
+if TYPE_CHECKING:
+    from pebble import ProcessPool
+
+log = logging.getLogger("goldfields.server")
+
+FALLBACK = "heuristic"
+"""The bot that moves for one that failed: quick and sensible, never a search."""
+
+_NICE = 10
+"""Workers' CPU priority below the server's (0 is the server's, 19 the lowest)."""
+
+
+DEFAULT_WORKERS = max(1, (os.cpu_count() or 2) - 1)
+DEFAULT_DEADLINE = 5.0
+
+
+@dataclass(frozen=True, slots=True)
+class PoolSettings:
+    workers: int = DEFAULT_WORKERS
+    """Worker processes; one core is left to the server's event loop."""
+    deadline: float = DEFAULT_DEADLINE
+    """Seconds a bot move may take in its worker before the worker is killed."""
+    queue_deadline: float = 60.0
+    """Seconds a bot move may wait for a free worker and think, in all, before the fallback moves."""
+
+
+def _start_worker(plugins: list[GameDefinition[Any]]) -> None:
+    with contextlib.suppress(OSError):  # not allowed here: the bots still run, at the server's priority
+        os.nice(_NICE)
+    for game in plugins:  # games the server registered at run time (plug-ins) are known here too
+        registry.register(game, replace=True)
+
+
+@lru_cache(maxsize=64)
+def _bot(spec: str, game: str) -> Bot:
+    # Bots keep nothing between moves, so one per spec serves every table.
+    return make_bot(spec, game, trusted=False)
+
+
+class BotFailure(Exception):
+    """What a bot raised, as text: any exception crosses back from the worker, even one
+    that cannot be pickled (which would break the whole pool)."""
+
+
+def _decide(spec: str, game: str, view: SeatView, rng: random.Random, seconds: float) -> int:
+    """In a worker: what the bot plays, given only the seat's view."""
+    try:
+        return _bot(spec, game).act(view, rng, Budget(seconds=seconds))
+    except Exception as err:
+        raise BotFailure(f"{type(err).__name__}: {err}"[:300]) from None
+
+
+def fallback_action(game: str, view: SeatView, rng: random.Random) -> int:
+    """The fallback bot's move, on the caller's thread; a random legal move if even that fails."""
+    try:
+        return _bot(FALLBACK, game).act(view, rng)
+    except Exception:  # the last resort must not fail: any legal move keeps the table going
+        legal = view.legal_actions()
+        return legal[rng.randrange(len(legal))]
+
+
+class BotPool:
+    """Worker processes for bot moves. Start with :meth:`start`, end with :meth:`close`."""
+
+    def __init__(self, settings: PoolSettings | None = None) -> None:
+        self.settings = settings or PoolSettings()
+        self._pool: ProcessPool | None = None
+        self.failures = 0
+        """Moves the fallback made, since start (a health figure)."""
+        self._last_log = 0.0
+
+    def start(self) -> None:
+        if self._pool is None:
+            from pebble import ProcessPool  # a server extra: the defaults above are read without it
+
+            # spawn: a fork of a server with a running event loop and threads is not safe.
+            self._pool = ProcessPool(
+                max_workers=self.settings.workers,
+                initializer=_start_worker,
+                initargs=(registry.plugins(),),
+                context=multiprocessing.get_context("spawn"),
+            )
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.stop()
+            self._pool.join(timeout=10)
+            self._pool = None
+
+    async def decide(self, spec: str, game: str, view: SeatView, rng: random.Random, seconds: float) -> int:
+        """The bot's action for ``view.seat``, or the fallback's if the bot fails or overruns.
+
+        ``rng`` is the table's: the worker draws from a copy, and the fallback
+        from ``rng`` itself, so a game stays reproducible from its seeds either way.
+        """
+        self.start()
+        assert self._pool is not None
+        try:
+            future = self._pool.schedule(
+                _decide, args=(spec, game, view, rng, seconds), timeout=self.settings.deadline
+            )
+        except RuntimeError as err:  # the pool itself broke: start a new one for the next move
+            self._note(spec, game, err)
+            await asyncio.to_thread(self.close)
+            return fallback_action(game, view, rng)
+        try:
+            action = await asyncio.wait_for(asyncio.wrap_future(future), self.settings.queue_deadline)
+        except asyncio.CancelledError:  # the table moved on, or the server is stopping
+            future.cancel()
+            raise
+        except Exception as err:  # overran (TimeoutError), worker died (ProcessExpired), bot raised
+            future.cancel()
+            self._note(spec, game, err)
+        else:
+            if action in view.legal_actions():
+                return int(action)
+            self._note(spec, game, ValueError(f"illegal action {action!r}"))
+        return fallback_action(game, view, rng)
+
+    def _note(self, spec: str, game: str, err: BaseException) -> None:
+        """One short line per failure, and at most one a second: a broken bot spec at many
+        tables must not flood the log."""
+        self.failures += 1
+        now = time.monotonic()
+        if now - self._last_log >= 1.0:
+            self._last_log = now
+            what = "overran its deadline" if isinstance(err, TimeoutError) else repr(err)[:120]
+            log.warning("bot %s (%s) %s; the fallback moved (%d so far)", spec, game, what, self.failures)

@@ -1,0 +1,125 @@
+"""Bots on the server: checked specs, worker processes, a deadline per move and a fallback.
+
+A bot spec comes from anyone who can create a table, so its parameters are
+refused out of range before the table exists; and whatever a bot does in its
+worker (overrun, crash), the table goes on and the server keeps answering.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from live import HUMAN, LiveServer, receive, send
+
+
+@pytest.mark.parametrize(
+    ("spec", "parameter", "allowed"),
+    [
+        ("heuristic:samples=3000000", "samples", "from 1 to 256"),
+        ("ismcts:c=nan", "c", "a finite number from 0 to 10"),
+        ("ismcts:c=inf", "c", "a finite number from 0 to 10"),
+        ("ismcts:c=-1", "c", "from 0 to 10"),
+        ("ismcts:policy=bogus", "policy", "one of smart, fast"),
+        ("ismcts:depth=100000", "depth", "from 0 to 200"),
+        ("ismcts:net=/etc/passwd", "net", "(file paths are not accepted here)"),
+    ],
+)
+def test_a_bot_parameter_out_of_range_is_refused_with_422_naming_the_parameter_and_its_range(
+    server: LiveServer, spec: str, parameter: str, allowed: str
+) -> None:
+    r = server.post("/api/tables", {"game": "digging", "seats": [HUMAN, {"kind": "bot", "bot": spec}]})
+    assert r.status_code == 422, r.text
+    body = r.json()
+    assert body["code"] == "bad_bot_parameter"
+    assert body["seat"] == 1 and body["parameter"] == parameter
+    assert allowed in body["allowed"] and allowed in body["message"], body
+    assert f"{parameter}=" in body["message"]
+    # Nothing was created.
+    assert server.get("/api/tables?status=live").json() == []
+
+
+@pytest.fixture
+def toy_server(tmp_path: Path) -> Iterator[LiveServer]:
+    from toy import register_toy, unregister_toy
+
+    register_toy()
+    live = LiveServer(tmp_path / "goldfields.db", plugins=("toy",), bot_deadline=1.0).start()
+    yield live
+    live.stop()
+    unregister_toy()
+
+
+def _play_as_seat_0(server: LiveServer, bot: str) -> dict[str, Any]:
+    r = server.post("/api/tables", {"game": "toy", "seats": [HUMAN, {"kind": "bot", "bot": bot}], "claim": 0})
+    assert r.status_code == 201, r.text
+    table, token = r.json()["table"]["id"], r.json()["you"]["token"]
+    with server.ws(table) as ws:
+        send(ws, {"type": "hello", "seat": 0, "token": token})
+        while (msg := receive(ws))["type"] != "update" or msg["view"]["to_move"] != 0:
+            pass
+        send(ws, {"type": "move", "move": "keep", "seq": msg["seq"]})
+        # The bot's move: it overruns or crashes in its worker; the fallback moves instead.
+        while True:
+            msg = receive(ws, timeout=60)
+            assert msg["type"] != "error", msg
+            if msg["type"] == "update" and msg["table"]["status"] == "finished":
+                break
+    return server.get(f"/api/tables/{table}").json()
+
+
+@pytest.mark.parametrize("bot", ["sleeper", "crasher"])
+def test_a_bot_that_overruns_or_crashes_is_replaced_for_its_move_and_the_table_finishes(
+    toy_server: LiveServer, bot: str
+) -> None:
+    summary = _play_as_seat_0(toy_server, bot)
+    assert summary["status"] == "finished"
+    assert toy_server.get("/api/health").json()["bot_fallbacks"] >= 1
+
+
+def test_the_server_answers_while_a_bot_overruns(toy_server: LiveServer) -> None:
+    r = toy_server.post("/api/tables", {"game": "toy", "seats": [{"kind": "bot", "bot": "sleeper"}] * 2})
+    assert r.status_code == 201, r.text
+    table = r.json()["table"]["id"]
+    # While the sleeper holds its worker, every request is answered; the table still ends.
+    deadline = time.monotonic() + 120
+    while toy_server.get(f"/api/tables/{table}").json()["status"] != "finished":
+        assert toy_server.get("/api/health").status_code == 200
+        assert time.monotonic() < deadline, "the table stalled"
+        time.sleep(0.2)
+    assert toy_server.get("/api/health").json()["bot_fallbacks"] == 2
+
+
+def test_a_table_stored_with_a_bot_spec_that_is_now_refused_still_plays_to_the_end(tmp_path: Path) -> None:
+    # A database from before bot parameters were checked: a table of bots asking for three
+    # million samples a move. On restart it must neither freeze the server nor stall.
+    db = tmp_path / "goldfields.db"
+    server = LiveServer(db, bot_delay=30).start()  # slow bots: the table is still live when stopped
+    try:
+        r = server.post("/api/tables", {"game": "digging", "seats": [{"kind": "bot", "bot": "heuristic"}] * 2})
+        assert r.status_code == 201, r.text
+        table = r.json()["table"]["id"]
+    finally:
+        server.stop()
+    with sqlite3.connect(db) as con:
+        con.execute("UPDATE seats SET bot = 'heuristic:samples=3000000' WHERE table_id = ?", (table,))
+    server = LiveServer(db).start()
+    try:
+        deadline = time.monotonic() + 300
+        while server.get(f"/api/tables/{table}").json()["status"] != "finished":
+            assert server.get("/api/health").status_code == 200
+            assert time.monotonic() < deadline, "the table stalled"
+            time.sleep(0.2)
+        assert server.get("/api/health").json()["bot_fallbacks"] > 0
+    finally:
+        server.stop()
+
+
+def test_health_reports_the_fallback_count(server: LiveServer) -> None:
+    body = httpx.get(f"{server.base}/api/health", timeout=10).json()
+    assert body == {"status": "ok", "bot_fallbacks": 0}

@@ -54,7 +54,14 @@ class ServerProcess:
         self.db = db
         self.plugins = plugins
         self.url = f"sqlite:///{db}" if isinstance(db, Path) else db
-        self.settings = {"bot_delay": bot_delay, "grace_seconds": grace, "bot_seconds": 0.05, **settings}
+        # Rate limits off unless a test turns them on: every test client is the same address.
+        self.settings = {
+            "bot_delay": bot_delay,
+            "grace_seconds": grace,
+            "bot_seconds": 0.05,
+            "rate_limits": False,
+            **settings,
+        }
         self.env = env or {}
         self.port = free_port()
         self.proc: subprocess.Popen[bytes] | None = None

@@ -4,14 +4,23 @@ from __future__ import annotations
 
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
 
-from ..server.botpool import DEFAULT_DEADLINE, DEFAULT_WORKERS
+from ..server.settings import DEFAULT_DEADLINE, DEFAULT_WORKERS, Settings
 
 console = Console(highlight=False)
+
+
+LIMITS = "Limits (per client address, and in all)"
+SECURITY = "Security"
+BOTS = "Bots"
+
+
+def _default(name: str) -> Any:
+    return Settings.__dataclass_fields__[name].default
 
 
 class Durability(StrEnum):
@@ -38,14 +47,72 @@ def serve_command(
         ),
     ] = 600.0,
     bot_workers: Annotated[
-        int, typer.Option(min=1, help="Worker processes the bots think in (default: one per core but one).")
+        int,
+        typer.Option(
+            min=1, rich_help_panel=BOTS, help="Worker processes the bots think in (default: one per core but one)."
+        ),
     ] = DEFAULT_WORKERS,
     bot_deadline: Annotated[
         float,
         typer.Option(
-            min=0.1, help="Seconds a bot move may take before its worker is killed and a quick fallback bot moves."
+            min=0.1,
+            rich_help_panel=BOTS,
+            help="Seconds a bot move may take before its worker is killed and a quick fallback bot moves.",
         ),
     ] = DEFAULT_DEADLINE,
+    rate_limits: Annotated[
+        bool, typer.Option(rich_help_panel=LIMITS, help="Per-client rate limits (off only for a private server).")
+    ] = True,
+    create_rate: Annotated[
+        str, typer.Option(rich_help_panel=LIMITS, help="Tables one address may create, e.g. 20/minute.")
+    ] = _default("create_rate"),
+    claim_rate: Annotated[str, typer.Option(rich_help_panel=LIMITS, help="Seats one address may claim.")] = _default(
+        "claim_rate"
+    ),
+    move_rate: Annotated[str, typer.Option(rich_help_panel=LIMITS, help="Moves one address may send.")] = _default(
+        "move_rate"
+    ),
+    message_rate: Annotated[
+        str, typer.Option(rich_help_panel=LIMITS, help="WebSocket messages of any kind one address may send.")
+    ] = _default("message_rate"),
+    max_live_tables: Annotated[
+        int, typer.Option(min=1, rich_help_panel=LIMITS, help="Tables waiting or in play, in all (then 503).")
+    ] = _default("max_live_tables"),
+    max_bot_tables: Annotated[
+        int, typer.Option(min=0, rich_help_panel=LIMITS, help="Live tables with bots only, in all.")
+    ] = _default("max_bot_tables"),
+    max_body: Annotated[
+        int, typer.Option(min=256, rich_help_panel=LIMITS, help="Bytes of a request body (more: 413, unread).")
+    ] = _default("max_body"),
+    ws_max_message: Annotated[
+        int, typer.Option(min=256, rich_help_panel=LIMITS, help="Bytes of one WebSocket message.")
+    ] = _default("ws_max_message"),
+    ws_max_depth: Annotated[
+        int, typer.Option(min=2, rich_help_panel=LIMITS, help="Nesting of arrays and objects in a WebSocket message.")
+    ] = _default("ws_max_depth"),
+    hello_timeout: Annotated[
+        float, typer.Option(min=0.5, rich_help_panel=LIMITS, help="Seconds a new WebSocket has to say hello.")
+    ] = _default("hello_timeout"),
+    max_sockets_per_client: Annotated[
+        int, typer.Option(min=1, rich_help_panel=LIMITS, help="Open WebSockets per address.")
+    ] = _default("max_sockets_per_client"),
+    max_sockets: Annotated[int, typer.Option(min=1, rich_help_panel=LIMITS, help="Open WebSockets in all.")] = _default(
+        "max_sockets"
+    ),
+    allowed_host: Annotated[
+        list[str] | None,
+        typer.Option(
+            rich_help_panel=SECURITY,
+            help="A host name the server answers to (repeat for more). Default: any. Set it on a public server.",
+        ),
+    ] = None,
+    allowed_origin: Annotated[
+        list[str] | None,
+        typer.Option(
+            rich_help_panel=SECURITY,
+            help="A web origin (https://example.org) besides the server's own whose pages may open a WebSocket.",
+        ),
+    ] = None,
     durability: Annotated[
         Durability,
         typer.Option(
@@ -61,9 +128,9 @@ def serve_command(
     """
     try:
         import uvicorn
+        from sqlalchemy.engine import make_url
 
         from ..server.app import create_app
-        from ..server.tables import Settings
     except ImportError as err:
         missing = err.name or str(err)
         console.print(
@@ -74,9 +141,8 @@ def serve_command(
         raise typer.Exit(2) from None
 
     url = database or f"sqlite:///{Path('goldfields.db').resolve()}"
-    app = create_app(
-        url,
-        Settings(
+    try:
+        settings = Settings(
             bot_delay=bot_delay,
             grace_seconds=grace,
             waiting_expiry=waiting_expiry,
@@ -84,14 +150,38 @@ def serve_command(
             durability=durability.value,
             bot_workers=bot_workers,
             bot_deadline=bot_deadline,
-        ),
-    )
+            rate_limits=rate_limits,
+            create_rate=create_rate,
+            claim_rate=claim_rate,
+            move_rate=move_rate,
+            message_rate=message_rate,
+            max_live_tables=max_live_tables,
+            max_bot_tables=max_bot_tables,
+            max_body=max_body,
+            ws_max_message=ws_max_message,
+            ws_max_depth=ws_max_depth,
+            hello_timeout=hello_timeout,
+            max_sockets_per_client=max_sockets_per_client,
+            max_sockets=max_sockets,
+            allowed_hosts=tuple(allowed_host or ("*",)),
+            allowed_origins=tuple(allowed_origin or ()),
+        )
+    except ValueError as err:  # a rate that is not a rate, say
+        console.print(f"goldfields serve: {err}", markup=False, style="red")
+        raise typer.Exit(2) from None
+    app = create_app(url, settings)
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
-    console.print(f"[bold]goldfields[/bold] is serving at [link]http://{shown}:{port}/[/link]  (database: {url})")
+    # Never the password: this line ends up in terminals, logs and screenshots.
+    safe_url = make_url(url).render_as_string(hide_password=True)
+    console.print(f"[bold]goldfields[/bold] is serving at [link]http://{shown}:{port}/[/link]  (database: {safe_url})")
     console.print("Open that address in a browser; Ctrl-C stops the server (games are kept).")
     # No per-message deflate: compressing every update costs more CPU than the
     # bandwidth it saves on a local network, and CPU is what limits a table count.
-    uvicorn.run(app, host=host, port=port, ws_max_size=1 << 20, ws_per_message_deflate=False, log_level="warning")
+    # A frame far over the message limit is refused by the protocol (close 1009) before it is buffered.
+    frame_limit = 4 * settings.ws_max_message
+    uvicorn.run(
+        app, host=host, port=port, ws_max_size=frame_limit, ws_per_message_deflate=False, log_level="warning"
+    )
 
 
 def register(app: typer.Typer) -> None:

@@ -38,19 +38,21 @@ from fastapi.responses import JSONResponse
 from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.routing import Match
 
 from ..bots.registry import available_bots
 from ..core import registry
 from ..core.game import RuleError
 from .games import ConfigError, table_game
+from .limits import Quiet, RateLimits, Sockets, json_depth, plain_text
 from .schemas import ClaimSeat, Created, CreateTable, GameInfo, Problem, SeatToken, TableSummary
+from .security import BodyLimit, SecurityHeaders, origin_allowed
 from .store import Store, StoredTable
 from .tables import LiveTable, Settings, TableError, TableManager
 
 log = logging.getLogger("goldfields.server")
 
-MAX_MESSAGE = 8192  # bytes; no legal message comes near it
 MAX_QUEUE = 500  # updates waiting for a slow client before it is dropped
 
 LobbyStatus = Literal["live", "open", "playing", "finished"]
@@ -58,9 +60,10 @@ TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")  # secrets.token_urlsafe ids
 
 
 def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings | None = None) -> FastAPI:
+    live = settings or Settings()
+
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        live = settings or Settings()
         store = Store(database_url, synchronous="FULL" if live.durability == "full" else "NORMAL")
         manager = TableManager(store, live)
         await manager.restore()
@@ -84,8 +87,33 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
         summary=f"Play {_titles()} online: tables, seats, bots and live play.",
         version="0.1.0",
         lifespan=lifespan,
-        responses={400: {"model": Problem}, 404: {"model": Problem}, 409: {"model": Problem}, 422: {"model": Problem}},
+        responses={
+            400: {"model": Problem},
+            404: {"model": Problem},
+            409: {"model": Problem},
+            413: {"model": Problem},
+            422: {"model": Problem},
+            429: {"model": Problem},
+            503: {"model": Problem},
+        },
     )
+    # Outermost last: the host check and the body limit run before anything reads the request.
+    app.add_middleware(SecurityHeaders)
+    app.add_middleware(BodyLimit, max_bytes=live.max_body)
+    if "*" not in live.allowed_hosts:
+        app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(live.allowed_hosts))
+    app.state.settings = live
+    app.state.rates = RateLimits(
+        {"table": live.create_rate, "claim": live.claim_rate, "move": live.move_rate, "message": live.message_rate},
+        enabled=live.rate_limits,
+    )
+    app.state.sockets = Sockets(live.max_sockets_per_client, live.max_sockets)
+    app.state.quiet = Quiet()
+
+    def limit(request: Request, kind: str) -> None:
+        refused = request.app.state.rates.check(kind, client_of(request))
+        if refused is not None:
+            raise TableError(refused.code, refused.message, 429, {"retry_after": refused.retry_after})
 
     def manager(request: Request | WebSocket) -> TableManager:
         return request.app.state.manager
@@ -106,7 +134,9 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
 
     @app.exception_handler(TableError)
     async def table_error(_request: Request, err: TableError) -> JSONResponse:
-        return JSONResponse({"code": err.code, "message": str(err), **err.details}, status_code=err.status)
+        headers = {"Retry-After": str(err.details["retry_after"])} if "retry_after" in err.details else None
+        body = {"code": err.code, "message": str(err), **err.details}
+        return JSONResponse(body, status_code=err.status, headers=headers)
 
     @app.exception_handler(ConfigError)
     async def config_error(_request: Request, err: ConfigError) -> JSONResponse:
@@ -204,6 +234,7 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
 
     @app.post("/api/tables", response_model=Created, status_code=201)
     async def create(request: Request, body: CreateTable) -> dict[str, Any]:
+        limit(request, "table")
         table, token = await manager(request).create(body.model_dump(), body.claim, body.player_name)
         you = None if token is None or body.claim is None else _seat_token(table, body.claim, token)
         return {"table": table.summary(), "you": you}
@@ -217,6 +248,7 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
 
     @app.post("/api/tables/{table_id}/seats/{seat}/claim", response_model=SeatToken)
     async def claim(request: Request, table_id: str, seat: int, body: ClaimSeat) -> dict[str, Any]:
+        limit(request, "claim")
         table = manager(request).tables.get(table_id)
         if table is None:
             gone = await stored(request, table_id)
@@ -251,14 +283,25 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
 
     @app.websocket("/api/tables/{table_id}/ws")
     async def play(websocket: WebSocket, table_id: str) -> None:
-        await websocket.accept()
-        table = websocket.app.state.manager.tables.get(table_id)
-        if table is None:
-            message = f"no live table {table_id!r}: a finished game's record is at /api/tables/{table_id}/record"
-            await websocket.send_json({"type": "error", "code": "no_such_table", "message": message})
-            await websocket.close(code=4404)
+        if not origin_allowed(websocket.scope["headers"], live.allowed_origins):
+            await websocket.close(code=1008)  # before accepting: the handshake is refused (403)
             return
-        await Session(websocket, websocket.app.state.manager, table).run()
+        await websocket.accept()
+        client = client_of(websocket)
+        sockets: Sockets = websocket.app.state.sockets
+        refused = sockets.admit(client)
+        if refused is not None:
+            await _refuse(websocket, refused.code, refused.message, 1013)  # 1013: try again later
+            return
+        try:
+            table = websocket.app.state.manager.tables.get(table_id)
+            if table is None:
+                message = f"no live table {table_id!r}: a finished game's record is at /api/tables/{table_id}/record"
+                await _refuse(websocket, "no_such_table", message, 4404)
+                return
+            await Session(websocket, websocket.app.state.manager, table, client).run()
+        finally:
+            sockets.release(client)
 
     static = _static_dir()
     if static is not None:
@@ -271,6 +314,17 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
             return await files.get_response(path or ".", request.scope)
 
     return app
+
+
+def client_of(connection: Request | WebSocket) -> str:
+    """The address that rates and socket counts are kept for."""
+    return connection.client.host if connection.client is not None else "unknown"
+
+
+async def _refuse(websocket: WebSocket, code: str, message: str, close_code: int) -> None:
+    with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
+        await websocket.send_json({"type": "error", "code": code, "message": message})
+        await websocket.close(code=close_code)
 
 
 def _read_cursor(before: str | None) -> tuple[float, str] | None:
@@ -342,13 +396,18 @@ def _static_dir() -> Path | None:
 class Session:
     """One WebSocket client: its seat (after hello) and its outgoing queue."""
 
-    def __init__(self, websocket: WebSocket, manager: TableManager, table: LiveTable) -> None:
+    def __init__(self, websocket: WebSocket, manager: TableManager, table: LiveTable, client: str = "unknown") -> None:
         self.ws = websocket
         self.manager = manager
         self.table = table
+        self.client = client
+        self.settings: Settings = manager.settings
+        self.rates: RateLimits = websocket.app.state.rates
+        self.quiet: Quiet = websocket.app.state.quiet
         self.seat: int | None = None
         self.joined = False
         self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        self.close_code = 4008  # too far behind (the default reason to close)
 
     def send(self, message: dict[str, Any]) -> None:
         if self.queue.qsize() > MAX_QUEUE:
@@ -356,23 +415,52 @@ class Session:
             return
         self.queue.put_nowait(message)
 
+    def send_close(self, code: int) -> None:
+        """Close the socket with ``code`` once what is queued before has been sent."""
+        self.close_code = code
+        self.queue.put_nowait(None)
+
     async def _sender(self) -> None:
         try:
             while (message := await self.queue.get()) is not None:
                 await self.ws.send_text(json.dumps(message))
-            await self.ws.close(code=4008)
+            await self.ws.close(code=self.close_code)
         except (WebSocketDisconnect, RuntimeError, OSError):
             return  # the client went away; the receiving side ends the session
 
-    def error(self, code: str, message: str, rule: str | None = None) -> None:
-        self.send({"type": "error", "code": code, "rule": rule, "message": message})
+    def error(self, code: str, message: str, rule: str | None = None, **more: Any) -> None:
+        self.send({"type": "error", "code": code, "rule": rule, "message": message, **more})
+
+    def note(self, what: str) -> None:
+        """One short line about a misbehaving client, and not many of them: a flood of
+        bad clients must not become a flood of log."""
+        if self.quiet.allow():
+            log.warning("client %s, table %s: %s", self.client, self.table.id, what[:160])
 
     async def run(self) -> None:
         sender = asyncio.create_task(self._sender())
+        hello_by = asyncio.get_running_loop().time() + self.settings.hello_timeout
         try:
             while True:
-                text = await self.ws.receive_text()
-                await self.handle(text)
+                if self.joined:
+                    message = await self.ws.receive()
+                else:
+                    # A socket that never says hello holds a connection for nothing.
+                    left = hello_by - asyncio.get_running_loop().time()
+                    try:
+                        message = await asyncio.wait_for(self.ws.receive(), max(0.0, left))
+                    except TimeoutError:
+                        seconds = f"{self.settings.hello_timeout:g}"
+                        self.error("hello_timeout", f"say hello within {seconds} s of connecting")
+                        self.send_close(1008)
+                        break
+                if message["type"] == "websocket.disconnect":
+                    break
+                if message.get("text") is not None:
+                    await self.handle(message["text"])
+                else:
+                    self.note("sent a binary frame")
+                    self.error("binary", "messages are JSON text frames, not binary")
         except WebSocketDisconnect:
             pass
         except RuntimeError:  # the socket closed under us
@@ -385,12 +473,30 @@ class Session:
                 await sender
 
     async def handle(self, text: str) -> None:
-        if len(text.encode()) > MAX_MESSAGE:
-            return self.error("too_big", f"messages are limited to {MAX_MESSAGE} bytes")
+        refused = self.rates.check("message", self.client)
+        if refused is not None:
+            return self.error(refused.code, refused.message, retry_after=refused.retry_after)
+        try:
+            await self._handle(text)
+        except Exception as err:  # a bug met by a strange message: answer it, keep the session
+            self.note(f"message {text[:40]!r} failed: {type(err).__name__}")
+            self.error("server", "that message could not be handled; nothing changed")
+
+    async def _handle(self, text: str) -> None:
+        limit, depth = self.settings.ws_max_message, self.settings.ws_max_depth
+        if len(text) > limit or len(text.encode(errors="replace")) > limit:
+            self.note(f"sent {len(text)} characters")
+            return self.error("too_big", f"messages are limited to {limit} bytes")
+        if not json_depth(text, depth):
+            self.note("sent deeply nested JSON")
+            return self.error("too_deep", f"messages nest at most {depth} levels")
         try:
             msg = json.loads(text)
-        except json.JSONDecodeError:
+        except ValueError:  # not JSON, or a number too long to read (Python refuses 4,300+ digits)
             return self.error("bad_json", "messages are JSON objects")
+        if not plain_text(msg):
+            self.note("sent a lone surrogate")
+            return self.error("bad_text", "strings must be valid Unicode text")
         if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
             return self.error("bad_message", 'every message is a JSON object with a "type"')
         kind = msg["type"]
@@ -426,6 +532,9 @@ class Session:
     async def move(self, msg: dict[str, Any]) -> None:
         if self.seat is None:
             return self.error("spectator", "spectators cannot move")
+        refused = self.rates.check("move", self.client)
+        if refused is not None:
+            return self.error(refused.code, refused.message, retry_after=refused.retry_after)
         text, seq = msg.get("move"), msg.get("seq")
         if not isinstance(text, str) or not text.strip() or len(text) > 200:
             return self.error("bad_message", 'a move is {"type": "move", "move": "<move in the notation>"}')

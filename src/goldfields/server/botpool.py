@@ -32,6 +32,7 @@ from ..bots.registry import make_bot
 from ..core import registry
 from ..core.definition import GameDefinition
 from ..core.game import SeatView
+from .settings import DEFAULT_DEADLINE, DEFAULT_WORKERS
 
 if TYPE_CHECKING:
     from pebble import ProcessPool
@@ -45,14 +46,10 @@ _NICE = 10
 """Workers' CPU priority below the server's (0 is the server's, 19 the lowest)."""
 
 
-DEFAULT_WORKERS = max(1, (os.cpu_count() or 2) - 1)
-DEFAULT_DEADLINE = 5.0
-
-
 @dataclass(frozen=True, slots=True)
 class PoolSettings:
     workers: int = DEFAULT_WORKERS
-    """Worker processes; one core is left to the server's event loop."""
+    """Worker processes."""
     deadline: float = DEFAULT_DEADLINE
     """Seconds a bot move may take in its worker before the worker is killed."""
     queue_deadline: float = 60.0

@@ -24,9 +24,10 @@ from typing import Any, Protocol
 
 from ..bots.registry import BotParameterError, make_bot
 from ..core.game import Event, GameState, RuleError
-from .botpool import DEFAULT_DEADLINE, DEFAULT_WORKERS, BotPool, PoolSettings
+from .botpool import BotPool, PoolSettings
 from .games import ConfigError, TableGame, table_game
 from .models import SeatRow, TableRow
+from .settings import Settings
 from .store import Store
 
 log = logging.getLogger("goldfields.server")
@@ -45,43 +46,6 @@ class TableError(Exception):
         self.status = status
         self.details = dict(details or {})
         """Machine-readable specifics (which bot parameter, and what it allows)."""
-
-
-@dataclass(slots=True)
-class Settings:
-    bot_delay: float = 0.6
-    """Seconds a bot waits before moving, so that people can follow."""
-    grace_seconds: float = 20.0
-    """How long a disconnected player's seat waits before a bot stands in."""
-    bot_seconds: float = 0.5
-    """Thinking budget for search bots on the server."""
-    standin_bot: str = "heuristic"
-    bot_workers: int = DEFAULT_WORKERS
-    """Worker processes the bots think in."""
-    bot_deadline: float = DEFAULT_DEADLINE
-    """Seconds a bot move may run in its worker before it is killed and the fallback moves."""
-    waiting_expiry: float = 3600.0
-    """Seconds a table may wait for its players (from its last claim) before it expires."""
-    keep_finished: float = 600.0
-    """Seconds a finished table stays in memory, for its players' last look; then it is
-    archived: read from its stored record, never replayed."""
-    sweep_every: float = 30.0
-    """How often expired and finished tables are looked for."""
-    durability: str = "full"
-    """"full": a move is on disk before it is acknowledged, safe even from a
-    power cut (SQLite synchronous=FULL). "process": safe from a killed server
-    process but not from a power cut (synchronous=NORMAL), with much lower
-    latency. Both keep every acknowledged move through SIGKILL."""
-
-    def __post_init__(self) -> None:
-        if self.durability not in ("full", "process"):
-            raise ValueError(f"durability is 'full' or 'process', not {self.durability!r}")
-        if self.bot_workers < 1:
-            raise ValueError(f"bot_workers must be at least 1, not {self.bot_workers}")
-        if not self.bot_deadline > self.bot_seconds:
-            raise ValueError(
-                f"bot_deadline ({self.bot_deadline} s) must be longer than bot_seconds ({self.bot_seconds} s)"
-            )
 
 
 class Outbox(Protocol):
@@ -201,6 +165,7 @@ class TableManager:
         Table, seats, the creator's claim and (if no seat is left open) the start are stored
         in one transaction."""
         game = table_game(request["game"])
+        self._check_capacity(request["seats"])
         if request.get("players") is None:
             request = {**request, "players": len(request["seats"])}
         config = game.check_config(request)
@@ -268,6 +233,18 @@ class TableManager:
             async with table.lock:
                 await self._advance(table)
         return table, token
+
+    def _check_capacity(self, seats: list[Mapping[str, Any]]) -> None:
+        """The global caps: live tables, and live tables of bots only."""
+        live = [t for t in self.tables.values() if t.status in ("waiting", "playing")]
+        if len(live) >= self.settings.max_live_tables:
+            message = f"the server has {len(live)} live tables, as many as it takes; try again later"
+            raise TableError("server_full", message, 503, {"retry_after": 60})
+        if seats and all(spec.get("kind") == "bot" for spec in seats):
+            bot_tables = sum(all(s.kind == "bot" for s in t.seats) for t in live)
+            if bot_tables >= self.settings.max_bot_tables:
+                message = f"the server runs {bot_tables} tables of bots only, as many as it takes; seat a human"
+                raise TableError("too_many_bot_tables", message, 503, {"retry_after": 60})
 
     async def claim(self, table: LiveTable, seat: int, name: str) -> str:
         if not 0 <= seat < len(table.seats):

@@ -1,0 +1,139 @@
+"""The house's limits: how much any one client may ask of the server, and how much in all.
+
+Rates are counted per client address with the ``limits`` library (moving
+windows, in memory: one server process holds them). Behind a reverse proxy,
+run uvicorn with ``--forwarded-allow-ips`` so that the address is the
+player's, not the proxy's.
+
+Every limit here is a setting of ``goldfields serve`` (see docs/server.md,
+"Limits").
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+from limits import RateLimitItem, parse, storage, strategies
+
+RATE_HELP = 'a rate in the notation of the limits library: "20/minute", "5/second", "100/hour"'
+
+
+def rate(text: str) -> RateLimitItem:
+    """``"20/minute"`` as a rate item; a clear ValueError otherwise."""
+    try:
+        return parse(text)
+    except ValueError:
+        raise ValueError(f"{text!r} is not a rate: write {RATE_HELP}") from None
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """A limit reached: which, why, and when to try again (seconds, for ``Retry-After``)."""
+
+    code: str
+    message: str
+    retry_after: int
+
+
+class RateLimits:
+    """Per-client rates: ``check(kind, client)`` counts a request and says if it is refused."""
+
+    def __init__(self, rates: dict[str, str], enabled: bool = True) -> None:
+        self.items = {kind: rate(text) for kind, text in rates.items()}
+        self.enabled = enabled
+        self._limiter = strategies.MovingWindowRateLimiter(storage.MemoryStorage())
+
+    def check(self, kind: str, client: str) -> Refusal | None:
+        if not self.enabled:
+            return None
+        item = self.items[kind]
+        if self._limiter.hit(item, kind, client):
+            return None
+        reset = self._limiter.get_window_stats(item, kind, client).reset_time
+        retry = max(1, math.ceil(reset - time.time()))
+        message = f"too many {kind}s from your address: at most {item}; try again in {retry} s"
+        return Refusal("rate_limited", message, retry)
+
+
+class Quiet:
+    """At most one log line per ``every`` seconds for a kind of trouble (a flood of bad clients
+    must not flood the log): ``allow()`` says whether to write this one."""
+
+    def __init__(self, per_second: int = 1) -> None:
+        self._item = rate(f"{per_second}/second")
+        self._limiter = strategies.FixedWindowRateLimiter(storage.MemoryStorage())
+        self.suppressed = 0
+
+    def allow(self, kind: str = "log") -> bool:
+        if self._limiter.hit(self._item, kind):
+            return True
+        self.suppressed += 1
+        return False
+
+
+class Sockets:
+    """Open WebSockets, per client and in all."""
+
+    def __init__(self, per_client: int, total: int) -> None:
+        self.per_client = per_client
+        self.total = total
+        self.open: Counter[str] = Counter()
+
+    def admit(self, client: str) -> Refusal | None:
+        if self.open[client] >= self.per_client:
+            return Refusal("too_many_sockets", f"at most {self.per_client} open connections per address", 5)
+        if sum(self.open.values()) >= self.total:
+            return Refusal("server_full", "the server has as many connections as it takes; try again soon", 30)
+        self.open[client] += 1
+        return None
+
+    def release(self, client: str) -> None:
+        self.open[client] -= 1
+        if self.open[client] <= 0:
+            del self.open[client]
+
+
+def json_depth(text: str, limit: int) -> bool:
+    """Whether the JSON text nests no deeper than ``limit`` (arrays and objects), checked
+    before parsing: a parser would recurse once per level, thousands deep."""
+    if text.count("[") + text.count("{") <= limit:
+        return True  # the usual case, counted in C
+    depth = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            if depth > limit:
+                return False
+        elif ch in "]}":
+            depth -= 1
+    return True
+
+
+def plain_text(value: Any) -> bool:
+    """Whether every string in a parsed message is valid Unicode text (JSON's ``\\ud800``
+    escapes can make lone surrogates, which no UTF-8 encoder accepts)."""
+    if isinstance(value, str):
+        try:
+            value.encode()
+        except UnicodeEncodeError:
+            return False
+        return True
+    if isinstance(value, dict):
+        return all(plain_text(k) and plain_text(v) for k, v in value.items())
+    if isinstance(value, list):
+        return all(plain_text(v) for v in value)
+    return True

@@ -1,0 +1,88 @@
+"""The server's settings: the house rules, its limits, and how bots think.
+
+Every field is an option of ``goldfields serve`` (see ``goldfields serve --help``
+and docs/server.md). This module imports nothing beyond the standard library, so
+that the command line can show the defaults without the server's libraries.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+DEFAULT_WORKERS = max(1, (os.cpu_count() or 2) - 1)
+"""Bot worker processes: one core is left to the server's event loop."""
+DEFAULT_DEADLINE = 5.0
+
+
+@dataclass(slots=True)
+class Settings:
+    bot_delay: float = 0.6
+    """Seconds a bot waits before moving, so that people can follow."""
+    grace_seconds: float = 20.0
+    """How long a disconnected player's seat waits before a bot stands in."""
+    bot_seconds: float = 0.5
+    """Thinking budget for search bots on the server."""
+    standin_bot: str = "heuristic"
+    bot_workers: int = DEFAULT_WORKERS
+    """Worker processes the bots think in."""
+    bot_deadline: float = DEFAULT_DEADLINE
+    """Seconds a bot move may run in its worker before it is killed and the fallback moves."""
+    waiting_expiry: float = 3600.0
+    """Seconds a table may wait for its players (from its last claim) before it expires."""
+    keep_finished: float = 600.0
+    """Seconds a finished table stays in memory, for its players' last look; then it is
+    archived: read from its stored record, never replayed."""
+    sweep_every: float = 30.0
+    """How often expired and finished tables are looked for."""
+    rate_limits: bool = True
+    """Per-client rate limits on (off for a private server or a benchmark)."""
+    create_rate: str = "20/minute"
+    """Tables one client address may create."""
+    claim_rate: str = "60/minute"
+    """Seats one client address may claim."""
+    move_rate: str = "10/second"
+    """Moves one client address may send (over all its sockets)."""
+    message_rate: str = "50/second"
+    """WebSocket messages of any kind one client address may send."""
+    max_live_tables: int = 2000
+    """Tables waiting or in play, in all; creating one more is refused with 503."""
+    max_bot_tables: int = 50
+    """Live tables with no human seat (bots playing bots), in all."""
+    max_body: int = 16_384
+    """Bytes of an HTTP request body; more is refused with 413 before it is read."""
+    ws_max_message: int = 8192
+    """Bytes of one WebSocket message."""
+    ws_max_depth: int = 8
+    """Nesting of arrays and objects in one WebSocket message."""
+    hello_timeout: float = 10.0
+    """Seconds a new WebSocket has to say hello before it is closed."""
+    max_sockets_per_client: int = 32
+    """Open WebSockets per client address."""
+    max_sockets: int = 10_000
+    """Open WebSockets in all."""
+    allowed_hosts: tuple[str, ...] = ("*",)
+    """Host names the server answers to ("*": any). Set them on a public server."""
+    allowed_origins: tuple[str, ...] = ()
+    """Web origins, beside the server's own, whose pages may open a WebSocket ("*": any)."""
+    durability: str = "full"
+    """"full": a move is on disk before it is acknowledged, safe even from a
+    power cut (SQLite synchronous=FULL). "process": safe from a killed server
+    process but not from a power cut (synchronous=NORMAL), with much lower
+    latency. Both keep every acknowledged move through SIGKILL."""
+
+    def __post_init__(self) -> None:
+        if self.durability not in ("full", "process"):
+            raise ValueError(f"durability is 'full' or 'process', not {self.durability!r}")
+        self.allowed_hosts = tuple(self.allowed_hosts)
+        self.allowed_origins = tuple(self.allowed_origins)
+        from .limits import rate  # the limits library is a server extra; these defaults are read without it
+
+        for text in (self.create_rate, self.claim_rate, self.move_rate, self.message_rate):
+            rate(text)  # a clear error now, not at the first request
+        if self.bot_workers < 1:
+            raise ValueError(f"bot_workers must be at least 1, not {self.bot_workers}")
+        if not self.bot_deadline > self.bot_seconds:
+            raise ValueError(
+                f"bot_deadline ({self.bot_deadline} s) must be longer than bot_seconds ({self.bot_seconds} s)"
+            )

@@ -40,7 +40,8 @@ def free_port() -> int:
 
 class ServerProcess:
     """``db`` is an SQLite file, or any SQLAlchemy URL; ``settings`` are more fields of the
-    server's Settings; ``env`` more environment variables (such as a crash point)."""
+    server's Settings; ``env`` more environment variables (such as a crash point); ``log``
+    a file for the server's output."""
 
     def __init__(
         self,
@@ -49,6 +50,7 @@ class ServerProcess:
         grace: float = 30.0,
         plugins: tuple[str, ...] = (),
         env: dict[str, str] | None = None,
+        log: Path | None = None,
         **settings: object,
     ) -> None:
         self.db = db
@@ -63,6 +65,7 @@ class ServerProcess:
             **settings,
         }
         self.env = env or {}
+        self.log = log
         self.port = free_port()
         self.proc: subprocess.Popen[bytes] | None = None
 
@@ -71,8 +74,11 @@ class ServerProcess:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self) -> ServerProcess:
+        out = self.log.open("ab") if self.log is not None else None  # the server's log, for tests that read it
         self.proc = subprocess.Popen(
             [sys.executable, "-c", SERVER, self.url, str(self.port), json.dumps(self.settings)],
+            stdout=out,
+            stderr=subprocess.STDOUT if out is not None else None,
             env={
                 **os.environ,
                 **self.env,
@@ -87,11 +93,16 @@ class ServerProcess:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"the server exited at start with status {self.proc.returncode}")
             try:
-                if httpx.get(f"{self.base}/api/health", timeout=1).status_code == 200:
+                if httpx.get(f"{self.base}/api/health", headers=self._host(), timeout=1).status_code == 200:
                     return self
             except httpx.HTTPError:
                 time.sleep(0.1)
         raise RuntimeError("the server did not start")
+
+    def _host(self) -> dict[str, str]:
+        """A Host header the server answers to, when it answers only some."""
+        hosts = self.settings.get("allowed_hosts")
+        return {"Host": hosts[0]} if isinstance(hosts, list | tuple) and "*" not in hosts else {}
 
     def kill(self) -> None:
         """SIGKILL: no shutdown code runs, as in a crash."""

@@ -100,6 +100,9 @@ def new_page(browser: Any, server: LiveServer) -> Iterator[Any]:
     def make(**kwargs: Any) -> Any:
         kwargs.setdefault("viewport", {"width": 1280, "height": 900})
         kwargs.setdefault("locale", "en-GB")
+        # Playwright's wait_for_function evaluates strings in the page, which the server's
+        # Content-Security-Policy forbids; test_web_security.py runs the client under it.
+        kwargs.setdefault("bypass_csp", True)
         context = browser.new_context(base_url=server.base, **kwargs)
         # Generous: each wait ends as soon as its event happens, and a CI machine shared
         # with other jobs can take tens of seconds to serve a page (scripts/test-under-load).

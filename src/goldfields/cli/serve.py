@@ -129,6 +129,7 @@ def serve_command(
     try:
         import uvicorn
         from sqlalchemy.engine import make_url
+        from sqlalchemy.exc import ArgumentError
 
         from ..server.app import create_app
     except ImportError as err:
@@ -169,10 +170,18 @@ def serve_command(
     except ValueError as err:  # a rate that is not a rate, say
         console.print(f"goldfields serve: {err}", markup=False, style="red")
         raise typer.Exit(2) from None
+    # Never the password: what is printed ends up in terminals, logs and screenshots.
+    try:
+        safe_url = make_url(url).render_as_string(hide_password=True)
+    except ArgumentError:
+        console.print(f"goldfields serve: {url!r} is not a database URL (sqlite:///file.db, postgresql+psycopg://...)")
+        raise typer.Exit(2) from None
+    problem = _unreachable(url)
+    if problem is not None:
+        console.print(f"goldfields serve: cannot open the database {safe_url}: {problem}", markup=False, style="red")
+        raise typer.Exit(2)
     app = create_app(url, settings)
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
-    # Never the password: this line ends up in terminals, logs and screenshots.
-    safe_url = make_url(url).render_as_string(hide_password=True)
     console.print(f"[bold]goldfields[/bold] is serving at [link]http://{shown}:{port}/[/link]  (database: {safe_url})")
     console.print("Open that address in a browser; Ctrl-C stops the server (games are kept).")
     # No per-message deflate: compressing every update costs more CPU than the
@@ -182,6 +191,31 @@ def serve_command(
     uvicorn.run(
         app, host=host, port=port, ws_max_size=frame_limit, ws_per_message_deflate=False, log_level="warning"
     )
+
+
+def _unreachable(url: str) -> str | None:
+    """Why the database cannot be opened, in one line (no traceback, no password), or None."""
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from ..server.store import private_sqlite_file
+
+    try:
+        private_sqlite_file(url)  # before anything opens it: a new file is 0600 from the start
+        engine = create_engine(url)
+    except OSError as err:
+        return err.strerror or str(err)
+    except (SQLAlchemyError, ImportError, ValueError) as err:
+        return str(err).splitlines()[0]
+    try:
+        with engine.connect() as connection:
+            connection.execute(text("SELECT 1"))
+    except SQLAlchemyError as err:
+        cause = getattr(err, "orig", None)
+        return str(cause if isinstance(cause, Exception) else err).splitlines()[0]
+    finally:
+        engine.dispose()
+    return None
 
 
 def register(app: typer.Typer) -> None:

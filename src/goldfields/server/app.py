@@ -453,6 +453,8 @@ class Session:
                         seconds = f"{self.settings.hello_timeout:g}"
                         self.error("hello_timeout", f"say hello within {seconds} s of connecting")
                         self.send_close(1008)
+                        with contextlib.suppress(TimeoutError):
+                            await asyncio.wait_for(asyncio.shield(sender), 10)  # the error, then the close
                         break
                 if message["type"] == "websocket.disconnect":
                     break

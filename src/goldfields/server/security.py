@@ -80,27 +80,29 @@ class BodyLimit:
         if declared is not None and declared > self.max_bytes:
             return await self._refuse(send)
         seen = 0
-        started = False
+        started = refused = False
 
         async def counting_receive() -> Message:
-            nonlocal seen
+            nonlocal seen, refused
             message = await receive()
-            if message["type"] == "http.request":
+            if message["type"] == "http.request" and not started:
                 seen += len(message.get("body", b""))
                 if seen > self.max_bytes:
-                    raise _TooLarge
+                    # Answer now, and tell the app the client is gone: it stops reading,
+                    # and whatever it would answer is dropped below.
+                    refused = True
+                    await self._refuse(send)
+                    return {"type": "http.disconnect"}
             return message
 
         async def watching_send(message: Message) -> None:
             nonlocal started
+            if refused:
+                return
             started = started or message["type"] == "http.response.start"
             await send(message)
 
-        try:
-            await self.app(scope, counting_receive, watching_send)
-        except _TooLarge:
-            if not started:
-                await self._refuse(send)
+        await self.app(scope, counting_receive, watching_send)
 
     async def _refuse(self, send: Send) -> None:
         body = json.dumps(
@@ -111,10 +113,6 @@ class BodyLimit:
         headers.append((b"connection", b"close"))
         await send({"type": "http.response.start", "status": 413, "headers": [*headers, *HEADERS]})
         await send({"type": "http.response.body", "body": body})
-
-
-class _TooLarge(Exception):
-    pass
 
 
 def origin_allowed(headers: Iterable[tuple[bytes, bytes]], allowed: Iterable[str]) -> bool:

@@ -44,6 +44,6 @@ export function installIcons() {
     .map(([name, body]) => `<symbol id="i-${name}" viewBox="0 0 24 24">${body}</symbol>`)
     .join("");
   const holder = document.createElement("div");
-  holder.innerHTML = `<svg id="gf-icons" xmlns="http://www.w3.org/2000/svg" style="display:none">${defs}</svg>`;
+  holder.innerHTML = `<svg id="gf-icons" xmlns="http://www.w3.org/2000/svg" display="none">${defs}</svg>`;
   document.body.prepend(holder.firstChild);
 }

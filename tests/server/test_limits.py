@@ -1,0 +1,252 @@
+"""The house's limits, against a real server process: rates, caps, sizes, sockets, headers.
+
+Each test starts a server with the limit under test set low, and waits for
+events (a reply, a close) with generous timeouts; nothing here depends on how
+fast the machine is.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import socket
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from live import BOTS, HUMAN, LiveServer, receive, send
+from websockets.exceptions import ConnectionClosed, InvalidStatus
+from websockets.sync.client import connect
+
+MakeServer = Callable[..., LiveServer]
+
+
+@pytest.fixture
+def make_server(database: Path | str) -> Iterator[MakeServer]:
+    """A server with the given settings (a limit set low), on each database."""
+    started: list[LiveServer] = []
+
+    def start(**settings: object) -> LiveServer:
+        live = LiveServer(database, **settings).start()
+        started.append(live)
+        return live
+
+    yield start
+    for live in started:
+        live.stop()
+
+
+def table_body(seats: list[dict[str, str]]) -> dict[str, object]:
+    return {"game": "digging", "seats": seats}
+
+
+def test_creating_tables_too_fast_is_refused_with_429_and_retry_after(make_server: MakeServer) -> None:
+    server = make_server(rate_limits=True, create_rate="3/minute")
+    for _ in range(3):
+        assert server.post("/api/tables", table_body([HUMAN, HUMAN])).status_code == 201
+    r = server.post("/api/tables", table_body([HUMAN, HUMAN]))
+    assert r.status_code == 429, r.text
+    assert r.json()["code"] == "rate_limited" and "3 per 1 minute" in r.json()["message"]
+    assert 1 <= int(r.headers["Retry-After"]) <= 60
+    assert r.json()["retry_after"] == int(r.headers["Retry-After"])
+    assert len(server.get("/api/tables?status=live").json()) == 3
+
+
+def test_claiming_seats_too_fast_is_refused_with_429(make_server: MakeServer) -> None:
+    server = make_server(rate_limits=True, claim_rate="2/minute")
+    table = server.create([HUMAN] * 4)["table"]["id"]
+    for seat in (0, 1):
+        assert server.post(f"/api/tables/{table}/seats/{seat}/claim", {"name": "x"}).status_code == 200
+    r = server.post(f"/api/tables/{table}/seats/2/claim", {"name": "x"})
+    assert r.status_code == 429 and "Retry-After" in r.headers
+    assert server.get(f"/api/tables/{table}").json()["seats"][2]["open"]
+
+
+def test_moving_too_fast_gets_a_rate_limited_error_on_the_socket(make_server: MakeServer) -> None:
+    server = make_server(rate_limits=True, move_rate="1/minute")
+    created = server.create([HUMAN, BOTS], claim=0)
+    with server.ws(created["table"]["id"]) as ws:
+        send(ws, {"type": "hello", "seat": 0, "token": created["you"]["token"]})
+        receive(ws)
+        codes = []
+        for _ in range(2):
+            send(ws, {"type": "move", "move": "draw", "seq": 0})
+            while (msg := receive(ws))["type"] == "update":
+                pass
+            codes.append(msg.get("code"))
+        # The first is judged by the rules (whatever they say); the second never reaches them.
+        assert codes[0] != "rate_limited" and codes[1] == "rate_limited"
+        assert msg["retry_after"] >= 1
+
+
+def test_live_tables_and_bot_only_tables_have_global_caps(make_server: MakeServer) -> None:
+    server = make_server(max_live_tables=3, max_bot_tables=1)
+    assert server.post("/api/tables", table_body([BOTS, BOTS])).status_code == 201
+    r = server.post("/api/tables", table_body([BOTS, BOTS]))
+    assert r.status_code == 503 and r.json()["code"] == "too_many_bot_tables" and "Retry-After" in r.headers
+    for _ in range(2):
+        assert server.post("/api/tables", table_body([HUMAN, BOTS])).status_code == 201
+    r = server.post("/api/tables", table_body([HUMAN, BOTS]))
+    assert r.status_code == 503 and r.json()["code"] == "server_full"
+
+
+def rss_kib(server: LiveServer) -> int:
+    assert server.proc is not None
+    for line in Path(f"/proc/{server.proc.pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    raise AssertionError("no VmRSS")
+
+
+def test_a_huge_body_is_refused_with_413_before_it_is_read(make_server: MakeServer) -> None:
+    server = make_server(max_body=4096)
+    before = rss_kib(server)
+    # Announced as 200 MB, and only a little is sent: the answer must come without the rest.
+    with socket.create_connection(("127.0.0.1", server.port), timeout=30) as s:
+        s.sendall(
+            b"POST /api/tables HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            b"Content-Length: 200000000\r\n\r\n" + b"{" * 1000
+        )
+        answer = b""
+        while b"too_large" not in answer and (chunk := s.recv(65536)):
+            answer += chunk
+    assert answer.startswith(b"HTTP/1.1 413"), answer[:200]
+    assert b"too_large" in answer
+
+    # Streamed (chunked, no length): refused once it passes the limit.
+    def chunks() -> Iterator[bytes]:
+        for _ in range(50_000):
+            yield b" " * 4096  # 200 MB if it were all read
+
+    r = httpx.post(f"{server.base}/api/tables", content=chunks(), timeout=60)
+    assert r.status_code == 413 and r.json()["code"] == "too_large"
+    assert rss_kib(server) - before < 50_000, "the body was read into memory"
+    assert server.get("/api/health").status_code == 200
+
+
+GARBAGE = [
+    ("binary", None),
+    ("too_big", json.dumps({"type": "hello", "token": "x" * 20_000})),
+    ("too_deep", "[" * 4000 + "]" * 4000),
+    ("too_deep", '{"type": "hello", "seat": ' + "[" * 50 + "]" * 50 + "}"),
+    ("bad_json", '{"type": "move", "seq": ' + "9" * 4400 + "}"),
+    ("bad_text", '{"type": "hello", "seat": 0, "token": "\\ud800"}'),
+    ("bad_json", "not json"),
+    ("bad_message", '{"type": 5}'),
+    ("bad_message", '{"type": "hello", "seat": "zero", "token": 7}'),
+]
+
+
+@pytest.mark.parametrize(("code", "text"), GARBAGE, ids=[f"{c}-{i}" for i, (c, _) in enumerate(GARBAGE)])
+def test_websocket_garbage_gets_an_error_and_the_session_goes_on(
+    server: LiveServer, code: str, text: str | None
+) -> None:
+    table = server.create([HUMAN, HUMAN])["table"]["id"]
+    with server.ws(table) as ws:
+        if text is None:
+            ws.send(b"\x00\xff\x00binary")
+        else:
+            ws.send(text)
+        reply = receive(ws)
+        assert reply["type"] == "error" and reply["code"] == code, reply
+        send(ws, {"type": "ping"})
+        assert receive(ws)["type"] == "pong"  # still open, still answering
+
+
+def test_invalid_utf8_is_closed_with_1007(server: LiveServer) -> None:
+    table = server.create([HUMAN, HUMAN])["table"]["id"]
+    with socket.create_connection(("127.0.0.1", server.port), timeout=30) as s:
+        s.sendall(
+            f"GET /api/tables/{table}/ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n".encode()
+        )
+        assert b" 101 " in s.recv(4096)
+        payload = b"\xff\xfe{}"
+        mask = b"\x01\x02\x03\x04"
+        masked = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+        s.sendall(bytes([0x81, 0x80 | len(payload)]) + mask + masked)  # a text frame that is not UTF-8
+        frame = b""
+        while len(frame) < 4:
+            chunk = s.recv(4096)
+            assert chunk, "closed without a close frame"
+            frame += chunk
+    assert frame[0] == 0x88 and int.from_bytes(frame[2:4], "big") == 1007
+
+
+def test_garbage_writes_a_few_short_log_lines_not_tracebacks(make_server: MakeServer, tmp_path: Path) -> None:
+    log = tmp_path / "server.log"
+    server = make_server(log=log)
+    table = server.create([HUMAN, HUMAN])["table"]["id"]
+    for i in range(200):
+        with server.ws(table) as ws:
+            ws.send(GARBAGE[i % len(GARBAGE)][1] or b"\x00")
+            assert receive(ws)["type"] == "error"
+    text = log.read_text()
+    assert "Traceback" not in text
+    assert len(text) < 20_000, f"{len(text)} bytes of log for 200 bad messages"
+    assert all(len(line) < 300 for line in text.splitlines())
+
+
+def test_a_socket_that_never_says_hello_is_closed(make_server: MakeServer) -> None:
+    server = make_server(hello_timeout=1.0)
+    table = server.create([HUMAN, HUMAN])["table"]["id"]
+    with server.ws(table) as ws:
+        assert receive(ws, timeout=60)["code"] == "hello_timeout"
+        with pytest.raises(ConnectionClosed) as closed:
+            ws.recv(timeout=60)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
+
+
+def test_one_address_may_hold_only_so_many_sockets(make_server: MakeServer) -> None:
+    server = make_server(max_sockets_per_client=3)
+    table = server.create([HUMAN, HUMAN])["table"]["id"]
+    with contextlib.ExitStack() as stack:
+        held = [stack.enter_context(server.ws(table)) for _ in range(3)]
+        for ws in held:
+            send(ws, {"type": "hello"})
+            receive(ws)
+        with server.ws(table) as extra:
+            assert receive(extra)["code"] == "too_many_sockets"
+            with pytest.raises(ConnectionClosed) as closed:
+                extra.recv(timeout=60)
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 1013
+        held[0].close()
+        deadline = time.monotonic() + 60
+        while True:  # the freed place is given back once the server sees the close
+            with server.ws(table) as again:
+                send(again, {"type": "hello"})
+                if receive(again)["type"] == "update":
+                    break
+            assert time.monotonic() < deadline
+            time.sleep(0.1)
+
+
+def test_websockets_from_another_site_are_refused_unless_allowed(make_server: MakeServer) -> None:
+    server = make_server(allowed_origins=["https://friend.example"])
+    table = server.create([HUMAN, HUMAN])["table"]["id"]
+    url = f"ws://127.0.0.1:{server.port}/api/tables/{table}/ws"
+    with pytest.raises(InvalidStatus) as refused:
+        connect(url, origin="https://evil.example", open_timeout=30)  # type: ignore[arg-type]
+    assert refused.value.response.status_code == 403
+    for origin in (f"http://127.0.0.1:{server.port}", "https://friend.example"):
+        with connect(url, origin=origin, open_timeout=30) as ws:  # type: ignore[arg-type]
+            send(ws, {"type": "hello"})
+            assert receive(ws)["type"] == "update"
+
+
+def test_only_the_allowed_hosts_are_answered(make_server: MakeServer) -> None:
+    server = make_server(allowed_hosts=["play.example"])
+    assert httpx.get(f"{server.base}/api/health", timeout=10).status_code == 400
+    assert httpx.get(f"{server.base}/api/health", headers={"Host": "play.example"}, timeout=10).status_code == 200
+
+
+@pytest.mark.parametrize("path", ["/", "/table.html", "/api/health", "/api/tables", "/api/tables/nope"])
+def test_every_response_carries_the_security_headers(server: LiveServer, path: str) -> None:
+    headers = server.get(path).headers
+    assert "frame-ancestors 'none'" in headers["Content-Security-Policy"]
+    assert "script-src 'self'" in headers["Content-Security-Policy"]
+    assert headers["X-Content-Type-Options"] == "nosniff"
+    assert headers["X-Frame-Options"] == "DENY"
+    assert headers["Referrer-Policy"] == "no-referrer"

@@ -37,7 +37,8 @@ import sys, uvicorn
 from goldfields.server.app import create_app
 from goldfields.server.tables import Settings
 url, port, delay, durability = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), sys.argv[4]
-app = create_app(url, Settings(bot_delay=delay, bot_seconds=0.05, durability=durability, rate_limits=False))
+app = create_app(url, Settings(bot_delay=delay, bot_seconds=0.05, durability=durability, rate_limits=False,
+                                max_sockets_per_client=100_000))
 uvicorn.run(app, host="127.0.0.1", port=port, ws_max_size=1 << 20, ws_per_message_deflate=False, log_level="warning")
 """
 

@@ -123,3 +123,22 @@ def test_a_table_stored_with_a_bot_spec_that_is_now_refused_still_plays_to_the_e
 def test_health_reports_the_fallback_count(server: LiveServer) -> None:
     body = httpx.get(f"{server.base}/api/health", timeout=10).json()
     assert body == {"status": "ok", "bot_fallbacks": 0}
+
+
+def test_a_quick_bot_never_waits_behind_a_search(tmp_path: Path) -> None:
+    from toy import register_toy, unregister_toy
+
+    register_toy()
+    # One search worker, held by a bot that overruns a long deadline: if quick bots shared
+    # its line, the human's random opponent would move only after that deadline, when the
+    # sleeper's fallback has been counted.
+    server = LiveServer(tmp_path / "goldfields.db", plugins=("toy",), bot_workers=1, bot_deadline=600).start()
+    try:
+        r = server.post("/api/tables", {"game": "toy", "seats": [{"kind": "bot", "bot": "sleeper"}] * 2})
+        assert r.status_code == 201, r.text
+        summary = _play_as_seat_0(server, "random")
+        assert summary["status"] == "finished"
+        assert server.get("/api/health").json()["bot_fallbacks"] == 0
+    finally:
+        server.stop()
+        unregister_toy()

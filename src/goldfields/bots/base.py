@@ -68,6 +68,9 @@ class Bot(ABC):
 
     name: ClassVar[str]
     """The registry name, as written in a bot spec."""
+    quick: ClassVar[bool] = False
+    """Decides in milliseconds, without searching: a server runs such bots in their own
+    workers, so that they never wait behind a search."""
 
     @abstractmethod
     def act(self, view: SeatView, rng: random.Random, budget: Budget | None = None) -> int:

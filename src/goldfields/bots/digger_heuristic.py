@@ -50,6 +50,7 @@ class DiggerHeuristic(Bot):
     """Greedy grabbing, steals from the leader, and a one-roll look-ahead stop rule."""
 
     name: ClassVar[str] = "heuristic"
+    quick: ClassVar[bool] = True
     jitter: float = param(0.2, 0.0, 1.0, high_open=True)
     """The spread the bot assumes on each cost of the clock (the arena's clock uses 0.2)."""
     margin: float = param(0.0, -100.0, 100.0)

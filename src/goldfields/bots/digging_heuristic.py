@@ -172,6 +172,7 @@ class DiggingHeuristic(Bot):
     """Rule-based Digging player; ``samples`` determinisations estimate fights."""
 
     name: ClassVar[str] = "heuristic"
+    quick: ClassVar[bool] = True
     samples: int = param(16, 1, 256)
     bandit_cost: float = param(0.3, 0.0, 10.0)
     """Points a bandit is worth keeping, per unit of its value (it can fight only once a hand)."""

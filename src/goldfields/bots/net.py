@@ -174,6 +174,7 @@ class NetBot(Bot):
     """The policy network alone: the legal move it rates highest (or one drawn, with ``temperature``)."""
 
     name: ClassVar[str] = "net"
+    quick: ClassVar[bool] = True
     net: str = param("default", choices=networks, files=True)
     """A shipped network's name, or the path of a ``.npz`` file."""
     temperature: float = param(0.0, 0.0, 100.0)

@@ -13,6 +13,7 @@ from .base import Bot, Budget, legal_actions_of
 @dataclass
 class RandomBot(Bot):
     name: ClassVar[str] = "random"
+    quick: ClassVar[bool] = True
 
     def act(self, view: SeatView, rng: random.Random, budget: Budget | None = None) -> int:
         legal = legal_actions_of(view)

@@ -28,7 +28,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from ..bots.base import Bot, Budget
-from ..bots.registry import make_bot
+from ..bots.registry import BotSpec, BotSpecError, bot_class, make_bot
 from ..core import registry
 from ..core.definition import GameDefinition
 from ..core.game import SeatView
@@ -91,33 +91,50 @@ def fallback_action(game: str, view: SeatView, rng: random.Random) -> int:
         return legal[rng.randrange(len(legal))]
 
 
+@lru_cache(maxsize=256)
+def is_quick(spec: str, game: str) -> bool:
+    """Whether the spec's bot decides without searching (see :attr:`Bot.quick`)."""
+    try:
+        return bot_class(BotSpec.parse(spec).name, game).quick
+    except BotSpecError:
+        return True  # it will fail at once in its worker, and the fallback is quick
+
+
 class BotPool:
-    """Worker processes for bot moves. Start with :meth:`start`, end with :meth:`close`."""
+    """Worker processes for bot moves, in two lanes: quick bots (random, heuristics, the
+    policy network alone) in one worker of their own, searches in ``settings.workers``.
+    A quick bot's move never waits in line behind a search: a table of a human and
+    three heuristics keeps its pace however many search tables are thinking.
+
+    Started on the first move; end with :meth:`close`.
+    """
 
     def __init__(self, settings: PoolSettings | None = None) -> None:
         self.settings = settings or PoolSettings()
-        self._pool: ProcessPool | None = None
+        self._pools: dict[bool, ProcessPool] = {}
         self.failures = 0
         """Moves the fallback made, since start (a health figure)."""
         self._last_log = 0.0
 
-    def start(self) -> None:
-        if self._pool is None:
+    def _pool(self, quick: bool) -> ProcessPool:
+        if quick not in self._pools:
             from pebble import ProcessPool  # a server extra: the defaults above are read without it
 
             # spawn: a fork of a server with a running event loop and threads is not safe.
-            self._pool = ProcessPool(
-                max_workers=self.settings.workers,
+            self._pools[quick] = ProcessPool(
+                max_workers=1 if quick else self.settings.workers,
                 initializer=_start_worker,
                 initargs=(registry.plugins(),),
                 context=multiprocessing.get_context("spawn"),
             )
+        return self._pools[quick]
 
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.stop()
-            self._pool.join(timeout=10)
-            self._pool = None
+        pools, self._pools = list(self._pools.values()), {}
+        for pool in pools:
+            pool.stop()
+        for pool in pools:
+            pool.join(timeout=10)
 
     async def decide(self, spec: str, game: str, view: SeatView, rng: random.Random, seconds: float) -> int:
         """The bot's action for ``view.seat``, or the fallback's if the bot fails or overruns.
@@ -125,15 +142,16 @@ class BotPool:
         ``rng`` is the table's: the worker draws from a copy, and the fallback
         from ``rng`` itself, so a game stays reproducible from its seeds either way.
         """
-        self.start()
-        assert self._pool is not None
+        quick = is_quick(spec, game)
         try:
-            future = self._pool.schedule(
+            future = self._pool(quick).schedule(
                 _decide, args=(spec, game, view, rng, seconds), timeout=self.settings.deadline
             )
-        except RuntimeError as err:  # the pool itself broke: start a new one for the next move
+        except RuntimeError as err:  # the lane's pool itself broke: a new one serves the next move
             self._note(spec, game, err)
-            await asyncio.to_thread(self.close)
+            broken = self._pools.pop(quick)
+            broken.stop()
+            await asyncio.to_thread(broken.join, 10)
             return fallback_action(game, view, rng)
         try:
             action = await asyncio.wait_for(asyncio.wrap_future(future), self.settings.queue_deadline)

@@ -5,7 +5,8 @@ tests may create databases (``postgresql+psycopg://user:pw@127.0.0.1:5432``);
 scripts/test starts Debian's postgresql on localhost and sets it. Without it
 the PostgreSQL variants are skipped, saying why, unless
 ``GOLDFIELDS_REQUIRE_POSTGRES=1`` (set by scripts/test once PostgreSQL is up),
-where a missing server is a failure.
+where a missing server is a failure. Redis, for the tests of several server
+processes, comes from ``GOLDFIELDS_TEST_REDIS`` in the same way.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import pytest
 from sqlalchemy import make_url
 
 ENV = "GOLDFIELDS_TEST_POSTGRES"
+REDIS_ENV = "GOLDFIELDS_TEST_REDIS"
 BACKENDS = ("sqlite", "postgresql")
 
 
@@ -46,3 +48,13 @@ def fresh_postgres_database() -> Iterator[str]:
     finally:
         with psycopg.connect(admin, autocommit=True) as conn:
             conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def redis_or_skip() -> str:
+    """The Redis URL the cluster tests use (``GOLDFIELDS_TEST_REDIS``, set by scripts/test)."""
+    url = os.environ.get(REDIS_ENV)
+    if not url:
+        if os.environ.get("GOLDFIELDS_REQUIRE_REDIS") == "1":
+            pytest.fail(f"{REDIS_ENV} is not set, but Redis is required")
+        pytest.skip(f"no Redis: set {REDIS_ENV} (scripts/test starts one)")
+    return url

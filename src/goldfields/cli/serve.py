@@ -46,6 +46,13 @@ def serve_command(
             min=0.0, help="Seconds a finished table stays live for its players; then it is archived (record kept)."
         ),
     ] = 600.0,
+    redis: Annotated[
+        str | None,
+        typer.Option(
+            help="A Redis URL (redis://host:6379/0): run as one of several server processes sharing a "
+            "PostgreSQL --database, any of which serves any table (docs/server.md, Deployment).",
+        ),
+    ] = None,
     bot_workers: Annotated[
         int,
         typer.Option(
@@ -151,6 +158,7 @@ def serve_command(
             durability=durability.value,
             bot_workers=bot_workers,
             bot_deadline=bot_deadline,
+            redis=redis,
             rate_limits=rate_limits,
             create_rate=create_rate,
             claim_rate=claim_rate,
@@ -176,6 +184,9 @@ def serve_command(
     except ArgumentError:
         console.print(f"goldfields serve: {url!r} is not a database URL (sqlite:///file.db, postgresql+psycopg://...)")
         raise typer.Exit(2) from None
+    if redis is not None and make_url(url).get_backend_name() != "postgresql":
+        console.print("goldfields serve: several processes (--redis) share a PostgreSQL --database, not SQLite")
+        raise typer.Exit(2)
     problem = _unreachable(url)
     if problem is not None:
         console.print(f"goldfields serve: cannot open the database {safe_url}: {problem}", markup=False, style="red")

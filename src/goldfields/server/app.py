@@ -44,6 +44,8 @@ from starlette.routing import Match
 from ..bots.registry import available_bots
 from ..core import registry
 from ..core.game import RuleError
+from .access import LocalAccess, RelayAccess, TableAccess, moving_error
+from .cluster import Cluster, Moving
 from .games import ConfigError, table_game
 from .limits import Quiet, RateLimits, Sockets, json_depth, plain_text
 from .schemas import ClaimSeat, Created, CreateTable, GameInfo, Problem, SeatToken, TableSummary
@@ -66,7 +68,12 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(database_url, synchronous="FULL" if live.durability == "full" else "NORMAL")
         manager = TableManager(store, live)
-        await manager.restore()
+        if live.redis is not None:
+            # One of several processes: it restores only the tables it gets the lock of.
+            manager.cluster = Cluster(manager, live.redis, database_url)
+            await manager.cluster.start()
+        else:
+            await manager.restore()
         sweeper = asyncio.create_task(manager.sweeper())
         # Many live tables mean a large, long-lived heap: full cyclic garbage
         # collections over it show up as latency spikes. Restored tables are
@@ -106,6 +113,7 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
     app.state.rates = RateLimits(
         {"table": live.create_rate, "claim": live.claim_rate, "move": live.move_rate, "message": live.message_rate},
         enabled=live.rate_limits,
+        storage_url=live.redis,  # several processes count in Redis, together
     )
     app.state.sockets = Sockets(live.max_sockets_per_client, live.max_sockets)
     app.state.quiet = Quiet()
@@ -123,6 +131,17 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
         if table is None:
             raise HTTPException(404, detail={"code": "no_such_table", "message": f"no live table {table_id!r}"})
         return table
+
+    async def owner(request: Request, found: StoredTable, op: str, **payload: Any) -> dict[str, Any] | None:
+        """Ask the process that owns a live table (several processes); None when this is the
+        only process or the table is not live."""
+        cluster = manager(request).cluster
+        if cluster is None or found.row.status not in ("waiting", "playing"):
+            return None
+        try:
+            return await cluster.ask(found.row.id, op, **payload)
+        except Moving:
+            raise moving_error() from None
 
     async def stored(request: Request, table_id: str) -> StoredTable:
         """A table that is no longer live (finished and archived, or expired), from the database."""
@@ -208,14 +227,17 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
     ) -> list[dict[str, Any]]:
         """The lobby: newest first, a page at a time. The next page's address is in the Link header."""
         cursor = _read_cursor(before)
-        if status == "finished":
-            rows = await manager(request).store.tables_by_status("finished", game, limit + 1, cursor)
+        wanted = {"live": ("waiting", "playing"), "open": ("waiting",), "playing": ("playing",)}.get(status)
+        mgr = manager(request)
+        if wanted is None or mgr.cluster is not None:
+            # Finished tables are in the database only; with several processes, so is the one
+            # list of every live table.
+            rows = await mgr.store.tables_by_status(wanted or ("finished",), game, limit + 1, cursor, status == "open")
             page = [_stored_summary(t) for t in rows]
         else:
-            wanted = {"live": ("waiting", "playing"), "open": ("waiting",), "playing": ("playing",)}[status]
             live = [
                 t
-                for t in manager(request).tables.values()
+                for t in mgr.tables.values()
                 if t.status in wanted
                 and (game is None or t.game.name == game)
                 and (status != "open" or any(s.open for s in t.seats))
@@ -236,7 +258,7 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
     async def create(request: Request, body: CreateTable) -> dict[str, Any]:
         limit(request, "table")
         table, token = await manager(request).create(body.model_dump(), body.claim, body.player_name)
-        you = None if token is None or body.claim is None else _seat_token(table, body.claim, token)
+        you = None if token is None or body.claim is None else _seat_token(table.id, body.claim, token)
         return {"table": table.summary(), "you": you}
 
     @app.get("/api/tables/{table_id}", response_model=TableSummary)
@@ -244,7 +266,10 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
         table = manager(request).tables.get(table_id)
         if table is not None:
             return table.summary()
-        return _stored_summary(await stored(request, table_id))
+        found = await stored(request, table_id)
+        if (answer := await owner(request, found, "summary")) is not None:
+            return dict(answer["summary"])
+        return _stored_summary(found)
 
     @app.post("/api/tables/{table_id}/seats/{seat}/claim", response_model=SeatToken)
     async def claim(request: Request, table_id: str, seat: int, body: ClaimSeat) -> dict[str, Any]:
@@ -252,9 +277,11 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
         table = manager(request).tables.get(table_id)
         if table is None:
             gone = await stored(request, table_id)
+            if (answer := await owner(request, gone, "claim", seat=seat, name=body.name)) is not None:
+                return _seat_token(table_id, seat, answer["token"])
             raise TableError("not_open", f"table {table_id!r} is {gone.row.status}: its seats are closed", 410)
         token = await manager(request).claim(table, seat, body.name)
-        return _seat_token(table, seat, token)
+        return _seat_token(table_id, seat, token)
 
     @app.get("/api/tables/{table_id}/view")
     async def public_view(request: Request, table_id: str) -> dict[str, Any]:
@@ -263,6 +290,8 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
         if table is not None:
             return table.state.observation(None)
         found = await stored(request, table_id)
+        if (answer := await owner(request, found, "view")) is not None:
+            return dict(answer["view"])
         if found.row.record is None:
             raise TableError("not_live", f"table {table_id!r} is {found.row.status}: there is nothing to view", 410)
         state, _ = registry.get(found.row.game).restore(found.row.record)
@@ -294,12 +323,13 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
             await _refuse(websocket, refused.code, refused.message, 1013)  # 1013: try again later
             return
         try:
-            table = websocket.app.state.manager.tables.get(table_id)
-            if table is None:
+            mgr: TableManager = websocket.app.state.manager
+            access = await _access(mgr, table_id)
+            if access is None:
                 message = f"no live table {table_id!r}: a finished game's record is at /api/tables/{table_id}/record"
                 await _refuse(websocket, "no_such_table", message, 4404)
                 return
-            await Session(websocket, websocket.app.state.manager, table, client).run()
+            await Session(websocket, mgr, access, client).run()
         finally:
             sockets.release(client)
 
@@ -314,6 +344,19 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
             return await files.get_response(path or ".", request.scope)
 
     return app
+
+
+async def _access(manager: TableManager, table_id: str) -> TableAccess | None:
+    """The way to a live table: here, or through its owner process; None if it is not live."""
+    table = manager.tables.get(table_id)
+    if table is not None:
+        return LocalAccess(manager, table)
+    if manager.cluster is None or not TABLE_ID.fullmatch(table_id):
+        return None
+    stored = await manager.store.load_table(table_id)
+    if stored is None or stored.row.status not in ("waiting", "playing"):
+        return None
+    return RelayAccess(manager, manager.cluster, table_id)
 
 
 def client_of(connection: Request | WebSocket) -> str:
@@ -362,7 +405,7 @@ def _stored_summary(stored: StoredTable) -> dict[str, Any]:
                 "bot": s.bot,
                 "name": s.name,
                 "label": game.seat_label(row.config, s.seat),
-                "open": False,
+                "open": row.status == "waiting" and s.kind == "human" and s.token_hash is None,
                 "connected": False,
                 "standin": False,
             }
@@ -384,8 +427,8 @@ def _titles() -> str:
     return " and ".join(filter(None, [", ".join(titles[:-1]), titles[-1]])) if titles else "games"
 
 
-def _seat_token(table: LiveTable, seat: int, token: str) -> dict[str, Any]:
-    return {"seat": seat, "token": token, "link": f"/table.html?t={table.id}&seat={seat}#token={token}"}
+def _seat_token(table_id: str, seat: int, token: str) -> dict[str, Any]:
+    return {"seat": seat, "token": token, "link": f"/table.html?t={table_id}&seat={seat}#token={token}"}
 
 
 def _static_dir() -> Path | None:
@@ -396,10 +439,11 @@ def _static_dir() -> Path | None:
 class Session:
     """One WebSocket client: its seat (after hello) and its outgoing queue."""
 
-    def __init__(self, websocket: WebSocket, manager: TableManager, table: LiveTable, client: str = "unknown") -> None:
+    def __init__(
+        self, websocket: WebSocket, manager: TableManager, access: TableAccess, client: str = "unknown"
+    ) -> None:
         self.ws = websocket
-        self.manager = manager
-        self.table = table
+        self.access = access
         self.client = client
         self.settings: Settings = manager.settings
         self.rates: RateLimits = websocket.app.state.rates
@@ -415,7 +459,7 @@ class Session:
             return
         self.queue.put_nowait(message)
 
-    def send_close(self, code: int) -> None:
+    def close_soon(self, code: int) -> None:
         """Close the socket with ``code`` once what is queued before has been sent."""
         self.close_code = code
         self.queue.put_nowait(None)
@@ -435,7 +479,7 @@ class Session:
         """One short line about a misbehaving client, and not many of them: a flood of
         bad clients must not become a flood of log."""
         if self.quiet.allow():
-            log.warning("client %s, table %s: %s", self.client, self.table.id, what[:160])
+            log.warning("client %s, table %s: %s", self.client, self.access.table_id, what[:160])
 
     async def run(self) -> None:
         sender = asyncio.create_task(self._sender())
@@ -452,7 +496,7 @@ class Session:
                     except TimeoutError:
                         seconds = f"{self.settings.hello_timeout:g}"
                         self.error("hello_timeout", f"say hello within {seconds} s of connecting")
-                        self.send_close(1008)
+                        self.close_soon(1008)
                         with contextlib.suppress(TimeoutError):
                             await asyncio.wait_for(asyncio.shield(sender), 10)  # the error, then the close
                         break
@@ -469,7 +513,7 @@ class Session:
             pass
         finally:
             if self.joined:
-                await self.manager.disconnect(self.table, self)
+                await self.access.disconnect(self)
             sender.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await sender
@@ -513,7 +557,7 @@ class Session:
         if kind == "resume":
             if self.seat is None:
                 return self.error("spectator", "spectators have no seat to take back")
-            return await self.manager.take_back(self.table, self.seat)
+            return await self.access.take_back(self.seat)
         return self.error("bad_message", f"unknown message type {kind!r}: hello, move, resume or ping")
 
     async def hello(self, msg: dict[str, Any]) -> None:
@@ -523,13 +567,13 @@ class Session:
         if seat is not None:
             if not isinstance(seat, int) or isinstance(seat, bool) or not isinstance(token, str):
                 return self.error("bad_message", "hello takes a seat number and its token (a string)")
-            if not self.manager.authenticate(self.table, seat, token):
+            if not await self.access.authenticate(seat, token):
                 return self.error("auth", f"that token does not open seat {seat}")
         self.seat = seat
         self.joined = True
-        await self.manager.connect(self.table, self)
+        await self.access.connect(self)
         if seat is not None:
-            await self.manager.take_back(self.table, seat)
+            await self.access.take_back(seat)
 
     async def move(self, msg: dict[str, Any]) -> None:
         if self.seat is None:
@@ -548,11 +592,14 @@ class Session:
             self.send({"type": "ack", "seq": stored, "move": move})
 
         try:
-            await self.manager.submit(self.table, self.seat, move, seq, ack)
+            await self.access.submit(self.seat, move, seq, ack)
         except RuleError as err:
             return self.error("illegal", str(err), err.rule)
         except TableError as err:
             return self.error(err.code, str(err))
+        except Moving:
+            moving = moving_error()
+            return self.error(moving.code, str(moving), retry_after=moving.details["retry_after"])
         except Exception:  # a storage failure: nothing was applied, the client may retry
-            log.exception("table %s: move %r failed", self.table.id, text)
+            log.exception("table %s: move %r failed", self.access.table_id, text)
             return self.error("server", "the move could not be saved; nothing changed, try again")

@@ -42,10 +42,12 @@ class Refusal:
 class RateLimits:
     """Per-client rates: ``check(kind, client)`` counts a request and says if it is refused."""
 
-    def __init__(self, rates: dict[str, str], enabled: bool = True) -> None:
+    def __init__(self, rates: dict[str, str], enabled: bool = True, storage_url: str | None = None) -> None:
         self.items = {kind: rate(text) for kind, text in rates.items()}
         self.enabled = enabled
-        self._limiter = strategies.MovingWindowRateLimiter(storage.MemoryStorage())
+        # In memory for a lone server; in Redis when several processes must count together.
+        store = storage.storage_from_string(storage_url) if storage_url else storage.MemoryStorage()
+        self._limiter = strategies.MovingWindowRateLimiter(store)
 
     def check(self, kind: str, client: str) -> Refusal | None:
         if not self.enabled:

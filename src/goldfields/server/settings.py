@@ -35,6 +35,9 @@ class Settings:
     archived: read from its stored record, never replayed."""
     sweep_every: float = 30.0
     """How often expired and finished tables are looked for."""
+    redis: str | None = None
+    """A Redis URL: this process is one of several sharing the database (which must then be
+    PostgreSQL), with live updates relayed through Redis. None: a lone server."""
     rate_limits: bool = True
     """Per-client rate limits on (off for a private server or a benchmark)."""
     create_rate: str = "20/minute"
@@ -80,6 +83,8 @@ class Settings:
 
         for text in (self.create_rate, self.claim_rate, self.move_rate, self.message_rate):
             rate(text)  # a clear error now, not at the first request
+        if self.redis is not None and not self.redis.startswith(("redis://", "rediss://", "unix://")):
+            raise ValueError(f"--redis takes a Redis URL (redis://host:6379/0), not {self.redis!r}")
         if self.bot_workers < 1:
             raise ValueError(f"bot_workers must be at least 1, not {self.bot_workers}")
         if not self.bot_deadline > self.bot_seconds:

@@ -29,8 +29,9 @@ from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
-from sqlalchemy import create_engine, event, insert, make_url, select, tuple_, update
+from sqlalchemy import create_engine, event, func, insert, make_url, select, tuple_, update
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from .migrate import upgrade
@@ -134,6 +135,19 @@ class Store:
                 try:
                     # A Core executemany: the ORM's unit of work is not needed for appends.
                     await self.run(partial(_insert_steps, rows=rows))
+                except IntegrityError:
+                    # A step number already taken: another server process owns that table now
+                    # (see cluster.py). Each row alone, so that only that table's step fails.
+                    for row, fut in batch:
+                        try:
+                            await self.run(partial(_insert_steps, rows=[row]))
+                        except Exception as err:
+                            if not fut.done():
+                                fut.set_exception(err)
+                        else:
+                            if not fut.done():
+                                fut.set_result(None)
+                    continue
                 except Exception as err:  # the whole batch failed: nobody is acknowledged
                     for _, fut in batch:
                         if not fut.done():
@@ -220,19 +234,22 @@ class Store:
         return await self.run(mark) if table_ids else []
 
     # -- reading -----------------------------------------------------------
-    async def load_live(self, finished_since: float) -> list[StoredTable]:
+    async def load_live(self, finished_since: float, ids: Sequence[str] | None = None) -> list[StoredTable]:
         """Every table still waiting or playing, and those finished at ``finished_since`` or
-        later, with their seats and steps: what start-up restores. Older finished tables and
-        expired ones are not read, so start-up does not grow with history."""
+        later, with their seats and steps: what start-up restores (only ``ids``, if given).
+        Older finished tables and expired ones are not read, so start-up does not grow with
+        history."""
 
         def load(s: Session) -> list[StoredTable]:
             recent = (TableRow.status == "finished") & (TableRow.finished_at >= finished_since)
             query = select(TableRow).where(TableRow.status.in_(LIVE) | recent).order_by(TableRow.created_at)
+            if ids is not None:
+                query = query.where(TableRow.id.in_(list(ids)))
             rows = list(s.scalars(query))
-            ids = [row.id for row in rows]
-            seats: dict[str, list[SeatRow]] = {i: [] for i in ids}
-            steps: dict[str, list[StepRow]] = {i: [] for i in ids}
-            for chunk in _chunks(ids, 500):
+            found = [row.id for row in rows]
+            seats: dict[str, list[SeatRow]] = {i: [] for i in found}
+            steps: dict[str, list[StepRow]] = {i: [] for i in found}
+            for chunk in _chunks(found, 500):
                 for seat in s.scalars(select(SeatRow).where(SeatRow.table_id.in_(chunk)).order_by(SeatRow.seat)):
                     seats[seat.table_id].append(seat)
                 for step in s.scalars(select(StepRow).where(StepRow.table_id.in_(chunk)).order_by(StepRow.seq)):
@@ -240,6 +257,25 @@ class Store:
             return [StoredTable(row, seats[row.id], steps[row.id]) for row in rows]
 
         return await self.run(load)
+
+    async def count_live(self) -> tuple[int, int]:
+        """Tables waiting or playing, and how many of them have no human seat, in all processes."""
+
+        def count(s: Session) -> tuple[int, int]:
+            live = s.scalar(select(func.count()).select_from(TableRow).where(TableRow.status.in_(LIVE))) or 0
+            humans = select(SeatRow.table_id).where(SeatRow.kind == "human")
+            bots_only = s.scalar(
+                select(func.count())
+                .select_from(TableRow)
+                .where(TableRow.status.in_(LIVE), TableRow.id.not_in(humans))
+            )
+            return live, bots_only or 0
+
+        return await self.run(count)
+
+    async def live_ids(self) -> list[str]:
+        """The ids of the tables waiting or playing (what a cluster's processes share out)."""
+        return await self.run(lambda s: list(s.scalars(select(TableRow.id).where(TableRow.status.in_(LIVE)))))
 
     async def load_table(self, table_id: str) -> StoredTable | None:
         """One table as stored, without its steps (an archived table is read from its record)."""
@@ -254,12 +290,21 @@ class Store:
         return await self.run(load)
 
     async def tables_by_status(
-        self, status: str, game: str | None, limit: int, before: tuple[float, str] | None
+        self,
+        statuses: Sequence[str],
+        game: str | None,
+        limit: int,
+        before: tuple[float, str] | None,
+        open_seat: bool = False,
     ) -> list[StoredTable]:
-        """A page of tables of one status (finished, expired), newest first, after the ``before`` cursor."""
+        """A page of tables of some statuses, newest first, after the ``before`` cursor; with
+        ``open_seat``, only those with a human seat nobody has claimed."""
 
         def page(s: Session) -> list[StoredTable]:
-            query = select(TableRow).where(TableRow.status == status)
+            query = select(TableRow).where(TableRow.status.in_(list(statuses)))
+            if open_seat:
+                free = select(SeatRow.table_id).where(SeatRow.kind == "human", SeatRow.token_hash.is_(None))
+                query = query.where(TableRow.id.in_(free))
             if game is not None:
                 query = query.where(TableRow.game == game)
             if before is not None:

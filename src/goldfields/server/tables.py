@@ -18,9 +18,11 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+
+from sqlalchemy.exc import IntegrityError
 
 from ..bots.registry import BotParameterError, make_bot
 from ..core.game import Event, GameState, RuleError
@@ -28,7 +30,10 @@ from .botpool import BotPool, PoolSettings
 from .games import ConfigError, TableGame, table_game
 from .models import SeatRow, TableRow
 from .settings import Settings
-from .store import Store
+from .store import Store, StoredTable
+
+if TYPE_CHECKING:
+    from .cluster import Cluster
 
 log = logging.getLogger("goldfields.server")
 
@@ -51,6 +56,9 @@ class TableError(Exception):
 class Outbox(Protocol):
     """A client connection, as the table sees it."""
 
+    def close_soon(self, code: int) -> None:
+        """Close the connection with ``code`` once what is queued before is sent."""
+
     seat: int | None
 
     def send(self, message: dict[str, Any]) -> None: ...
@@ -63,10 +71,16 @@ class Seat:
     bot: str | None
     name: str
     token_hash: str | None
-    connections: int = 0
+    connections: int = 0  # this process's sockets at the seat
+    remote: dict[str, int] = field(default_factory=dict)  # other processes' sockets, by process (cluster)
     standin: bool = False
     standin_reason: str | None = None  # "away" (until the player is back) or "timeout" (one move)
     timeout_seq: int | None = None  # the step at which a move clock ran out
+
+    @property
+    def present(self) -> bool:
+        """Someone is at the seat: a socket on this process or on another."""
+        return self.connections > 0 or any(self.remote.values())
 
     @property
     def open(self) -> bool:
@@ -95,6 +109,7 @@ class LiveTable:
     tasks: set[asyncio.Task[None]] = field(default_factory=set)
     updated_at: float = 0.0  # wall time of the last change of seats or status
     finished_mono: float | None = None  # monotonic time the game ended, for archiving
+    watched: dict[str, set[str]] = field(default_factory=dict)  # other processes -> seat keys they relay
 
     def rng(self, purpose: str) -> random.Random:
         # A fresh generator per step, derived from the table's secret: chance
@@ -126,7 +141,7 @@ class LiveTable:
                     "name": s.name,
                     "label": self.game.seat_label(self.config, s.index),
                     "open": s.open,
-                    "connected": s.connections > 0,
+                    "connected": s.present,
                     "standin": s.standin,
                     "standin_reason": s.standin_reason if s.standin else None,
                 }
@@ -147,6 +162,8 @@ class TableManager:
         self.store = store
         self.settings = settings or Settings()
         self.bots = bots or BotPool(PoolSettings(self.settings.bot_workers, self.settings.bot_deadline))
+        self.cluster: Cluster | None = None
+        """Set when this is one of several server processes (see cluster.py)."""
         # Every duration and deadline is measured with ``clock``, a monotonic
         # clock that a change of the system time cannot step. ``wall`` is only
         # for timestamps shown to people and stored with each step.
@@ -165,7 +182,7 @@ class TableManager:
         Table, seats, the creator's claim and (if no seat is left open) the start are stored
         in one transaction."""
         game = table_game(request["game"])
-        self._check_capacity(request["seats"])
+        await self._check_capacity(request["seats"])
         if request.get("players") is None:
             request = {**request, "players": len(request["seats"])}
         config = game.check_config(request)
@@ -212,6 +229,8 @@ class TableManager:
             status="waiting" if any(s.open for s in seats) else "playing",
             updated_at=now,
         )
+        if self.cluster is not None:
+            await self.cluster.own_new(table.id)  # before it is stored: no other process may take it
         await self.store.create_table(
             TableRow(
                 id=table.id,
@@ -234,17 +253,21 @@ class TableManager:
                 await self._advance(table)
         return table, token
 
-    def _check_capacity(self, seats: list[Mapping[str, Any]]) -> None:
-        """The global caps: live tables, and live tables of bots only."""
-        live = [t for t in self.tables.values() if t.status in ("waiting", "playing")]
-        if len(live) >= self.settings.max_live_tables:
-            message = f"the server has {len(live)} live tables, as many as it takes; try again later"
+    async def _check_capacity(self, seats: list[Mapping[str, Any]]) -> None:
+        """The global caps: live tables, and live tables of bots only (counted in the
+        database when several processes share it)."""
+        if self.cluster is not None:
+            live_count, bot_tables = await self.store.count_live()
+        else:
+            live = [t for t in self.tables.values() if t.status in ("waiting", "playing")]
+            live_count, bot_tables = len(live), sum(all(s.kind == "bot" for s in t.seats) for t in live)
+        if live_count >= self.settings.max_live_tables:
+            message = f"the server has {live_count} live tables, as many as it takes; try again later"
             raise TableError("server_full", message, 503, {"retry_after": 60})
-        if seats and all(spec.get("kind") == "bot" for spec in seats):
-            bot_tables = sum(all(s.kind == "bot" for s in t.seats) for t in live)
-            if bot_tables >= self.settings.max_bot_tables:
-                message = f"the server runs {bot_tables} tables of bots only, as many as it takes; seat a human"
-                raise TableError("too_many_bot_tables", message, 503, {"retry_after": 60})
+        bots_only = bool(seats) and all(spec.get("kind") == "bot" for spec in seats)
+        if bots_only and bot_tables >= self.settings.max_bot_tables:
+            message = f"the server runs {bot_tables} tables of bots only, as many as it takes; seat a human"
+            raise TableError("too_many_bot_tables", message, 503, {"retry_after": 60})
 
     async def claim(self, table: LiveTable, seat: int, name: str) -> str:
         if not 0 <= seat < len(table.seats):
@@ -275,53 +298,64 @@ class TableManager:
         expected = table.seats[seat].token_hash
         return expected is not None and secrets.compare_digest(expected, hash_token(token))
 
-    async def restore(self) -> None:
+    async def restore(self, owns: Callable[[str], Awaitable[bool]] | None = None) -> None:
         """Load every live table (waiting or playing) and carry on where each stopped.
 
         Tables that finished within ``keep_finished`` come back too, for their players'
         last look; older ones are archived, read from their record on demand.
         A waiting table whose seats are all taken (a server stopped between a claim and the
         start, before claims and starts were one transaction) starts now; one that has waited
-        too long expires."""
-        wall_now, mono_now = self.wall(), self.clock()
-        for stored in await self.store.load_live(finished_since=wall_now - self.settings.keep_finished):
-            row = stored.row
-            try:
-                game = table_game(row.game)
-                state = game.new_state(row.config)
-            except ConfigError:
-                log.error("table %s: unknown game %s, left out", row.id, row.game)
-                continue
-            table = LiveTable(
-                id=row.id,
-                game=game,
-                name=row.name,
-                config=row.config,
-                secret=row.secret,
-                created_at=row.created_at,
-                seats=[Seat(s.seat, s.kind, s.bot, s.name, s.token_hash) for s in stored.seats],
-                state=state,
-                status=row.status,
-                updated_at=row.updated_at or row.created_at,
-                # How long ago it finished, carried over from wall time to this process's clock.
-                finished_mono=None if row.finished_at is None else mono_now - (wall_now - row.finished_at),
-            )
-            # A turn under way when the server stopped goes on from when it began:
-            # its start, stored as wall time, is carried over to this process's
-            # monotonic clock, once, here.
-            since = self.clock() - self.wall()
-            for step in stored.steps:
-                events = game.apply_step(table.state, step.payload)
-                table.seq = step.seq
-                table.events.extend((step.seq, e) for e in events)
-                self._track_turn(table, step.wall + since)
-            self.tables[table.id] = table
-            async with table.lock:
-                if table.status == "waiting" and not any(s.open for s in table.seats):
-                    table.status = "playing"
-                    await self.store.set_status(table.id, "playing", self.wall())
-                await self._advance(table)
+        too long expires. With ``owns`` (several server processes), only the tables it
+        grants this process are loaded."""
+        for stored in await self.store.load_live(finished_since=self.wall() - self.settings.keep_finished):
+            if owns is None or await owns(stored.row.id):
+                await self._restore_one(stored)
         await self.sweep()
+
+    async def adopt(self, table_id: str) -> LiveTable | None:
+        """Take over one live table from the database (its owner process has gone)."""
+        stored = await self.store.load_live(finished_since=self.wall() - self.settings.keep_finished, ids=[table_id])
+        return await self._restore_one(stored[0]) if stored else None
+
+    async def _restore_one(self, stored: StoredTable) -> LiveTable | None:
+        wall_now, mono_now = self.wall(), self.clock()
+        row = stored.row
+        try:
+            game = table_game(row.game)
+            state = game.new_state(row.config)
+        except ConfigError:
+            log.error("table %s: unknown game %s, left out", row.id, row.game)
+            return None
+        table = LiveTable(
+            id=row.id,
+            game=game,
+            name=row.name,
+            config=row.config,
+            secret=row.secret,
+            created_at=row.created_at,
+            seats=[Seat(s.seat, s.kind, s.bot, s.name, s.token_hash) for s in stored.seats],
+            state=state,
+            status=row.status,
+            updated_at=row.updated_at or row.created_at,
+            # How long ago it finished, carried over from wall time to this process's clock.
+            finished_mono=None if row.finished_at is None else mono_now - (wall_now - row.finished_at),
+        )
+        # A turn under way when the server stopped goes on from when it began:
+        # its start, stored as wall time, is carried over to this process's
+        # monotonic clock, once, here.
+        since = self.clock() - self.wall()
+        for step in stored.steps:
+            events = game.apply_step(table.state, step.payload)
+            table.seq = step.seq
+            table.events.extend((step.seq, e) for e in events)
+            self._track_turn(table, step.wall + since)
+        self.tables[table.id] = table
+        async with table.lock:
+            if table.status == "waiting" and not any(s.open for s in table.seats):
+                table.status = "playing"
+                await self.store.set_status(table.id, "playing", self.wall())
+            await self._advance(table)
+        return table
 
     # ------------------------------------------------------------------
     # Moves
@@ -385,7 +419,12 @@ class TableManager:
         trial = table.state.clone()
         events = table.game.apply_step(trial, step)  # raises RuleError: nothing changed
         now = self.clock()
-        await self.store.append_step(table.id, table.seq + 1, step, self.wall())
+        try:
+            await self.store.append_step(table.id, table.seq + 1, step, self.wall())
+        except IntegrityError:
+            # That step number is taken: another process owns the table now (cluster.py).
+            await self.hand_over(table)
+            raise TableError("moved", "this table is served by another server process now: reconnect", 503) from None
         table.seq += 1
         table.state = trial
         table.events.extend((table.seq, e) for e in events)
@@ -429,9 +468,9 @@ class TableManager:
         seat, seq = table.state.current_player, table.seq
         if table.controlled_by_bot(seat):
             self._spawn(table, self._bot_move(table, seat, seq))
-        elif (limit := table.config.get("move_seconds")) and table.seats[seat].connections > 0:
+        elif (limit := table.config.get("move_seconds")) and table.seats[seat].present:
             self._timer(table, "move", limit, lambda: self._spawn(table, self._out_of_time(table, seat, seq)))
-        elif table.seats[seat].connections == 0 and not self._solo(table):
+        elif not table.seats[seat].present and not self._solo(table):
             self._timer(
                 table, "grace", self.settings.grace_seconds, lambda: self._spawn(table, self._stand_in(table, seat))
             )
@@ -478,7 +517,7 @@ class TableManager:
         async with table.lock:
             s = table.seats[seat]
             solo = self._solo(table)
-            if s.kind == "human" and s.connections == 0 and not s.standin and table.status == "playing" and not solo:
+            if s.kind == "human" and not s.present and not s.standin and table.status == "playing" and not solo:
                 s.standin, s.standin_reason = True, "away"
                 await self._advance(table)
 
@@ -506,15 +545,35 @@ class TableManager:
             if conn.seat is not None:
                 seat = table.seats[conn.seat]
                 seat.connections -= 1
-                if seat.connections == 0 and table.status == "playing" and not self._solo(table):
-                    index = seat.index
-                    self._timer(
-                        table,
-                        f"away{index}",
-                        self.settings.grace_seconds,
-                        lambda: self._spawn(table, self._stand_in(table, index)),
-                    )
+                self._left(table, seat)
             self._broadcast(table, [])
+
+    def _left(self, table: LiveTable, seat: Seat) -> None:
+        """A seat may have been left empty: its player has the grace period to come back."""
+        if not seat.present and table.status == "playing" and not self._solo(table):
+            index = seat.index
+            grace = self.settings.grace_seconds
+            self._timer(table, f"away{index}", grace, lambda: self._spawn(table, self._stand_in(table, index)))
+
+    async def remote_presence(self, table: LiveTable, node: str, seats: Mapping[int, int]) -> None:
+        """Another server process says how many sockets it holds at each seat of ``table``
+        (a cluster's relay; ``{}`` when it has none left, or has died)."""
+        async with table.lock:
+            changed = False
+            for s in table.seats:
+                was = s.present
+                count = seats.get(s.index, 0)
+                if count:
+                    s.remote[node] = count
+                else:
+                    s.remote.pop(node, None)
+                if was and not s.present:
+                    self._left(table, s)
+                changed |= was != s.present
+            if changed and table.status == "playing":
+                await self._advance(table)  # a move clock may start, or a grace period
+            elif changed:
+                self._broadcast(table, [])
 
     def full_update(self, table: LiveTable, seat: int | None) -> dict[str, Any]:
         """Everything a (re)connecting client needs: its view and the game log so far."""
@@ -552,10 +611,32 @@ class TableManager:
 
     def _broadcast(self, table: LiveTable, events: list[Event]) -> None:
         by_seat: dict[int | None, dict[str, Any]] = {}
+
+        def update(seat: int | None) -> dict[str, Any]:
+            if seat not in by_seat:
+                by_seat[seat] = self._update(table, seat, [e.view(seat) for e in events], full=False)
+            return by_seat[seat]
+
         for conn in list(table.conns):
-            if conn.seat not in by_seat:
-                by_seat[conn.seat] = self._update(table, conn.seat, [e.view(conn.seat) for e in events], full=False)
-            conn.send(by_seat[conn.seat])
+            conn.send(update(conn.seat))
+        if self.cluster is not None and table.watched:
+            # Views for the sockets other processes relay: computed here, each sent on its
+            # seat's channel, so a relay passes on only what its socket's seat may see.
+            for key in set().union(*table.watched.values()):
+                seat = None if key == "pub" else int(key)
+                self.cluster.publish_update(table.id, key, update(seat))
+
+    async def hand_over(self, table: LiveTable) -> None:
+        """Stop serving a table another process has taken over; its clients reconnect there."""
+        self.tables.pop(table.id, None)
+        self._cancel_timers(table)
+        for handle in table.timers.values():
+            handle.cancel()
+        for conn in list(table.conns):
+            conn.send({"type": "error", "code": "moved", "rule": None, "message": "reconnecting to the table"})
+            conn.close_soon(1012)  # 1012: service restart, the client reconnects
+        if self.cluster is not None:
+            await self.cluster.lost(table.id)
 
     # ------------------------------------------------------------------
     # Timers and tasks
@@ -613,4 +694,6 @@ class TableManager:
                 handle.cancel()
             for task in list(table.tasks):
                 task.cancel()
+        if self.cluster is not None:
+            await self.cluster.close()
         await asyncio.to_thread(self.bots.close)

@@ -1,0 +1,457 @@
+"""Several server processes on one PostgreSQL database and one Redis: any process serves any table.
+
+**Ownership.** Each live table has one owner process: the one holding the
+table's PostgreSQL advisory lock, on a connection of its own. The owner keeps
+the table in memory, applies its steps, runs its clocks and bots, and computes
+every seat's view, as a lone server does. A process that dies loses its
+database connection, and PostgreSQL releases its locks with it; every
+``claim_every`` seconds the others try to lock the live tables nobody holds,
+and the first to succeed restores the table from the step log and carries on.
+
+**Fencing.** A step is stored under its table and number, which the database
+keeps unique. A process that lost its lock without noticing (a dropped
+connection) fails to store its next step, drops the table, and tells its
+clients to reconnect: no move is ever applied twice.
+
+**Relaying.** A WebSocket may be on any process. Where the table is not
+owned, the process relays (:class:`RelayAccess`): it asks the owner, through
+the table's Redis channel, to make moves, claims and resumes, and receives the
+owner's per-seat updates on per-seat channels, passing each socket only the
+view meant for its seat. Relays tell the owner which seats they hold sockets
+for (presence, repeated every ``heartbeat`` seconds), so that the owner
+publishes only those views and knows the players are at the table.
+
+Channels (JSON messages):
+
+- ``gf:t:{table}:in``: requests to the owner, each with the asking process and
+  a request id;
+- ``gf:t:{table}:out:{seat}`` and ``gf:t:{table}:out:pub``: the owner's updates
+  for one seat, and for spectators;
+- ``gf:t:{table}:ctl``: a new owner announcing itself (relays resync);
+- ``gf:n:{process}``: replies to one process's requests.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextlib
+import hashlib
+import json
+import logging
+import secrets
+import time
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import create_engine, text
+from sqlalchemy.pool import NullPool
+
+from ..core.game import RuleError
+
+if TYPE_CHECKING:
+    from redis.asyncio import Redis
+    from redis.asyncio.client import PubSub
+
+    from .tables import TableManager
+
+log = logging.getLogger("goldfields.server")
+
+PUBLIC = "pub"  # the channel key of spectators' updates
+
+
+def lock_key(table_id: str) -> int:
+    """A table's advisory lock key: 64 bits of a hash, signed as PostgreSQL's bigint is."""
+    return int.from_bytes(hashlib.sha256(b"goldfields:" + table_id.encode()).digest()[:8], "big", signed=True)
+
+
+def seat_key(seat: int | None) -> str:
+    return PUBLIC if seat is None else str(seat)
+
+
+class Moving(Exception):
+    """The table has no owner this moment (one died, another is taking over): try again."""
+
+
+class Locks:
+    """PostgreSQL session advisory locks, held on one connection of this process's own."""
+
+    def __init__(self, url: str) -> None:
+        self._engine = create_engine(url, poolclass=NullPool, isolation_level="AUTOCOMMIT")
+        self._connection = self._engine.connect()
+        self._thread = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="goldfields-locks")
+
+    async def _run(self, sql: str, key: int | None = None) -> Any:
+        def run() -> Any:
+            return self._connection.execute(text(sql), {"k": key}).scalar()
+
+        return await asyncio.get_running_loop().run_in_executor(self._thread, run)
+
+    async def try_lock(self, table_id: str) -> bool:
+        return bool(await self._run("SELECT pg_try_advisory_lock(:k)", lock_key(table_id)))
+
+    async def unlock(self, table_id: str) -> None:
+        await self._run("SELECT pg_advisory_unlock(:k)", lock_key(table_id))
+
+    async def alive(self) -> bool:
+        """Whether the locking connection (and so every lock on it) still stands."""
+        try:
+            await self._run("SELECT 1")
+        except Exception:
+            return False
+        return True
+
+    async def reconnect(self) -> None:
+        def run() -> None:
+            with contextlib.suppress(Exception):
+                self._connection.close()
+            self._connection = self._engine.connect()
+
+        await asyncio.get_running_loop().run_in_executor(self._thread, run)
+
+    def close(self) -> None:
+        self._thread.shutdown(wait=True)
+        with contextlib.suppress(Exception):
+            self._connection.close()
+        self._engine.dispose()
+
+
+class Cluster:
+    """This process's part in a cluster: owner of some tables, relay for the others."""
+
+    def __init__(
+        self,
+        manager: TableManager,
+        redis_url: str,
+        database_url: str,
+        claim_every: float = 1.0,
+        heartbeat: float = 5.0,
+        ask_timeout: float = 15.0,
+    ) -> None:
+        from redis.asyncio import Redis  # the cluster extra: a lone server never imports it
+
+        self.manager = manager
+        self.node = secrets.token_hex(6)
+        self.redis: Redis = Redis.from_url(redis_url)
+        self.pubsub: PubSub = self.redis.pubsub(ignore_subscribe_messages=True)
+        self.locks = Locks(database_url)
+        self.claim_every = claim_every
+        self.heartbeat = heartbeat
+        self.ask_timeout = ask_timeout
+        self.owned: set[str] = set()
+        self.relays: dict[str, Relay] = {}
+        self._pending: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self._seen: dict[tuple[str, str], float] = {}  # (table, relaying process) -> last presence, monotonic
+        self._outbox: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
+        self._tasks: list[asyncio.Task[None]] = []
+        self._handlers: set[asyncio.Task[None]] = set()
+
+    # ------------------------------------------------------------------
+    # Start and stop
+    # ------------------------------------------------------------------
+    async def start(self) -> None:
+        await self.pubsub.subscribe(f"gf:n:{self.node}")
+        self._tasks = [
+            asyncio.create_task(self._reader()),
+            asyncio.create_task(self._publisher()),
+        ]
+        await self.manager.restore(owns=self._try_own)
+        self._tasks.append(asyncio.create_task(self._claimer()))
+
+    async def close(self) -> None:
+        for task in [*self._tasks, *self._handlers]:
+            task.cancel()
+        for task in [*self._tasks, *self._handlers]:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        with contextlib.suppress(Exception):
+            await self.pubsub.aclose()
+            await self.redis.aclose()
+        await asyncio.to_thread(self.locks.close)
+
+    # ------------------------------------------------------------------
+    # Owning tables
+    # ------------------------------------------------------------------
+    async def own_new(self, table_id: str) -> None:
+        """Lock a table this process is creating, before anyone else can see it."""
+        if not await self._try_own(table_id):
+            raise RuntimeError(f"table {table_id} is locked by another process before it exists")
+
+    async def _try_own(self, table_id: str) -> bool:
+        if table_id in self.owned:
+            return True
+        if not await self.locks.try_lock(table_id):
+            return False
+        self.owned.add(table_id)
+        await self.pubsub.subscribe(f"gf:t:{table_id}:in")
+        return True
+
+    async def _release(self, table_id: str) -> None:
+        self.owned.discard(table_id)
+        await self.pubsub.unsubscribe(f"gf:t:{table_id}:in")
+        await self.locks.unlock(table_id)
+
+    async def lost(self, table_id: str) -> None:
+        """Another process owns this table now: stop serving it here."""
+        log.warning("table %s: another server process owns it now; handing it over", table_id)
+        self.owned.discard(table_id)
+        with contextlib.suppress(Exception):
+            await self.pubsub.unsubscribe(f"gf:t:{table_id}:in")
+        with contextlib.suppress(Exception):
+            await self.locks.unlock(table_id)
+
+    async def _claimer(self) -> None:
+        """Take over live tables that lost their owner; let go of archived ones; forget
+        relays that stopped saying they are there."""
+        while True:
+            await asyncio.sleep(self.claim_every)
+            try:
+                await self._claim_round()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("cluster: taking over tables failed; trying again")
+
+    async def _claim_round(self) -> None:
+        manager = self.manager
+        if not await self.locks.alive():
+            # The database dropped our connection, and our locks with it: every table we hold
+            # may be another's now. Let them all go (their clients reconnect), then start over.
+            log.warning("cluster: the lock connection was lost; handing over %d tables", len(self.owned))
+            for table_id in list(self.owned):
+                table = manager.tables.get(table_id)
+                if table is not None:
+                    await manager.hand_over(table)
+            self.owned.clear()
+            await self.locks.reconnect()
+        for table_id in list(self.owned):
+            if table_id not in manager.tables:  # archived or expired
+                await self._release(table_id)
+        for table_id in await manager.store.live_ids():
+            if table_id in manager.tables or not await self._try_own(table_id):
+                continue
+            table = await manager.adopt(table_id)
+            if table is None:
+                await self._release(table_id)
+                continue
+            log.info("table %s: taken over by process %s", table_id, self.node)
+            self.publish(f"gf:t:{table_id}:ctl", {"op": "owner", "node": self.node})
+        stale = time.monotonic() - 3 * self.heartbeat
+        for (table_id, node), seen in list(self._seen.items()):
+            if seen < stale:
+                del self._seen[(table_id, node)]
+                table = manager.tables.get(table_id)
+                if table is not None:
+                    table.watched.pop(node, None)
+                    await manager.remote_presence(table, node, {})
+        for relay in list(self.relays.values()):
+            relay.announce()
+
+    # ------------------------------------------------------------------
+    # Messages
+    # ------------------------------------------------------------------
+    def publish(self, channel: str, message: dict[str, Any]) -> None:
+        """Queue a message; one publisher sends them in order."""
+        self._outbox.put_nowait((channel, json.dumps(message)))
+
+    async def _publisher(self) -> None:
+        while True:
+            channel, data = await self._outbox.get()
+            try:
+                await self.redis.publish(channel, data)
+            except Exception:
+                log.exception("cluster: publishing on %s failed", channel)
+
+    def publish_update(self, table_id: str, key: str, update: dict[str, Any]) -> None:
+        self.publish(f"gf:t:{table_id}:out:{key}", update)
+
+    async def _reader(self) -> None:
+        while True:
+            try:
+                message = await self.pubsub.get_message(timeout=1.0)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("cluster: reading Redis failed; retrying")
+                await asyncio.sleep(1.0)
+                continue
+            if message is None or message.get("type") != "message":
+                if message is None and not self.pubsub.subscribed:
+                    await asyncio.sleep(0.05)  # get_message returns at once with no subscription
+                continue
+            channel = message["channel"].decode()
+            try:
+                data = json.loads(message["data"])
+            except ValueError:
+                continue
+            self._dispatch(channel, data)
+
+    def _dispatch(self, channel: str, data: dict[str, Any]) -> None:
+        parts = channel.split(":")
+        if parts[1] == "n":
+            if data.get("op") == "reply" and (fut := self._pending.pop(data.get("req", ""), None)) is not None:
+                if not fut.done():
+                    fut.set_result(data)
+            elif data.get("op") == "deliver" and (relay := self.relays.get(data.get("table", ""))) is not None:
+                relay.deliver(data["conn"], data["message"])
+            return
+        table_id, kind = parts[2], parts[3]
+        if kind == "in":
+            task = asyncio.create_task(self._serve(table_id, data))
+            self._handlers.add(task)
+            task.add_done_callback(self._handlers.discard)
+        elif (relay := self.relays.get(table_id)) is not None:
+            if kind == "out":
+                relay.update(parts[4], data)
+            elif kind == "ctl":
+                relay.resync()
+
+    # ------------------------------------------------------------------
+    # The owner's side
+    # ------------------------------------------------------------------
+    async def _serve(self, table_id: str, request: dict[str, Any]) -> None:
+        manager = self.manager
+        table = manager.tables.get(table_id)
+        node, req, op = request.get("node", ""), request.get("req", ""), request.get("op")
+
+        def reply(**result: Any) -> None:
+            self.publish(f"gf:n:{node}", {"op": "reply", "req": req, **result})
+
+        if table is None:
+            return reply(error={"kind": "moving"})
+        try:
+            if op == "presence":
+                self._seen[(table_id, node)] = time.monotonic()
+                keys = request.get("seats", {})
+                table.watched[node] = set(keys)
+                await manager.remote_presence(table, node, {int(k): int(n) for k, n in keys.items() if k != PUBLIC})
+            elif op == "full":
+                seat = request.get("seat")
+                update = manager.full_update(table, seat)
+                self.publish(
+                    f"gf:n:{node}", {"op": "deliver", "table": table_id, "conn": request["conn"], "message": update}
+                )
+            elif op == "move":
+                await manager.submit(
+                    table, request["seat"], request["move"], request.get("seq"), lambda seq: reply(ack=seq)
+                )
+            elif op == "resume":
+                await manager.take_back(table, request["seat"])
+                reply(ok=True)
+            elif op == "claim":
+                token = await manager.claim(table, request["seat"], request.get("name", ""))
+                reply(token=token)
+            elif op == "summary":
+                reply(summary=table.summary())
+            elif op == "view":
+                reply(view=table.state.observation(None))
+        except RuleError as err:
+            reply(error={"kind": "rule", "rule": err.rule, "message": str(err)})
+        except Exception as err:
+            from .tables import TableError
+
+            if isinstance(err, TableError):
+                reply(error={"kind": "table", "code": err.code, "message": str(err), "status": err.status})
+            else:
+                log.exception("table %s: a relayed %s failed", table_id, op)
+                reply(error={"kind": "table", "code": "server", "message": "that could not be done", "status": 500})
+
+    # ------------------------------------------------------------------
+    # The relay's side
+    # ------------------------------------------------------------------
+    async def ask(self, table_id: str, op: str, **payload: Any) -> dict[str, Any]:
+        """Ask the table's owner to do something; its answer. Raises :class:`Moving` when
+        the table has no owner right now, RuleError and TableError as the owner did."""
+        req = secrets.token_hex(8)
+        fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._pending[req] = fut
+        message = json.dumps({"op": op, "node": self.node, "req": req, **payload})
+        try:
+            if await self.redis.publish(f"gf:t:{table_id}:in", message) == 0:
+                raise Moving(table_id)
+            answer = await asyncio.wait_for(fut, self.ask_timeout)
+        except TimeoutError:
+            raise Moving(table_id) from None
+        finally:
+            self._pending.pop(req, None)
+        error = answer.get("error")
+        if error is None:
+            return answer
+        if error["kind"] == "moving":
+            raise Moving(table_id)
+        if error["kind"] == "rule":
+            raise RuleError(error["rule"], error["message"])
+        from .tables import TableError
+
+        raise TableError(error["code"], error["message"], error.get("status", 409))
+
+    def tell(self, table_id: str, op: str, **payload: Any) -> None:
+        """A request that needs no answer (presence, a full update delivered on the side)."""
+        self.publish(f"gf:t:{table_id}:in", {"op": op, "node": self.node, "req": "", **payload})
+
+    def relay(self, table_id: str) -> Relay:
+        if table_id not in self.relays:
+            self.relays[table_id] = Relay(self, table_id)
+        return self.relays[table_id]
+
+
+class Relay:
+    """The sockets this process holds for one table that another process owns."""
+
+    def __init__(self, cluster: Cluster, table_id: str) -> None:
+        self.cluster = cluster
+        self.table_id = table_id
+        self.conns: dict[str, Any] = {}  # id -> the session (an Outbox with a seat)
+        self.ready: dict[str, int] = {}  # id -> the seq of its full update: later updates only
+        self.keys: dict[str, int] = {}  # seat key -> sockets
+
+    async def add(self, conn: Any) -> None:
+        cid = secrets.token_hex(6)
+        conn.relay_id = cid
+        self.conns[cid] = conn
+        key = seat_key(conn.seat)
+        self.keys[key] = self.keys.get(key, 0) + 1
+        if self.keys[key] == 1:
+            await self.cluster.pubsub.subscribe(f"gf:t:{self.table_id}:out:{key}")
+        self.announce()
+        self.cluster.tell(self.table_id, "full", seat=conn.seat, conn=cid)
+
+    async def remove(self, conn: Any) -> None:
+        cid = getattr(conn, "relay_id", None)
+        if cid is None or self.conns.pop(cid, None) is None:
+            return
+        self.ready.pop(cid, None)
+        key = seat_key(conn.seat)
+        self.keys[key] -= 1
+        if self.keys[key] == 0:
+            del self.keys[key]
+            await self.cluster.pubsub.unsubscribe(f"gf:t:{self.table_id}:out:{key}")
+        self.announce()
+        if not self.conns:
+            self.cluster.relays.pop(self.table_id, None)
+
+    def announce(self) -> None:
+        """Tell the owner how many sockets this process holds at each seat."""
+        self.cluster.tell(self.table_id, "presence", seats=dict(self.keys))
+
+    def deliver(self, cid: str, message: dict[str, Any]) -> None:
+        conn = self.conns.get(cid)
+        if conn is not None:
+            self.ready[cid] = message["seq"]
+            conn.send(message)
+
+    def update(self, key: str, message: dict[str, Any]) -> None:
+        for cid, conn in list(self.conns.items()):
+            # Until its full update arrives a socket gets nothing: the full one holds it all.
+            ready = self.ready.get(cid)
+            if ready is None or seat_key(conn.seat) != key:
+                continue
+            if message["seq"] > ready or (message["seq"] == ready and not message["events"]):
+                conn.send(message)
+
+    def resync(self) -> None:
+        """A new owner: say who is here again, and get every socket a full update."""
+        self.announce()
+        for cid, conn in self.conns.items():
+            self.ready.pop(cid, None)
+            self.cluster.tell(self.table_id, "full", seat=conn.seat, conn=cid)
+

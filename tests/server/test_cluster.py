@@ -1,0 +1,267 @@
+"""Three server processes on one PostgreSQL database and one Redis: any process serves any table.
+
+Clients of one table are spread over the processes; the owner is killed with
+SIGKILL mid-game, in both games, and another process carries on; every
+message of every process is checked against what its seat may know; and a
+process that lost its lock without noticing cannot apply a move another has.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import psycopg
+import pytest
+from databases import fresh_postgres_database, redis_or_skip
+from live import HUMAN, LiveServer, send
+from sqlalchemy import make_url
+from test_leaks import states_by_seq, walk
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
+from websockets.sync.client import connect
+
+from goldfields.core import registry
+from goldfields.records import replay
+
+
+@pytest.fixture
+def cluster() -> Iterator[list[LiveServer]]:
+    redis = redis_or_skip()
+    with fresh_postgres_database() as url:
+        servers: list[LiveServer] = []
+        try:
+            for _ in range(3):
+                servers.append(LiveServer(url, bot_delay=0.02, redis=redis).start())
+            yield servers
+        finally:
+            for s in servers:
+                s.stop()
+
+
+def alive(servers: list[LiveServer]) -> list[LiveServer]:
+    return [s for s in servers if s.proc is not None and s.proc.poll() is None]
+
+
+class Roamer(threading.Thread):
+    """A player (or a spectator) who plays random legal moves, and who, when their
+    process dies, reconnects to the next one still running, as a browser behind a load
+    balancer would. Records every message and every acknowledged move."""
+
+    def __init__(self, servers: list[LiveServer], home: int, table: str, seat: int | None, token: str | None) -> None:
+        super().__init__(daemon=True)
+        self.servers, self.home, self.table, self.seat, self.token = servers, home, table, seat, token
+        self.rng = random.Random(seat if seat is not None else 99)
+        self.messages: list[dict[str, Any]] = []
+        self.raw: list[str] = []
+        self.acks: list[tuple[int, str]] = []
+        self.failure: BaseException | None = None
+        self.hold = threading.Event()  # set: stop moving (a test kills a process meanwhile)
+        self.hold.set()
+
+    def server(self) -> LiveServer:
+        running = alive(self.servers)
+        return self.servers[self.home] if self.servers[self.home] in running else running[self.home % len(running)]
+
+    def run(self) -> None:
+        deadline = time.monotonic() + 400
+        try:
+            while time.monotonic() < deadline:
+                try:
+                    if self.session():
+                        return
+                except (ConnectionClosed, OSError, InvalidHandshake, TimeoutError):
+                    time.sleep(0.2)  # the process died under us: the next one
+            raise TimeoutError("the game did not finish")
+        except BaseException as err:
+            self.failure = err
+
+    def session(self) -> bool:
+        server = self.server()
+        with connect(f"ws://127.0.0.1:{server.port}/api/tables/{self.table}/ws", open_timeout=30) as ws:
+            hello: dict[str, Any] = {"type": "hello"}
+            if self.seat is not None:
+                hello.update(seat=self.seat, token=self.token)
+            send(ws, hello)
+            pending: str | None = None
+            last: dict[str, Any] | None = None
+            while True:
+                text = ws.recv(timeout=30)
+                self.raw.append(text)
+                msg = json.loads(text)
+                self.messages.append(msg)
+                if msg["type"] == "ack":
+                    self.acks.append((msg["seq"], msg["move"]))
+                    pending = None
+                elif msg["type"] == "error":
+                    if msg["code"] == "no_such_table":
+                        return True  # finished and archived while we reconnected
+                    pending = None
+                    if msg["code"] in ("moving", "moved") and last is not None:
+                        time.sleep(0.3)  # the table is changing hands: try again
+                        self.move(ws, last)
+                        pending = "sent"
+                    continue
+                if msg["type"] != "update":
+                    continue
+                if msg["table"]["status"] == "finished":
+                    return True
+                last = msg
+                if pending is None and self.move(ws, msg):
+                    pending = "sent"
+
+    def move(self, ws: Any, msg: dict[str, Any]) -> bool:
+        view = msg["view"]
+        if self.seat is None or view.get("to_move") != self.seat or not view.get("legal"):
+            return False
+        self.hold.wait(60)
+        legal = view["legal"]
+        move = "stop" if "stop" in legal and self.rng.random() < 0.3 else self.rng.choice(legal)
+        send(ws, {"type": "move", "move": move, "seq": msg["seq"]})
+        return True
+
+
+def start_table(servers: list[LiveServer], game: str, players: int, **options: Any) -> tuple[str, dict[int, str]]:
+    """Created on process 0 (its owner); each other seat claimed through another process."""
+    body = {"game": game, "seats": [HUMAN] * players, "claim": 0, **options}
+    r = servers[0].post("/api/tables", body)
+    assert r.status_code == 201, r.text
+    table, tokens = r.json()["table"]["id"], {0: r.json()["you"]["token"]}
+    for seat in range(1, players):
+        claimed = servers[seat % len(servers)].post(f"/api/tables/{table}/seats/{seat}/claim", {"name": f"p{seat}"})
+        assert claimed.status_code == 200, claimed.text
+        tokens[seat] = claimed.json()["token"]
+    return table, tokens
+
+
+def finish(clients: list[Roamer]) -> None:
+    for c in clients:
+        c.start()
+    for c in clients:
+        c.join(420)
+        assert not c.is_alive(), "the game did not finish"
+        assert c.failure is None, repr(c.failure)
+
+
+def record_of(servers: list[LiveServer], table: str) -> dict[str, Any]:
+    return alive(servers)[0].get(f"/api/tables/{table}/record").json()
+
+
+def test_one_table_with_its_players_on_three_processes_plays_to_the_end_and_leaks_nothing(
+    cluster: list[LiveServer],
+) -> None:
+    table, tokens = start_table(cluster, "digging", 4, partnership=True)
+    clients = [Roamer(cluster, seat % 3, table, seat, tokens[seat]) for seat in range(4)]
+    clients += [Roamer(cluster, home, table, None, None) for home in range(3)]  # a spectator on each
+    finish(clients)
+    record = record_of(cluster, table)
+    states = states_by_seq(record)
+    for client in clients:
+        seat = client.seat
+        for msg in client.messages:
+            if msg["type"] == "update":
+                # Relayed or not, every view is exactly the engine's observation for that seat.
+                assert msg["view"] == states[msg["seq"]].observation(seat)
+        others = [t for s, t in tokens.items() if s != seat]
+        for text in client.raw:
+            assert not any(t in text for t in others)
+        for msg in client.messages:
+            for path, key, value in walk(msg):
+                assert key not in ("deck", "secret", "token", "token_hash"), path
+                if key in ("hand", "cards") and value is not None and "events" not in path:
+                    assert seat is not None, f"a spectator was sent cards at {path}"
+
+
+@pytest.mark.parametrize("game", ["digging", "digger"])
+def test_the_owner_killed_mid_game_another_process_carries_on_and_no_acknowledged_move_is_lost(
+    cluster: list[LiveServer], game: str
+) -> None:
+    options = {"options": {"time_limit": 5.0}} if game == "digger" else {}
+    table, tokens = start_table(cluster, game, 2, **options)
+    # Both players on the processes that do not own the table: they see it change hands.
+    clients = [Roamer(cluster, 1 + seat, table, seat, tokens[seat]) for seat in range(2)]
+    for c in clients:
+        c.start()
+    deadline = time.monotonic() + 120
+    while sum(len(c.acks) for c in clients) < 6:
+        assert time.monotonic() < deadline, "no moves were made"
+        assert all(c.failure is None for c in clients), [c.failure for c in clients]
+        time.sleep(0.05)
+    cluster[0].kill()  # the owner: SIGKILL, mid-game
+    for c in clients:
+        c.join(420)
+        assert not c.is_alive() and c.failure is None, repr(c.failure)
+    survivors = alive(cluster)
+    summary = survivors[0].get(f"/api/tables/{table}").json()
+    assert summary["status"] == "finished"
+    record = record_of(cluster, table)
+    report, status = replay(record)
+    assert status == 0 and report["ok"], report
+    # Every acknowledged move is in the record at the step it was acknowledged as, once.
+    definition = registry.get(game)
+    moves = _moves_by_seq(definition.name, record)
+    for c in clients:
+        for seq, move in c.acks:
+            assert seq in moves and _verb(moves[seq]) == _verb(move), (seq, move, moves.get(seq))
+    acked = [seq for c in clients for seq, _ in c.acks]
+    assert len(acked) == len(set(acked)), "a step was acknowledged twice"
+
+
+def _verb(move: str) -> str:
+    """A move's first word (a record's Digger roll adds its time and faces to "roll")."""
+    return re.match(r"[a-z]*", move.strip().lower()).group(0)  # type: ignore[union-attr]
+
+
+def _moves_by_seq(game: str, record: dict[str, Any]) -> dict[int, str]:
+    """The step number of every move in a record (deals and rolls are steps too)."""
+    out: dict[int, str] = {}
+    if game == "digging":
+        seq = 0
+        for hand in record["hands"]:
+            seq += 1  # the deal
+            for move in hand["moves"]:
+                seq += 1
+                out[seq] = move
+        return out
+    # Digger: each recorded move is one step, chance included (a roll's dice are in its text).
+    for seq, move in enumerate(record["moves"], start=1):
+        out[seq] = move
+    return out
+
+
+def test_a_process_that_lost_its_lock_cannot_apply_a_move_another_process_owns(
+    cluster: list[LiveServer],
+) -> None:
+    table, tokens = start_table(cluster, "digging", 2)
+    owner = cluster[0]
+    # Cut the owner's locking connection from the database's side, as a network fault
+    # would: the owner still holds the table in memory, and another process takes it over.
+    url = make_url(owner.url).set(drivername="postgresql")
+    with psycopg.connect(url.render_as_string(hide_password=False), autocommit=True) as conn:
+        killed = conn.execute(
+            "SELECT pg_terminate_backend(l.pid) FROM pg_locks l WHERE l.locktype = 'advisory' AND l.granted"
+        ).fetchall()
+    assert killed, "no process held an advisory lock"
+    # Both players now play through the old owner and a new one at once.
+    clients = [Roamer(cluster, seat * 1, table, seat, tokens[seat]) for seat in range(2)]
+    finish(clients)
+    record = record_of(cluster, table)
+    report, status = replay(record)
+    assert status == 0 and report["ok"], report
+    moves = _moves_by_seq("digging", record)
+    acked = [(seq, move) for c in clients for seq, move in c.acks]
+    assert len({seq for seq, _ in acked}) == len(acked), "two processes acknowledged the same step"
+    for seq, move in acked:
+        assert seq in moves and _verb(moves[seq]) == _verb(move)
+
+
+def test_the_lobby_lists_every_process_s_tables(cluster: list[LiveServer]) -> None:
+    made = [s.create([HUMAN, HUMAN])["table"]["id"] for s in cluster]
+    for server in cluster:
+        listed = {t["id"] for t in httpx.get(f"{server.base}/api/tables?status=open", timeout=10).json()}
+        assert set(made) <= listed

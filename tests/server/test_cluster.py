@@ -14,6 +14,7 @@ import re
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -31,13 +32,13 @@ from goldfields.records import replay
 
 
 @pytest.fixture
-def cluster() -> Iterator[list[LiveServer]]:
+def cluster(tmp_path: Path) -> Iterator[list[LiveServer]]:
     redis = redis_or_skip()
     with fresh_postgres_database() as url:
         servers: list[LiveServer] = []
         try:
-            for _ in range(3):
-                servers.append(LiveServer(url, bot_delay=0.02, redis=redis).start())
+            for i in range(3):
+                servers.append(LiveServer(url, bot_delay=0.02, redis=redis, log=tmp_path / f"server{i}.log").start())
             yield servers
         finally:
             for s in servers:
@@ -248,8 +249,9 @@ def test_a_process_that_lost_its_lock_cannot_apply_a_move_another_process_owns(
         ).fetchall()
     assert killed, "no process held an advisory lock"
     # Both players now play through the old owner and a new one at once.
-    clients = [Roamer(cluster, seat * 1, table, seat, tokens[seat]) for seat in range(2)]
+    clients = [Roamer(cluster, seat, table, seat, tokens[seat]) for seat in range(2)]
     finish(clients)
+    assert owner.log is not None and "lock connection was lost" in owner.log.read_text()
     record = record_of(cluster, table)
     report, status = replay(record)
     assert status == 0 and report["ok"], report

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import random
 import re
+import subprocess
 import threading
 import time
 from collections.abc import Iterator
@@ -22,6 +23,7 @@ import psycopg
 import pytest
 from databases import fresh_postgres_database, redis_or_skip
 from live import HUMAN, LiveServer, send
+from live_server import free_port
 from sqlalchemy import make_url
 from test_leaks import states_by_seq, walk
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
@@ -64,6 +66,8 @@ class Roamer(threading.Thread):
         self.failure: BaseException | None = None
         self.hold = threading.Event()  # set: stop moving (a test kills a process meanwhile)
         self.hold.set()
+        self.sessions = 0  # sockets opened: more than one means it had to reconnect
+        self.refusals: list[str] = []  # error codes received
 
     def server(self) -> LiveServer:
         running = alive(self.servers)
@@ -84,6 +88,7 @@ class Roamer(threading.Thread):
 
     def session(self) -> bool:
         server = self.server()
+        self.sessions += 1
         with connect(f"ws://127.0.0.1:{server.port}/api/tables/{self.table}/ws", open_timeout=30) as ws:
             hello: dict[str, Any] = {"type": "hello"}
             if self.seat is not None:
@@ -100,6 +105,7 @@ class Roamer(threading.Thread):
                     self.acks.append((msg["seq"], msg["move"]))
                     pending = None
                 elif msg["type"] == "error":
+                    self.refusals.append(msg["code"])
                     if msg["code"] == "no_such_table":
                         return True  # finished and archived while we reconnected
                     pending = None
@@ -142,7 +148,8 @@ def start_table(servers: list[LiveServer], game: str, players: int, **options: A
 
 def finish(clients: list[Roamer]) -> None:
     for c in clients:
-        c.start()
+        if c.ident is None:  # not started yet
+            c.start()
     for c in clients:
         c.join(420)
         assert not c.is_alive(), "the game did not finish"
@@ -267,3 +274,63 @@ def test_the_lobby_lists_every_process_s_tables(cluster: list[LiveServer]) -> No
     for server in cluster:
         listed = {t["id"] for t in httpx.get(f"{server.base}/api/tables?status=open", timeout=10).json()}
         assert set(made) <= listed
+
+
+def test_redis_going_away_and_back_pauses_relayed_play_and_loses_nothing(tmp_path: Path) -> None:
+    redis_or_skip()
+    port = free_port()
+    command = ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
+    redis = subprocess.Popen(command, stdout=subprocess.DEVNULL)
+    generous = {"create_rate": "1000/minute", "claim_rate": "1000/minute", "move_rate": "1000/second"}
+    with fresh_postgres_database() as url:
+        servers: list[LiveServer] = []
+        try:
+            for i in range(2):
+                server = LiveServer(
+                    url,
+                    bot_delay=0.02,
+                    redis=f"redis://127.0.0.1:{port}/0",
+                    log=tmp_path / f"server{i}.log",
+                    rate_limits=True,  # counted in Redis, then in each process while it is away
+                    message_rate="1000/second",
+                    **generous,
+                )
+                servers.append(server.start())
+            table, tokens = start_table(servers, "digging", 2)
+            # Seat 0 plays on the owner; seat 1 through the other process, relayed by Redis.
+            clients = [Roamer(servers, seat, table, seat, tokens[seat]) for seat in range(2)]
+            for c in clients:
+                c.start()
+            deadline = time.monotonic() + 120
+            while sum(len(c.acks) for c in clients) < 6:
+                assert time.monotonic() < deadline, "no moves were made"
+                time.sleep(0.05)
+            redis.terminate()
+            redis.wait(30)
+            for i, server in enumerate(servers):
+                # Without Redis every process still answers, creates tables and counts rates itself.
+                assert server.get("/api/health").status_code == 200
+                assert server.post("/api/tables", {"game": "digging", "seats": [HUMAN, HUMAN]}).status_code == 201
+                log = tmp_path / f"server{i}.log"
+                deadline = time.monotonic() + 60
+                while "Redis cannot be read" not in log.read_text():
+                    assert time.monotonic() < deadline, "the process did not notice Redis had gone"
+                    time.sleep(0.1)
+            time.sleep(2)  # an outage long enough for the relayed player to be refused
+            redis = subprocess.Popen(command, stdout=subprocess.DEVNULL)
+            finish(clients)
+            record = record_of(servers, table)
+        finally:
+            for s in servers:
+                s.stop()
+            redis.terminate()
+            redis.wait(30)
+    log1 = (tmp_path / "server1.log").read_text()
+    assert "Redis is back" in log1 and "Traceback" not in log1
+    # The relayed player's socket stayed open: it was resynced, not left waiting for updates
+    # published while Redis was away.
+    assert clients[1].sessions == 1, clients[1].refusals
+    report, status = replay(record)
+    assert status == 0 and report["ok"], report
+    acked = [seq for c in clients for seq, _ in c.acks]
+    assert len(acked) == len(set(acked)), "a step was acknowledged twice"

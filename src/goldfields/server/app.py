@@ -524,6 +524,9 @@ class Session:
             return self.error(refused.code, refused.message, retry_after=refused.retry_after)
         try:
             await self._handle(text)
+        except Moving:  # several processes: the owner is changing, or Redis is away
+            moving = moving_error()
+            self.error(moving.code, str(moving), retry_after=moving.details["retry_after"])
         except Exception as err:  # a bug met by a strange message: answer it, keep the session
             self.note(f"message {text[:40]!r} failed: {type(err).__name__}")
             self.error("server", "that message could not be handled; nothing changed")
@@ -570,8 +573,8 @@ class Session:
             if not await self.access.authenticate(seat, token):
                 return self.error("auth", f"that token does not open seat {seat}")
         self.seat = seat
+        await self.access.connect(self)  # may raise Moving: then the client says hello again
         self.joined = True
-        await self.access.connect(self)
         if seat is not None:
             await self.access.take_back(seat)
 

@@ -47,6 +47,15 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.pool import NullPool
 
 from ..core.game import RuleError
+from .limits import Quiet
+
+try:
+    from redis.exceptions import RedisError
+except ImportError:  # a lone server without the multi extra never meets one
+
+    class RedisError(Exception):  # type: ignore[no-redef]
+        pass
+
 
 if TYPE_CHECKING:
     from redis.asyncio import Redis
@@ -162,6 +171,9 @@ class Cluster:
         self._outbox: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
         self._handlers: set[asyncio.Task[None]] = set()
+        self.redis_down = False  # set while Redis cannot be read; relays resync when it is back
+        self._deaf: set[str] = set()  # owned tables not yet subscribed to (Redis was away)
+        self._quiet = Quiet()
 
     # ------------------------------------------------------------------
     # Start and stop
@@ -200,18 +212,29 @@ class Cluster:
         if not await self.locks.try_lock(table_id):
             return False
         self.owned.add(table_id)
-        await self.pubsub.subscribe(f"gf:t:{table_id}:in")
+        await self._listen(table_id)
         return True
+
+    async def _listen(self, table_id: str) -> None:
+        """Hear relayed requests for a table this process owns; while Redis is away, once it is back."""
+        try:
+            await self.pubsub.subscribe(f"gf:t:{table_id}:in")
+            self._deaf.discard(table_id)
+        except RedisError:
+            self._deaf.add(table_id)
 
     async def _release(self, table_id: str) -> None:
         self.owned.discard(table_id)
-        await self.pubsub.unsubscribe(f"gf:t:{table_id}:in")
+        self._deaf.discard(table_id)
+        with contextlib.suppress(RedisError):
+            await self.pubsub.unsubscribe(f"gf:t:{table_id}:in")
         await self.locks.unlock(table_id)
 
     async def lost(self, table_id: str) -> None:
         """Another process owns this table now: stop serving it here."""
         log.warning("table %s: another server process owns it now; handing it over", table_id)
         self.owned.discard(table_id)
+        self._deaf.discard(table_id)
         with contextlib.suppress(Exception):
             await self.pubsub.unsubscribe(f"gf:t:{table_id}:in")
         with contextlib.suppress(Exception):
@@ -240,10 +263,13 @@ class Cluster:
                 if table is not None:
                     await manager.hand_over(table)
             self.owned.clear()
+            self._deaf.clear()
             await self.locks.reconnect()
         for table_id in list(self.owned):
             if table_id not in manager.tables:  # archived or expired
                 await self._release(table_id)
+        for table_id in list(self._deaf):  # owned while Redis was away: try to hear it again
+            await self._listen(table_id)
         orphans = [t for t in await manager.store.live_ids() if t not in manager.tables]
         held = await self.locks.held() if orphans else set()
         for table_id in orphans:
@@ -278,8 +304,10 @@ class Cluster:
             channel, data = await self._outbox.get()
             try:
                 await self.redis.publish(channel, data)
-            except Exception:
-                log.exception("cluster: publishing on %s failed", channel)
+            except Exception as err:
+                # Lost while Redis is away; relays resync once it is back, so nothing stays missing.
+                if self._quiet.allow("publish"):
+                    log.warning("cluster: publishing on %s failed: %s", channel, err)
 
     def publish_update(self, table_id: str, key: str, update: dict[str, Any]) -> None:
         self.publish(f"gf:t:{table_id}:out:{key}", update)
@@ -290,10 +318,22 @@ class Cluster:
                 message = await self.pubsub.get_message(timeout=1.0)
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.exception("cluster: reading Redis failed; retrying")
+            except Exception as err:
+                if not self.redis_down:
+                    log.warning("cluster: Redis cannot be read (%s); relayed play waits until it is back", err)
+                self.redis_down = True
                 await asyncio.sleep(1.0)
                 continue
+            if self.redis_down:
+                # redis-py has reconnected and subscribed again; what was published meanwhile is lost.
+                self.redis_down = False
+                log.warning("cluster: Redis is back; %d relayed tables resync", len(self.relays))
+                # Both sides ask, as either may be back first: a relay's request for a full update is
+                # lost if the owner has not subscribed again yet, and then the owner's call reaches it.
+                for relay in list(self.relays.values()):
+                    relay.resync()
+                for table_id in self.owned:
+                    self.publish(f"gf:t:{table_id}:ctl", {"op": "owner", "node": self.node})
             if message is None or message.get("type") != "message":
                 if message is None and not self.pubsub.subscribed:
                     await asyncio.sleep(0.05)  # get_message returns at once with no subscription
@@ -389,7 +429,7 @@ class Cluster:
             if await self.redis.publish(f"gf:t:{table_id}:in", message) == 0:
                 raise Moving(table_id)
             answer = await asyncio.wait_for(fut, self.ask_timeout)
-        except TimeoutError:
+        except (TimeoutError, RedisError):
             raise Moving(table_id) from None
         finally:
             self._pending.pop(req, None)
@@ -429,9 +469,16 @@ class Relay:
         conn.relay_id = cid
         self.conns[cid] = conn
         key = seat_key(conn.seat)
+        if key not in self.keys:
+            channels = [f"gf:t:{self.table_id}:out:{key}"]
+            if not self.keys:  # the first socket here: hear a new owner announce itself too
+                channels.append(f"gf:t:{self.table_id}:ctl")
+            try:
+                await self.cluster.pubsub.subscribe(*channels)
+            except RedisError:
+                del self.conns[cid]
+                raise Moving(self.table_id) from None
         self.keys[key] = self.keys.get(key, 0) + 1
-        if self.keys[key] == 1:
-            await self.cluster.pubsub.subscribe(f"gf:t:{self.table_id}:out:{key}")
         self.announce()
         self.cluster.tell(self.table_id, "full", seat=conn.seat, conn=cid)
 
@@ -444,7 +491,11 @@ class Relay:
         self.keys[key] -= 1
         if self.keys[key] == 0:
             del self.keys[key]
-            await self.cluster.pubsub.unsubscribe(f"gf:t:{self.table_id}:out:{key}")
+            channels = [f"gf:t:{self.table_id}:out:{key}"]
+            if not self.keys:
+                channels.append(f"gf:t:{self.table_id}:ctl")
+            with contextlib.suppress(RedisError):  # Redis away: resubscribing on its return is harmless
+                await self.cluster.pubsub.unsubscribe(*channels)
         self.announce()
         if not self.conns:
             self.cluster.relays.pop(self.table_id, None)

@@ -1,7 +1,8 @@
 """The house's limits: how much any one client may ask of the server, and how much in all.
 
 Rates are counted per client address with the ``limits`` library (moving
-windows, in memory: one server process holds them). Behind a reverse proxy,
+windows: in memory for a lone server, in Redis when several processes share
+the count). Socket counts stay in each process's memory. Behind a reverse proxy,
 run uvicorn with ``--forwarded-allow-ips`` so that the address is the
 player's, not the proxy's.
 
@@ -11,6 +12,7 @@ Every limit here is a setting of ``goldfields serve`` (see docs/server.md,
 
 from __future__ import annotations
 
+import logging
 import math
 import time
 from collections import Counter
@@ -18,6 +20,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from limits import RateLimitItem, parse, storage, strategies
+
+log = logging.getLogger("goldfields.server")
 
 RATE_HELP = 'a rate in the notation of the limits library: "20/minute", "5/second", "100/hour"'
 
@@ -46,16 +50,39 @@ class RateLimits:
         self.items = {kind: rate(text) for kind, text in rates.items()}
         self.enabled = enabled
         # In memory for a lone server; in Redis when several processes must count together.
-        store = storage.storage_from_string(storage_url) if storage_url else storage.MemoryStorage()
-        self._limiter = strategies.MovingWindowRateLimiter(store)
+        self._local = strategies.MovingWindowRateLimiter(storage.MemoryStorage())
+        # Short timeouts: the count is read on the event loop, which must not wait long for it.
+        self._shared: strategies.MovingWindowRateLimiter | None = None
+        if storage_url:
+            shared = storage.storage_from_string(storage_url, socket_timeout=0.5, socket_connect_timeout=0.5)
+            self._shared = strategies.MovingWindowRateLimiter(shared)
+        self._shared_down_until = 0.0
+        self._quiet = Quiet(per_second=1)
+
+    def _limiter(self, item: RateLimitItem, kind: str, client: str) -> tuple[strategies.RateLimiter, bool]:
+        """The limiter to count with, and whether it let this request through. While Redis is
+        away each process counts alone: a site whose rates cannot be read stays open, limited
+        per process, rather than refusing everyone."""
+        if self._shared is not None and time.monotonic() >= self._shared_down_until:
+            try:
+                return self._shared, self._shared.hit(item, kind, client)
+            except Exception as err:
+                self._shared_down_until = time.monotonic() + 5.0  # try Redis again in a while, not every request
+                if self._quiet.allow("rates"):
+                    log.warning("rates: the shared count cannot be read (%s); counting in this process", err)
+        return self._local, self._local.hit(item, kind, client)
 
     def check(self, kind: str, client: str) -> Refusal | None:
         if not self.enabled:
             return None
         item = self.items[kind]
-        if self._limiter.hit(item, kind, client):
+        limiter, allowed = self._limiter(item, kind, client)
+        if allowed:
             return None
-        reset = self._limiter.get_window_stats(item, kind, client).reset_time
+        try:
+            reset = limiter.get_window_stats(item, kind, client).reset_time
+        except Exception:  # Redis went away between the two calls
+            reset = time.time() + item.get_expiry()
         retry = max(1, math.ceil(reset - time.time()))
         message = f"too many {kind}s from your address: at most {item}; try again in {retry} s"
         return Refusal("rate_limited", message, retry)

@@ -1,6 +1,6 @@
 """One, two and three server processes on PostgreSQL and Redis: tables held, and what relaying costs.
 
-    python benchmarks/bench_server_cluster.py [--processes 1 2 3] [--tables 50 100 150 200] [--seconds 15]
+    python benchmarks/bench_server_cluster.py [--processes 1 2 3] [--tables 200 300 400] [--seconds 15]
 
 Needs PostgreSQL and Redis on localhost (scripts/test starts both):
 ``GOLDFIELDS_BENCH_POSTGRES`` (default ``postgresql+psycopg://goldfields:goldfields@127.0.0.1:5432``,
@@ -15,7 +15,8 @@ With two or more processes, half the human sockets connect to the table's owner
 (local moves) and half to another process (relayed moves: the move goes to the
 owner through Redis, the acknowledgement and the updates come back the same
 way). Latency is from sending a move to its acknowledgement, which the owner
-sends once the move is committed. Server processes and clients share this
+sends once the move is committed; it is measured after ``--warmup`` seconds, as
+every table opening at the same instant makes a burst that steady play does not. Server processes and clients share this
 machine's cores, so more processes mean more competition for the same two cores:
 the figures show what relaying costs, not how a site scales on more machines.
 The last lines give, for each process count, the most tables whose p99 stayed
@@ -67,7 +68,21 @@ def drop_database(admin: str, url: str) -> None:
         conn.execute(f'DROP DATABASE IF EXISTS "{make_url(url).database}" WITH (FORCE)')
 
 
-async def level(processes: int, tables: int, seconds: float, bot_delay: float, pg: str, redis: str) -> dict[str, Any]:
+class Measured(list[float]):
+    """Latencies from ``start`` on: every table opens at once, and that first burst is not play."""
+
+    def __init__(self, start: float) -> None:
+        super().__init__()
+        self.start = start
+
+    def append(self, latency: float) -> None:
+        if time.monotonic() >= self.start:
+            super().append(latency)
+
+
+async def level(
+    processes: int, tables: int, seconds: float, bot_delay: float, pg: str, redis: str, warmup: float = 3.0
+) -> dict[str, Any]:
     url, admin = fresh_database(pg)
     settings = {
         "bot_delay": bot_delay,
@@ -101,9 +116,9 @@ async def level(processes: int, tables: int, seconds: float, bot_delay: float, p
                 relayed = processes > 1 and (i // processes) % 2 == 1
                 socket_on = (owner + 1) % processes if relayed else owner
                 created.append((r.json()["table"]["id"], r.json()["you"]["token"], socket_on, relayed))
-        local: list[float] = []
-        relay: list[float] = []
-        until = time.monotonic() + seconds
+        local = Measured(time.monotonic() + warmup)
+        relay = Measured(time.monotonic() + warmup)
+        until = time.monotonic() + warmup + seconds
         await asyncio.gather(
             *(
                 player(f"127.0.0.1:{ports[on]}", t, tok, until, relay if relayed else local, i)
@@ -114,7 +129,11 @@ async def level(processes: int, tables: int, seconds: float, bot_delay: float, p
         for proc in procs:
             proc.terminate()
         for proc in procs:
-            proc.wait(10)
+            try:
+                proc.wait(60)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
         drop_database(admin, url)
     return {"local": local, "relayed": relay}
 
@@ -129,14 +148,18 @@ def q(xs: list[float]) -> tuple[float, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--processes", type=int, nargs="+", default=[1, 2, 3])
-    parser.add_argument("--tables", type=int, nargs="+", default=[50, 100, 150, 200])
+    parser.add_argument("--tables", type=int, nargs="+", default=[200, 300, 400])
     parser.add_argument("--seconds", type=float, default=15.0)
     parser.add_argument("--bot-delay", type=float, default=0.6)
+    parser.add_argument("--warmup", type=float, default=3.0, help="seconds of play before measuring")
     parser.add_argument("--target", type=float, default=100.0, help="p99 milliseconds a level must stay under")
     args = parser.parse_args()
     pg = os.environ.get("GOLDFIELDS_BENCH_POSTGRES", "postgresql+psycopg://goldfields:goldfields@127.0.0.1:5432")
     redis = os.environ.get("GOLDFIELDS_BENCH_REDIS", "redis://127.0.0.1:6379/0")
-    print(f"bot delay {args.bot_delay} s, {args.seconds:g} s per level, one {os.cpu_count()}-core machine")
+    print(
+        f"bot delay {args.bot_delay} s, {args.seconds:g} s per level after {args.warmup:g} s of warm-up,"
+        f" one {os.cpu_count()}-core machine"
+    )
     print(
         f"{'processes':>9} {'tables':>6} {'moves':>6} {'p99 ms':>7} | {'local p50':>9} {'p99':>6}"
         f" | {'relayed p50':>11} {'p99':>6} {'p99 ratio':>9}"
@@ -145,7 +168,7 @@ def main() -> None:
     for n in args.processes:
         held[n] = 0
         for tables in args.tables:
-            r = asyncio.run(level(n, tables, args.seconds, args.bot_delay, pg, redis))
+            r = asyncio.run(level(n, tables, args.seconds, args.bot_delay, pg, redis, args.warmup))
             both = r["local"] + r["relayed"]
             _, p99 = q(both)
             l50, l99 = q(r["local"])

@@ -22,7 +22,7 @@ import httpx
 import psycopg
 import pytest
 from databases import fresh_postgres_database, redis_or_skip
-from live import HUMAN, LiveServer, send
+from live import BOTS, HUMAN, LiveServer, send
 from live_server import free_port
 from sqlalchemy import make_url
 from test_leaks import states_by_seq, walk
@@ -334,3 +334,24 @@ def test_redis_going_away_and_back_pauses_relayed_play_and_loses_nothing(tmp_pat
     assert status == 0 and report["ok"], report
     acked = [seq for c in clients for seq, _ in c.acks]
     assert len(acked) == len(set(acked)), "a step was acknowledged twice"
+
+
+@pytest.mark.parametrize("game", ["digging", "digger"])
+def test_a_bot_seat_moves_again_on_the_new_owner(cluster: list[LiveServer], game: str) -> None:
+    options: dict[str, Any] = {"options": {"time_limit": 5.0}} if game == "digger" else {}
+    r = cluster[0].post("/api/tables", {"game": game, "seats": [HUMAN, BOTS], "claim": 0, **options})
+    assert r.status_code == 201, r.text
+    table, token = r.json()["table"]["id"], r.json()["you"]["token"]
+    human = Roamer(cluster, 1, table, 0, token)  # relayed: the owner is process 0
+    human.start()
+    deadline = time.monotonic() + 120
+    while len(human.acks) < 3:
+        assert time.monotonic() < deadline and human.failure is None, human.failure
+        time.sleep(0.05)
+    cluster[0].kill()
+    finish([human])
+    record = record_of(cluster, table)
+    # Finished: the bot kept moving on the new owner, as the game cannot end without it.
+    assert alive(cluster)[0].get(f"/api/tables/{table}").json()["status"] == "finished"
+    report, status = replay(record)
+    assert status == 0 and report["ok"], report

@@ -120,6 +120,14 @@ def serve_command(
             help="A web origin (https://example.org) besides the server's own whose pages may open a WebSocket.",
         ),
     ] = None,
+    forwarded_allow_ips: Annotated[
+        str,
+        typer.Option(
+            rich_help_panel=SECURITY,
+            help="Proxies (comma-separated addresses, or *) whose X-Forwarded-For names the client: "
+            "behind a load balancer, its address, so that limits count players, not the balancer.",
+        ),
+    ] = "127.0.0.1",
     durability: Annotated[
         Durability,
         typer.Option(
@@ -200,7 +208,14 @@ def serve_command(
     # A frame far over the message limit is refused by the protocol (close 1009) before it is buffered.
     frame_limit = 4 * settings.ws_max_message
     uvicorn.run(
-        app, host=host, port=port, ws_max_size=frame_limit, ws_per_message_deflate=False, log_level="warning"
+        app,
+        host=host,
+        port=port,
+        ws_max_size=frame_limit,
+        ws_per_message_deflate=False,
+        log_level="warning",
+        proxy_headers=True,
+        forwarded_allow_ips=forwarded_allow_ips,
     )
 
 

@@ -243,14 +243,23 @@ class Cluster:
     async def _claimer(self) -> None:
         """Take over live tables that lost their owner; let go of archived ones; forget
         relays that stopped saying they are there."""
+        failing = False
         while True:
             await asyncio.sleep(self.claim_every)
             try:
                 await self._claim_round()
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.exception("cluster: taking over tables failed; trying again")
+            except Exception as err:
+                # Once per outage (the database away), not once a second.
+                if not failing:
+                    every = self.claim_every
+                    log.warning("cluster: claiming tables failed (%s); retrying every %g s", err, every, exc_info=err)
+                failing = True
+            else:
+                if failing:
+                    log.warning("cluster: taking over tables works again")
+                failing = False
 
     async def _claim_round(self) -> None:
         manager = self.manager

@@ -8,9 +8,11 @@ process that lost its lock without noticing cannot apply a move another has.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import re
+import socket
 import subprocess
 import threading
 import time
@@ -22,7 +24,7 @@ import httpx
 import psycopg
 import pytest
 from databases import fresh_postgres_database, redis_or_skip
-from live import BOTS, HUMAN, LiveServer, send
+from live import BOTS, HUMAN, LiveServer, receive, send
 from live_server import free_port
 from sqlalchemy import make_url
 from test_leaks import states_by_seq, walk
@@ -32,6 +34,34 @@ from websockets.sync.client import connect
 from goldfields.core import registry
 from goldfields.records import replay
 
+MANY_SOCKETS = {"max_sockets_per_client": 10_000}
+
+
+def listening(port: int) -> None:
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=5).close()
+            return
+        except OSError:
+            assert time.monotonic() < deadline, f"nothing listens on port {port}"
+            time.sleep(0.05)
+
+
+@contextlib.contextmanager
+def private_redis() -> Iterator[str]:
+    """The URL of a Redis of the test's own: what the test counts in it disturbs no other test."""
+    redis_or_skip()
+    port = free_port()
+    command = ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
+    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL)
+    listening(port)
+    try:
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        proc.terminate()
+        proc.wait(30)
+
 
 @pytest.fixture
 def cluster(tmp_path: Path) -> Iterator[list[LiveServer]]:
@@ -40,7 +70,9 @@ def cluster(tmp_path: Path) -> Iterator[list[LiveServer]]:
         servers: list[LiveServer] = []
         try:
             for i in range(3):
-                servers.append(LiveServer(url, bot_delay=0.02, redis=redis, log=tmp_path / f"server{i}.log").start())
+                # Every test client is 127.0.0.1, and tests running side by side share this Redis.
+                server = LiveServer(url, bot_delay=0.02, redis=redis, log=tmp_path / f"server{i}.log", **MANY_SOCKETS)
+                servers.append(server.start())
             yield servers
         finally:
             for s in servers:
@@ -281,6 +313,7 @@ def test_redis_going_away_and_back_pauses_relayed_play_and_loses_nothing(tmp_pat
     port = free_port()
     command = ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
     redis = subprocess.Popen(command, stdout=subprocess.DEVNULL)
+    listening(port)
     generous = {"create_rate": "1000/minute", "claim_rate": "1000/minute", "move_rate": "1000/second"}
     with fresh_postgres_database() as url:
         servers: list[LiveServer] = []
@@ -355,3 +388,33 @@ def test_a_bot_seat_moves_again_on_the_new_owner(cluster: list[LiveServer], game
     assert alive(cluster)[0].get(f"/api/tables/{table}").json()["status"] == "finished"
     report, status = replay(record)
     assert status == 0 and report["ok"], report
+
+
+def test_one_address_may_hold_only_so_many_sockets_over_all_processes(tmp_path: Path) -> None:
+    with private_redis() as redis, fresh_postgres_database() as url:
+        servers = [LiveServer(url, redis=redis, max_sockets_per_client=2).start() for _ in range(2)]
+        try:
+            table = servers[0].create([HUMAN, HUMAN])["table"]["id"]
+            with servers[0].ws(table) as first, servers[1].ws(table) as second:
+                for ws in (first, second):
+                    send(ws, {"type": "hello"})
+                    assert receive(ws)["type"] == "update"
+                # Each process holds one socket of this address: together they are at the cap.
+                for server in servers:
+                    with server.ws(table) as extra:
+                        assert receive(extra)["code"] == "too_many_sockets"
+                        with pytest.raises(ConnectionClosed) as closed:
+                            extra.recv(timeout=60)
+                        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1013
+                first.close()
+                deadline = time.monotonic() + 60
+                while True:  # the place is given back once the first process sees the close
+                    with servers[1].ws(table) as again:
+                        send(again, {"type": "hello"})
+                        if receive(again)["type"] == "update":
+                            break
+                    assert time.monotonic() < deadline, "the closed socket was never given back"
+                    time.sleep(0.1)
+        finally:
+            for s in servers:
+                s.stop()

@@ -322,6 +322,13 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
         if refused is not None:
             await _refuse(websocket, refused.code, refused.message, 1013)  # 1013: try again later
             return
+        cluster = websocket.app.state.manager.cluster
+        lease = await cluster.admit_socket(client, sockets.per_client) if cluster is not None else None
+        if lease == "":  # the client's sockets on all processes together are at the cap
+            sockets.release(client)
+            refused = sockets.too_many()
+            await _refuse(websocket, refused.code, refused.message, 1013)
+            return
         try:
             mgr: TableManager = websocket.app.state.manager
             access = await _access(mgr, table_id)
@@ -332,6 +339,8 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
             await Session(websocket, mgr, access, client).run()
         finally:
             sockets.release(client)
+            if cluster is not None:
+                await cluster.release_socket(lease)
 
     static = _static_dir()
     if static is not None:

@@ -67,6 +67,18 @@ log = logging.getLogger("goldfields.server")
 
 PUBLIC = "pub"  # the channel key of spectators' updates
 
+SOCKET_LEASE = 30.0  # seconds a socket counts for its client unless its process renews it
+
+# One atomic step, so two processes admitting the same client at once cannot both take its last
+# place: forget expired sockets, refuse at the cap, else count this one.
+ADMIT_SOCKET = """
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then return 0 end
+redis.call('ZADD', KEYS[1], ARGV[3], ARGV[4])
+redis.call('EXPIRE', KEYS[1], ARGV[5])
+return 1
+"""
+
 
 def lock_key(table_id: str) -> int:
     """A table's advisory lock key: 64 bits of a hash, signed as PostgreSQL's bigint is."""
@@ -173,6 +185,8 @@ class Cluster:
         self._handlers: set[asyncio.Task[None]] = set()
         self.redis_down = False  # set while Redis cannot be read; relays resync when it is back
         self._deaf: set[str] = set()  # owned tables not yet subscribed to (Redis was away)
+        self._sockets: dict[str, str] = {}  # this process's sockets counted in Redis: member -> client
+        self._renew_at = 0.0
         self._quiet = Quiet()
 
     # ------------------------------------------------------------------
@@ -190,13 +204,16 @@ class Cluster:
     async def close(self) -> None:
         for task in [*self._tasks, *self._handlers]:
             task.cancel()
-        for task in [*self._tasks, *self._handlers]:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        pending = [*self._tasks, *self._handlers]
+        if pending:
+            await asyncio.wait(pending, timeout=5)
+        # Bounded: a connection cancelled mid-read can leave redis-py waiting on it, and a
+        # process that was told to stop must stop (its locks go with its database connection).
+        for closing in (self.pubsub.aclose, self.redis.aclose):
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(closing(), 5)
         with contextlib.suppress(Exception):
-            await self.pubsub.aclose()
-            await self.redis.aclose()
-        await asyncio.to_thread(self.locks.close)
+            await asyncio.wait_for(asyncio.to_thread(self.locks.close), 5)
 
     # ------------------------------------------------------------------
     # Owning tables
@@ -261,6 +278,42 @@ class Cluster:
                     log.warning("cluster: taking over tables works again")
                 failing = False
 
+    # ------------------------------------------------------------------
+    # Sockets per client, counted over every process
+    # ------------------------------------------------------------------
+    async def admit_socket(self, client: str, cap: int) -> str | None:
+        """Count a new socket of ``client`` against ``cap`` over all processes: its lease
+        (to give back with :meth:`release_socket`), ``""`` when it is refused, or None when
+        Redis cannot count (then only this process's count applies)."""
+        member = f"{self.node}:{secrets.token_hex(6)}"
+        now = time.time()
+        try:
+            admitted = await self.redis.eval(
+                ADMIT_SOCKET, 1, f"gf:sk:{client}", now, cap, now + SOCKET_LEASE, member, int(2 * SOCKET_LEASE)
+            )
+        except RedisError:
+            return None
+        if not admitted:
+            return ""
+        self._sockets[member] = client
+        return member
+
+    async def release_socket(self, member: str | None) -> None:
+        client = self._sockets.pop(member, None) if member else None
+        if member and client is not None:
+            with contextlib.suppress(RedisError):  # if Redis is away, the lease runs out by itself
+                await self.redis.zrem(f"gf:sk:{client}", member)
+
+    async def _renew_sockets(self) -> None:
+        """Keep this process's sockets counted; a dead process's run out within a lease."""
+        if not self._sockets:
+            return
+        expiry = time.time() + SOCKET_LEASE
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for member, client in self._sockets.items():
+                pipe.zadd(f"gf:sk:{client}", {member: expiry}, xx=True)
+            await pipe.execute()
+
     async def _claim_round(self) -> None:
         manager = self.manager
         if not await self.locks.alive():
@@ -300,6 +353,10 @@ class Cluster:
                     await manager.remote_presence(table, node, {})
         for relay in list(self.relays.values()):
             relay.announce()
+        if time.monotonic() >= self._renew_at:
+            self._renew_at = time.monotonic() + SOCKET_LEASE / 3
+            with contextlib.suppress(RedisError):
+                await self._renew_sockets()
 
     # ------------------------------------------------------------------
     # Messages

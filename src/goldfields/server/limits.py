@@ -2,7 +2,8 @@
 
 Rates are counted per client address with the ``limits`` library (moving
 windows: in memory for a lone server, in Redis when several processes share
-the count). Socket counts stay in each process's memory. Behind a reverse proxy,
+the count). So are open sockets per client; the total of open sockets is
+each process's own, as it guards that process's file descriptors. Behind a reverse proxy,
 run uvicorn with ``--forwarded-allow-ips`` so that the address is the
 player's, not the proxy's.
 
@@ -112,9 +113,12 @@ class Sockets:
         self.total = total
         self.open: Counter[str] = Counter()
 
+    def too_many(self) -> Refusal:
+        return Refusal("too_many_sockets", f"at most {self.per_client} open connections per address", 5)
+
     def admit(self, client: str) -> Refusal | None:
         if self.open[client] >= self.per_client:
-            return Refusal("too_many_sockets", f"at most {self.per_client} open connections per address", 5)
+            return self.too_many()
         if sum(self.open.values()) >= self.total:
             return Refusal("server_full", "the server has as many connections as it takes; try again soon", 30)
         self.open[client] += 1

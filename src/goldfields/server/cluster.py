@@ -166,11 +166,15 @@ class Cluster:
         heartbeat: float = 5.0,
         ask_timeout: float = 15.0,
     ) -> None:
-        from redis.asyncio import Redis  # the cluster extra: a lone server never imports it
+        # The multi extra: a lone server never imports redis.
+        from redis.asyncio import BlockingConnectionPool, Redis
 
         self.manager = manager
         self.node = secrets.token_hex(6)
-        self.redis: Redis = Redis.from_url(redis_url)
+        # A busy process asks the owners of many tables at once: past the pool's size a request
+        # waits for a connection instead of failing (redis-py's plain pool raises at 100).
+        pool = BlockingConnectionPool.from_url(redis_url, max_connections=64, timeout=10)
+        self.redis: Redis = Redis(connection_pool=pool)
         self.pubsub: PubSub = self.redis.pubsub(ignore_subscribe_messages=True)
         self.locks = Locks(database_url)
         self.claim_every = claim_every

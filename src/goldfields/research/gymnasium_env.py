@@ -140,7 +140,7 @@ class GoldfieldsEnv(gymnasium.Env):
             match.apply(action)
 
     def _obs(self) -> Any:
-        return self.encoding.encode(self.match.state.observation(self.seat))
+        return self.encoding.encode_state(self.match.state, self.seat)
 
     def _legal(self) -> list[int]:
         match = self.match

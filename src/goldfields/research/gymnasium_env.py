@@ -168,6 +168,11 @@ class GoldfieldsEnv(gymnasium.Env):
         return self._obs(), self._info()
 
     def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        reward, terminated, extra = self._act(action)
+        return self._obs(), reward, terminated, False, self._info(**extra)
+
+    def _act(self, action: Any) -> tuple[float, bool, dict[str, Any]]:
+        """The agent's move and the bots' replies: (reward, terminated, extra info)."""
         match = self.match
         if match.over or self._ended_illegally:
             raise RuntimeError("the episode is over: call reset()")
@@ -178,7 +183,7 @@ class GoldfieldsEnv(gymnasium.Env):
             # The episode ends here with the penalty: an agent that keeps choosing illegal
             # actions must not spin for ever, nor pile up penalties in one episode.
             self._ended_illegally = True
-            return self._obs(), self.illegal_penalty, True, False, self._info(illegal_action=True)
+            return self.illegal_penalty, True, {"illegal_action": True}
         try:
             match.apply(action)
         except RuleError as err:  # pragma: no cover - legal_actions() said yes
@@ -195,7 +200,15 @@ class GoldfieldsEnv(gymnasium.Env):
             reward = float(match.returns()[self.seat])
             terminated = True
             extra["adjudicated"] = match.truncated
-        return self._obs(), reward, terminated, False, self._info(**extra)
+        return reward, terminated, extra
+
+    def _fill(self, obs: Any, mask: Any) -> None:
+        """Write the observation and the legal-action mask into rows of a batch (the vector env's)."""
+        match = self.match
+        self.encoding.encode_state(match.state, self.seat, out=obs)
+        mask.fill(0)
+        if not (match.over or self._ended_illegally):
+            mask[match.state.legal_actions()] = 1
 
     def render(self) -> str | None:
         if self.render_mode != "ansi":

@@ -39,6 +39,10 @@ per-environment copies, info dictionaries and wrappers of
 - **Step cap.** ``max_episode_steps`` (default: the registered id's cap for the
   same table, e.g. 86 for one 2-player hand) truncates a game, paying nothing,
   exactly as Gymnasium's ``TimeLimit`` does on the single environment.
+- **Mixed tables.** ``per_env`` gives each game keyword arguments of its own on
+  top of the shared ones, e.g. half the games against ``random`` and half
+  against ``heuristic``: ``per_env=[{"opponents": "random"}, {"opponents": "heuristic"}] * 8``.
+  Every game must keep the same spaces.
 - **Seeding.** ``reset(seed=s)`` seeds game ``i`` with ``s + i`` (a list seeds
   each); a game reset automatically draws on from its own generator, so a run
   is a function of the first seed.
@@ -49,7 +53,7 @@ each with its ``_`` mask) on the step that ends a game.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ._deps import require
@@ -82,11 +86,14 @@ class GoldfieldsVectorEnv(VectorEnv):
         *,
         max_episode_steps: int | None = None,
         autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
+        per_env: Sequence[Mapping[str, Any]] | None = None,
         **kwargs: Any,
     ) -> None:
         if num_envs < 1:
             raise ValueError("num_envs must be at least 1")
-        self.envs = [GoldfieldsEnv(game, **kwargs) for _ in range(num_envs)]
+        if per_env is not None and len(per_env) != num_envs:
+            raise ValueError(f"per_env needs one dict per game: {num_envs}, not {len(per_env)}")
+        self.envs = [GoldfieldsEnv(game, **{**kwargs, **(per_env[i] if per_env else {})}) for i in range(num_envs)]
         first = self.envs[0]
         self.num_envs = num_envs
         self.game = game

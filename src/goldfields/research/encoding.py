@@ -22,7 +22,6 @@ from array import array
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import compress
-from operator import or_
 from typing import Any
 
 from ._deps import require
@@ -381,15 +380,22 @@ _FIRST_CHEST_CODE = CODE_OF["G"]
 _FIRST_BANDIT = CODE_OF["B1"] - 1  # a bandit's value is its code minus this
 
 
-def _digging_template(state: Any, seat: int | None) -> Any:
-    """The values that only depend on the table and the observer, cached per table.
+def _digging_template(state: Any, seat: int | None) -> tuple[Any, tuple[tuple[float, ...], ...]]:
+    """The values that only depend on the table and the observer, cached per table, and per code
+    the unseen value once ``j`` copies are held or seen: ``max(0, deck - j) / full count``.
 
     ``unseen`` starts as the whole deck: the encoder then corrects only the codes the seat sees.
     """
     n = state.num_players
-    key = (n, state.partnership, seat, state.target, state.deck_counts)
-    v = _DIGGING_TEMPLATES.get(key)
-    if v is None:
+    deck = state.deck_counts
+    # Looked up by the identity of the deck's tuple first (a game and its clones share it), which
+    # costs less than hashing it; the entry keeps the tuple alive, so the id cannot be reused.
+    fast = _DIGGING_BY_DECK.get((id(deck), seat))
+    if fast is not None and fast[0] is deck and fast[1] == (n, state.partnership, state.target):
+        return fast[2]
+    key = (n, state.partnership, seat, state.target, deck)
+    hit = _DIGGING_TEMPLATES.get(key)
+    if hit is None:
         v = array("f", _ZERO_DIGGING)
         v[_D_PLAYERS + n - 2] = 1.0
         if state.partnership:
@@ -397,20 +403,26 @@ def _digging_template(state: Any, seat: int | None) -> Any:
         if seat is not None:
             v[_D_SEAT + seat] = 1.0
         v[_D_TARGET] = state.target / SCORE_SCALE
-        for c, k in enumerate(state.deck_counts):
+        for c, k in enumerate(deck):
             if k > 0:
                 v[_D_UNSEEN + c] = k * _INV_FULL[c]
-        _DIGGING_TEMPLATES[key] = v
-    return v
+        unseen = tuple(tuple(max(0, k - j) * _INV_FULL[c] for j in range(61)) for c, k in enumerate(deck))
+        hit = _DIGGING_TEMPLATES[key] = (v, unseen)
+    if len(_DIGGING_BY_DECK) > 4096:
+        _DIGGING_BY_DECK.clear()
+    _DIGGING_BY_DECK[id(deck), seat] = (deck, (n, state.partnership, state.target), hit)
+    return hit
 
 
-_DIGGING_TEMPLATES: dict[tuple[Any, ...], Any] = {}
+_DIGGING_TEMPLATES: dict[tuple[Any, ...], tuple[Any, tuple[tuple[float, ...], ...]]] = {}
+_DIGGING_BY_DECK: dict[tuple[int, int | None], tuple[Any, tuple[Any, ...], Any]] = {}
 
 
-def _mine_row(key: tuple[Any, ...]) -> tuple[Any, int]:
-    """A mine's 18 values, and what it scores closed, from (metal, owner's relative seat, closed,
-    under attack, *chests): a table has few distinct mines, so each row is computed once."""
-    metal, owner, closed, attacked, *chests = key
+def _mine_row(key: tuple[Any, ...]) -> tuple[Any, int, tuple[int, ...]]:
+    """A mine's 18 values, what it scores closed and its cards' codes, from (metal, owner's
+    relative seat, closed, under attack, chests): a table has few distinct mines, so each row
+    is computed once."""
+    metal, owner, closed, attacked, chests = key
     row = array("f", bytes(4 * _MINE_FEATURES))
     row[0] = 1.0
     row[1 + metal] = 1.0
@@ -425,18 +437,25 @@ def _mine_row(key: tuple[Any, ...]) -> tuple[Any, int]:
     row[17] = 1.0 if attacked else 0.0
     if len(_MINE_ROWS) > 100_000:  # bounded: a long run sees a few thousand distinct mines
         _MINE_ROWS.clear()
-    return row, mine_points(metal, chests)
+    face_up = (metal, *chests, _CLOSE_CODE) if closed else (metal, *chests)  # a mine card's code is its metal
+    return row, mine_points(metal, chests), face_up
 
 
-_MINE_ROWS: dict[tuple[Any, ...], tuple[Any, int]] = {}
+_MINE_ROWS: dict[tuple[Any, ...], tuple[Any, int, tuple[int, ...]]] = {}
 
 
 def encode_digging_state(state: Any, seat: int | None, out: Any = None) -> Any:
     """:func:`encode_digging` of ``state.observation(seat)``, read from the ``DiggingState`` directly."""
     n = state.num_players
     partnership = state.partnership
-    vector, v = _target(out, _DIGGING_SIZE)
-    v[:] = _digging_template(state, seat)
+    v: Any
+    if out is None:  # the common case, without a call
+        vector = np.empty(_DIGGING_SIZE, _FLOAT32)
+        v = memoryview(vector)
+    else:
+        vector, v = _target(out, _DIGGING_SIZE)
+    template, unseen_value = _digging_template(state, seat)
+    v[:] = template
     rel = _REL_DIGGING[n, 0 if seat is None else seat]
     inv = _INV_FULL
     mine_rows = _MINE_ROWS
@@ -448,29 +467,30 @@ def encode_digging_state(state: Any, seat: int | None, out: Any = None) -> Any:
     seen = [0] * NUM_CODES  # face up: the discard pile, the mines, the bandits of the fight
     discard = state.discard
     if discard:
+        for c in discard:
+            seen[c] += 1
         at = _D_DISCARD
         for c in set(discard):
-            k = seen[c] = discard.count(c)
-            v[at + c] = k * inv[c]
+            v[at + c] = seen[c] * inv[c]
     fight = state.fight
     fight_mine = -1 if fight is None else fight.mine
     hand_points = [0] * n
+    face_up: list[int] = []
     row = _D_MINES
     for i, m in enumerate(state.mines):
         chests = m.chests
         closed = m.closed
-        key = (m.metal, rel[m.owner], closed, i == fight_mine, *chests)
+        key = (m.metal, rel[m.owner], closed, i == fight_mine, tuple(chests))
         hit = mine_rows.get(key)
         if hit is None:
             hit = mine_rows[key] = _mine_row(key)
         v[row : row + _MINE_FEATURES] = hit[0]
-        seen[m.metal] += 1  # a mine card's code is its metal
-        for c in chests:
-            seen[c] += 1
+        face_up += hit[2]
         if closed:
-            seen[_CLOSE_CODE] += 1
             hand_points[m.owner] += hit[1]
         row += _MINE_FEATURES
+    for c in face_up:
+        seen[c] += 1
     if fight is not None:
         base = _D_FIGHT
         v[base] = 1.0
@@ -500,25 +520,20 @@ def encode_digging_state(state: Any, seat: int | None, out: Any = None) -> Any:
 
     # The template holds the whole deck as unseen: correct the codes the seat holds or sees
     # (compress walks the non-zero counts in C).
-    deck = state.deck_counts
     if seat is not None:
         hand = state.hands[seat]
         at = _D_HAND
         for c in compress(_CODE_RANGE, hand):
-            v[at + c] = hand[c] * inv[c]
-        at = _D_UNSEEN
-        for c in compress(_CODE_RANGE, map(or_, hand, seen)):
-            k = deck[c] - hand[c] - seen[c]
-            v[at + c] = k * inv[c] if k > 0 else 0.0
+            h = hand[c]
+            v[at + c] = h * inv[c]
+            seen[c] += h  # from here on: held or seen
         if partnership:
             known = state.known[seat]
             for c in compress(_CODE_RANGE, known):
                 v[_D_PARTNER + c] = known[c] * inv[c]
-    else:
-        at = _D_UNSEEN
-        for c in compress(_CODE_RANGE, seen):
-            k = deck[c] - seen[c]
-            v[at + c] = k * inv[c] if k > 0 else 0.0
+    at = _D_UNSEEN
+    for c in compress(_CODE_RANGE, seen):
+        v[at + c] = unseen_value[c][seen[c]]
 
     for x, size in enumerate(state.sizes):
         if size:
@@ -530,21 +545,26 @@ def encode_digging_state(state: Any, seat: int | None, out: Any = None) -> Any:
     if last >= 0:
         v[_D_LAST] = 1.0
         v[_D_LAST + 1] = last / 4.0
-    for x, codes in enumerate(state.cannot_hold):
-        if codes:
-            row = _D_CANNOT + rel[x] * NUM_CODES
-            for c in codes:
-                v[row + c] = 1.0
-    for x, p in enumerate(hand_points):
-        if p:
-            v[_D_POINTS + rel[x]] = min(1.0, p / SCORE_SCALE)
-    for x, p in enumerate(state.totals):
-        if p:
-            v[_D_TOTALS + rel[x]] = min(1.0, p / SCORE_SCALE)
+    cannot_hold = state.cannot_hold
+    if any(cannot_hold):
+        for x, codes in enumerate(cannot_hold):
+            if codes:
+                row = _D_CANNOT + rel[x] * NUM_CODES
+                for c in codes:
+                    v[row + c] = 1.0
+    if any(hand_points):
+        for x, p in enumerate(hand_points):
+            if p:
+                v[_D_POINTS + rel[x]] = min(1.0, p / SCORE_SCALE)
+    totals = state.totals
+    if any(totals):
+        for x, p in enumerate(totals):
+            if p:
+                v[_D_TOTALS + rel[x]] = min(1.0, p / SCORE_SCALE)
     hand_no = state.hand_no
     if hand_no > 0:
         v[_D_HAND_NO] = min(1.0, hand_no / 10.0)
-    return _done(vector, out)
+    return vector if out is None else _done(vector, out)
 
 
 # ---------------------------------------------------------------------------
@@ -728,7 +748,12 @@ _DIGGER_TEMPLATES: dict[tuple[Any, ...], tuple[Any, Any, list[int]]] = {}
 def encode_digger_state(state: Any, seat: int | None, out: Any = None) -> Any:
     """:func:`encode_digger` of ``state.observation(seat)``, read from the ``DiggerState`` directly."""
     template, best = _digger_template(state, seat)
-    vector, v = _target(out, _DIGGER_SIZE)
+    v: Any
+    if out is None:  # the common case, without a call
+        vector = np.empty(_DIGGER_SIZE, _FLOAT32)
+        v = memoryview(vector)
+    else:
+        vector, v = _target(out, _DIGGER_SIZE)
     v[:] = template
     rel = _REL_DIGGER[state.num_players, 0 if seat is None else seat]
     digger = state.digger
@@ -741,16 +766,27 @@ def encode_digger_state(state: Any, seat: int | None, out: Any = None) -> Any:
     if state._winners is not None:
         v[_G_WAITING + 2] = 1.0
     tenths = _TENTHS
-    v[_G_CENTRE : _G_CENTRE + 5] = array("f", map(tenths.__getitem__, state.centre))
+    c0, c1, c2, c3, c4 = state.centre
+    at = _G_CENTRE
+    v[at] = tenths[c0]
+    v[at + 1] = tenths[c1]
+    v[at + 2] = tenths[c2]
+    v[at + 3] = tenths[c3]
+    v[at + 4] = tenths[c4]
     taken = state.haul_size
     if taken:
-        v[_G_HAUL : _G_HAUL + 5] = array("f", map(tenths.__getitem__, state.haul))
+        for t, k in enumerate(state.haul):
+            if k:
+                v[_G_HAUL + t] = tenths[k]
     values = state.values
     for x, crate in enumerate(state.crates):
         _, y, r, g, w = crate
         if y or r or g or w:
             row = _G_CRATES + rel[x] * 4
-            v[row : row + 4] = array("f", (tenths[y], tenths[r], tenths[g], tenths[w]))
+            v[row] = tenths[y]
+            v[row + 1] = tenths[r]
+            v[row + 2] = tenths[g]
+            v[row + 3] = tenths[w]
             if best[x]:
                 vals = values[x]
                 v[_G_SCORES + rel[x]] = min(1.0, (y * vals[1] + r * vals[2] + g * vals[3] + w * vals[4]) / best[x])
@@ -784,7 +820,7 @@ def encode_digger_state(state: Any, seat: int | None, out: Any = None) -> Any:
         v[_G_CLOCK] = 1.0
         v[_G_CLOCK + 1] = min(1.0, elapsed / limit)
         v[_G_CLOCK + 2] = min(1.0, max(0.0, limit - elapsed) / limit)
-    return _done(vector, out)
+    return vector if out is None else _done(vector, out)
 
 
 DIGGING.encoder = encode_digging

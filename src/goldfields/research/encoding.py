@@ -315,10 +315,11 @@ def encode_digging(obs: Mapping[str, Any], out: Any = None) -> Any:
 # ``state.observation(seat)`` builds a JSON document (its history, the legal moves as text, the
 # fight's derived facts) that the encoder above reads back: together several times the cost of a
 # move. These read only the fields that ``observation(seat)`` exposes, in the engine's own
-# representation, write the few non-zero values into a float32 ``array`` copied from a zero
-# template (cheaper per item than numpy's setitem), and hand it to numpy without a copy. Every
-# value is computed with the same double-precision expression as above, so the float32 results
-# are identical; tests/research/test_encoding.py compares the two on random positions.
+# representation: they copy in a template of the values fixed for the table and the observer,
+# then write the few other non-zero values through a memoryview of the result (cheaper per item
+# than numpy's setitem), with rows that recur (a mine, a roll) cached. Every value is computed
+# with the same double-precision expression as above, so the float32 results are identical;
+# tests/research/test_encoding.py compares the two on random positions.
 def _repeated_sums(step: float, count: int) -> tuple[float, ...]:
     """0, step, step + step, ...: the values the observation path reaches by repeated ``+=``."""
     out = [0.0]
@@ -460,7 +461,7 @@ def encode_digging_state(state: Any, seat: int | None, out: Any = None) -> Any:
     inv = _INV_FULL
     mine_rows = _MINE_ROWS
 
-    to_move = state._to_move
+    to_move = state.current_player
     if to_move >= 0:
         v[_D_TO_MOVE + rel[to_move]] = 1.0
 
@@ -763,7 +764,7 @@ def encode_digger_state(state: Any, seat: int | None, out: Any = None) -> Any:
         v[_G_WAITING] = 1.0
     elif pending == KNOCK_DUE:
         v[_G_WAITING + 1] = 1.0
-    if state._winners is not None:
+    if state.winners() is not None:
         v[_G_WAITING + 2] = 1.0
     tenths = _TENTHS
     c0, c1, c2, c3, c4 = state.centre
@@ -814,7 +815,7 @@ def encode_digger_state(state: Any, seat: int | None, out: Any = None) -> Any:
     turn = state.turn
     if turn:
         v[_G_TURN] = min(1.0, turn / 100.0)
-    if not ((seat is None or seat == digger) and state._to_move != TERMINAL):
+    if not ((seat is None or seat == digger) and state.current_player != TERMINAL):
         limit = state.limit
         elapsed = state.elapsed
         v[_G_CLOCK] = 1.0

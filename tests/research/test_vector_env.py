@@ -134,3 +134,14 @@ def test_maskable_ppo_reads_the_masks_through_the_sb3_adapter():
     assert is_masking_supported(venv)
     masks = get_action_masks(venv)
     assert masks.shape == (3, 207) and masks.dtype == bool and masks.any(axis=1).all()
+
+
+def test_make_vec_builds_the_batch_from_the_registered_ids():
+    envs = gym.make_vec("goldfields/DiggingHand-v0", num_envs=3, opponents="heuristic")
+    assert isinstance(envs, GoldfieldsVectorEnv)
+    assert envs.num_envs == 3 and envs.max_episode_steps == gym.spec("goldfields/DiggingHand-v0").max_episode_steps
+    assert all(env.opponent_specs == ["heuristic"] for env in envs.envs)
+    obs, infos = envs.reset(seed=0)
+    assert obs.shape == (3, 391) and infos["action_mask"].shape == (3, 207)
+    sync = gym.make_vec("goldfields/DiggingHand-v0", num_envs=3, vectorization_mode="sync")
+    assert isinstance(sync, gym.vector.SyncVectorEnv)

@@ -48,7 +48,9 @@ hourglass from the rolls and tokens it has seen, as at the table.
 
 Registered ids: ``goldfields/Digging-v0`` (2 players, a full game),
 ``goldfields/DiggingHand-v0`` (2 players, one hand), ``goldfields/Digger-v0``
-(3 players).
+(3 players). ``gym.make_vec(id, num_envs=N)`` builds their batched form,
+:class:`goldfields.research.vector_env.GoldfieldsVectorEnv` (its vector entry
+point); ``vectorization_mode="sync"`` gives Gymnasium's ``SyncVectorEnv`` instead.
 """
 
 from __future__ import annotations
@@ -237,7 +239,8 @@ def _register() -> None:
             except ValueError:  # a full game of Digging has no bound of its own (a tie deals again)
                 cap = STEP_CAP_UNBOUNDED
             gymnasium.register(id=env_id, entry_point="goldfields.research.gymnasium_env:GoldfieldsEnv", kwargs=kwargs,
-                               max_episode_steps=cap)
+                               max_episode_steps=cap,
+                               vector_entry_point="goldfields.research.vector_env:GoldfieldsVectorEnv")
 
 
 _register()

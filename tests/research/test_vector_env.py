@@ -145,3 +145,10 @@ def test_make_vec_builds_the_batch_from_the_registered_ids():
     assert obs.shape == (3, 391) and infos["action_mask"].shape == (3, 207)
     sync = gym.make_vec("goldfields/DiggingHand-v0", num_envs=3, vectorization_mode="sync")
     assert isinstance(sync, gym.vector.SyncVectorEnv)
+
+
+def test_per_env_gives_each_game_its_own_arguments():
+    batch = GoldfieldsVectorEnv(4, "digging", per_env=[{"opponents": "random"}, {"opponents": "heuristic"}] * 2, **HAND)
+    assert [env.opponent_specs for env in batch.envs] == [["random"], ["heuristic"]] * 2
+    with pytest.raises(ValueError, match="one dict per game"):
+        GoldfieldsVectorEnv(3, "digging", per_env=[{}], **HAND)

@@ -95,6 +95,9 @@ class GoldfieldsVectorEnv(VectorEnv):
             raise ValueError(f"per_env needs one dict per game: {num_envs}, not {len(per_env)}")
         self.envs = [GoldfieldsEnv(game, **{**kwargs, **(per_env[i] if per_env else {})}) for i in range(num_envs)]
         first = self.envs[0]
+        for env in self.envs[1:]:
+            if env.observation_space != first.observation_space or env.action_space != first.action_space:
+                raise ValueError("every game of a batch must have the same observation and action spaces")
         self.num_envs = num_envs
         self.game = game
         self.metadata = {"autoreset_mode": AutoresetMode(autoreset_mode), "render_modes": []}

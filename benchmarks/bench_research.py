@@ -14,7 +14,10 @@ Rows:
 * ``engine``: ``legal_actions`` / ``apply_action`` / ``sample_chance`` on the
   engine state (Digger stamped with the default ``TimeModel``);
 * ``engine + tensor``: the same, plus the mover's observation encoded at each
-  decision (``encode(state.observation(seat))``): what every adapter pays;
+  decision with ``encode_state(state, seat)``: what every adapter pays;
+* ``engine + tensor via observation()``: the same with the reference path,
+  ``encode(state.observation(seat))`` (the JSON observation, then the encoder
+  reading it back), which the adapters used before ``encode_state``;
 * ``openspiel``: ``pyspiel.load_game(...)`` states, chance from
   ``chance_outcomes()`` (Digging dealt card by card), no tensor;
 * ``openspiel + tensor``: plus ``observation_tensor(player)`` at each decision;
@@ -28,6 +31,13 @@ Rows:
 Figures are medians over the rounds; the ratio is to the raw engine of the
 same table. The machine's load average is printed: the figures are only
 comparable within one run.
+
+A second table times the encoding alone, per call, on the positions of the
+same random games (every decision's mover): the reference path
+``encoding.encode(state.observation(seat))`` against ``encoding.encode_state(state, seat)``,
+which reads the engine's state directly and gives the same vector (tested), in
+alternating rounds (at least 5, twice ``--rounds``), each path's best round,
+with the ratio.
 """
 
 from __future__ import annotations
@@ -47,7 +57,7 @@ import pyspiel
 
 import goldfields.research.openspiel_games  # noqa: F401  (registers the games)
 from goldfields.clocks import TimeModel
-from goldfields.research.encoding import encode
+from goldfields.research.encoding import encode, encode_state, encoding_for
 from goldfields.research.gymnasium_env import GoldfieldsEnv
 from goldfields.research.pettingzoo_env import DiggerAEC, DiggingAEC
 from goldfields.research.tables import DiggerSpec, DiggingSpec
@@ -70,7 +80,7 @@ TABLES = {
 }
 
 
-def engine_runner(make_spec: Callable[[], object], tensor: bool) -> Runner:
+def engine_runner(make_spec: Callable[[], object], tensor: bool, reference: bool = False) -> Runner:
     def run(seconds: float, seed: int) -> tuple[int, int]:
         spec = make_spec()
         rng = random.Random(seed)
@@ -88,7 +98,10 @@ def engine_runner(make_spec: Callable[[], object], tensor: bool) -> Runner:
                     continue
                 seat = state.current_player
                 if tensor:
-                    encode(state.observation(seat))
+                    if reference:
+                        encode(state.observation(seat))
+                    else:
+                        encode_state(state, seat)
                 legal = state.legal_actions()
                 action = legal[rng.randrange(len(legal))]
                 state.apply_action(action, spec.stamp(state, action, rng))  # type: ignore[attr-defined]
@@ -166,6 +179,41 @@ def gymnasium_runner(make: Callable[[], object]) -> Runner:
     return run
 
 
+def positions(spec: object, games: int, seed: int = 0) -> list[tuple[object, int]]:
+    """Every decision of ``games`` random games, as (a copy of the state, the seat to move)."""
+    from goldfields.research.tables import Match
+
+    rng = random.Random(seed)
+    out = []
+    for _ in range(games):
+        match = Match(spec, rng)  # type: ignore[arg-type]
+        while not match.over:
+            out.append((match.state.clone(), match.state.current_player))
+            legal = match.state.legal_actions()
+            match.apply(legal[rng.randrange(len(legal))])
+    return out
+
+
+def time_encodings(spec: object, rounds: int, games: int = 30) -> tuple[float, float, int]:
+    """Best µs per call over the rounds (as ``timeit`` reports: the least disturbed by other jobs)
+    of the reference path and of encode_state, in alternating rounds."""
+    encoding = encoding_for(spec.name)  # type: ignore[attr-defined]
+    states = positions(spec, games)
+    for state, seat in states:  # warm both paths (the state encoders cache rows of a table)
+        encoding.encode_state(state, seat)
+    old, new = [], []
+    for _ in range(max(5, 2 * rounds)):
+        start = time.perf_counter()
+        for state, seat in states:
+            encoding.encode(state.observation(seat))  # type: ignore[attr-defined]
+        old.append((time.perf_counter() - start) / len(states) * 1e6)
+        start = time.perf_counter()
+        for state, seat in states:
+            encoding.encode_state(state, seat)
+        new.append((time.perf_counter() - start) / len(states) * 1e6)
+    return min(old), min(new), len(states)
+
+
 def measure(run: Runner, seconds: float, rounds: int) -> tuple[float, float]:
     rates, agent_rates = [], []
     for r in range(rounds):
@@ -191,6 +239,7 @@ def main() -> None:
         rows: list[tuple[str, Runner]] = [
             ("engine", engine_runner(parts["spec"], tensor=False)),
             ("engine + tensor", engine_runner(parts["spec"], tensor=True)),
+            ("engine + tensor via observation()", engine_runner(parts["spec"], tensor=True, reference=True)),
             ("openspiel", openspiel_runner(parts["openspiel"], tensor=False)),
             ("openspiel + tensor", openspiel_runner(parts["openspiel"], tensor=True)),
             ("pettingzoo", pettingzoo_runner(parts["pettingzoo"])),
@@ -205,6 +254,12 @@ def main() -> None:
             base = base or rate
             extra = f"{agent_rate:,.0f}" if name == "gymnasium" else ""
             print(f"| {name} | {rate:,.0f} | {rate / base:.2f} | {extra} |", flush=True)
+    print("\nencoding one observation (µs per call, best of the rounds; the same positions for both)")
+    print("| table | positions | encode(state.observation(seat)) | encode_state(state, seat) | speed-up |")
+    print("|---|---:|---:|---:|---:|")
+    for table, parts in TABLES.items():
+        old, new, count = time_encodings(parts["spec"](), args.rounds)
+        print(f"| {table} | {count:,} | {old:.1f} | {new:.1f} | **{old / new:.1f}x** |", flush=True)
     print(f"\nload average at end {os.getloadavg()[0]:.1f}")
 
 

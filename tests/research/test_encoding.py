@@ -5,10 +5,14 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 np = pytest.importorskip("numpy")
 
-from goldfields.research.encoding import DIGGER, DIGGING, encode  # noqa: E402
+from goldfields.clocks import TimeModel  # noqa: E402
+from goldfields.research.encoding import DIGGER, DIGGING, encode, encode_state  # noqa: E402
+from goldfields.research.tables import DiggerSpec, DiggingSpec, Match  # noqa: E402
 
 from .helpers import DIGGER_SPECS, DIGGING_SPECS, random_matches  # noqa: E402
 
@@ -93,3 +97,65 @@ def test_spectator_and_public_observations_encode():
         for match in random_matches(spec, range(2)):
             v = encode(match.state.observation(None))
             assert v.min() >= 0.0 and v.max() <= 1.0
+
+
+# The fast path: encode_state reads the engine's state directly and must give the observation
+# path's vector bit for bit (which is what keeps it from leaking: the observation path reads
+# nothing but what the seat may know).
+_ALL_TABLES = [
+    DiggingSpec(2, single_hand=True),
+    *DIGGING_SPECS,
+    DiggingSpec(3, options={"full_deck": True}),
+    *DIGGER_SPECS,
+    DiggerSpec(4, "black", options={"knock_probability": 0.5, "time_limit": 20}),
+    DiggerSpec(3, time_model=TimeModel(jitter=0.3)),
+]
+
+
+def _walk(spec, seed, steps):
+    """Every position of a random game (uniformly random decisions) up to ``steps`` decisions."""
+    rng = random.Random(seed)
+    match = Match(spec, rng)
+    yield match.state
+    for _ in range(steps):
+        if match.over:
+            return
+        legal = match.state.legal_actions()
+        match.apply(legal[rng.randrange(len(legal))])
+        yield match.state
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(table=st.sampled_from(range(len(_ALL_TABLES))), seed=st.integers(0, 2**32 - 1), steps=st.integers(1, 600))
+def test_the_state_encoder_equals_the_observation_encoder(table, seed, steps):
+    spec = _ALL_TABLES[table]
+    for state in _walk(spec, seed, steps):
+        for seat in (None, *range(spec.players)):
+            reference = encode(state.observation(seat))
+            fast = encode_state(state, seat)
+            assert fast.dtype == np.float32 and fast.shape == reference.shape
+            assert np.array_equal(fast, reference), (spec, seed, seat, np.flatnonzero(fast != reference))
+
+
+@pytest.mark.parametrize("spec", [DIGGING_SPECS[0], DIGGER_SPECS[0]], ids=["digging", "digger"])
+def test_the_state_encoder_fills_out_in_place(spec):
+    enc = DIGGING if spec.name == "digging" else DIGGER
+    batch = np.full((3, enc.size), 7.0, np.float32)
+    strided = np.full((enc.size, 2), 7.0, np.float32)[:, 0]  # not contiguous: filled by a copy
+    for match in random_matches(spec, range(3)):
+        seat = match.state.current_player
+        reference = encode(match.state.observation(seat))
+        enc.encode_state(match.state, seat, out=batch[1])  # a row of a batch: written in place
+        assert np.array_equal(batch[1], reference)
+        assert enc.encode_state(match.state, seat, out=strided) is strided
+        assert np.array_equal(strided, reference)
+    assert (batch[0] == 7.0).all() and (batch[2] == 7.0).all()
+
+
+@pytest.mark.parametrize("spec", DIGGING_SPECS, ids=lambda s: f"{s.players}p-{s.is_partnership}")
+def test_digging_state_encoder_is_blind_to_hidden_cards(spec):
+    for match in random_matches(spec, range(6)):
+        for seat in range(spec.players):
+            mine = encode_state(match.state, seat)
+            for k in range(2):
+                assert np.array_equal(encode_state(match.state.resample(seat, random.Random(k)), seat), mine)

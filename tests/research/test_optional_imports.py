@@ -33,6 +33,8 @@ def test_goldfields_imports_without_research_libraries():
         ("goldfields.research.pettingzoo_env", "pettingzoo", "pettingzoo"),
         ("goldfields.research.gymnasium_env", "gymnasium", "gymnasium"),
         ("goldfields.research.encoding", "numpy", "numpy"),
+        ("goldfields.research.vector_env", "gymnasium", "gymnasium"),
+        ("goldfields.research.sb3", "stable_baselines3", "stable-baselines3"),
     ],
 )
 def test_missing_library_gives_a_clear_import_error(module, blocked, pip):

@@ -54,18 +54,16 @@ def test_gymnasium_check_env_on_the_toy_game(toy: str) -> None:
     assert obs.shape == (12,) and info["action_mask"].tolist() == [1, 1]
 
 
-def test_the_training_example_shapes_rewards_on_the_toy_game(toy: str) -> None:
-    """The PPO example's points margin reads the spec's standing and the definition's
-    sides, so it serves a game it has never heard of."""
+def test_the_spec_reads_the_standing_of_a_game_it_has_never_heard_of(toy: str) -> None:
+    """The research spec's public standing (what a shaped reward or an analysis reads) comes
+    from the game's own scores, for a game registered by a plug-in too."""
     pytest.importorskip("gymnasium")
     from goldfields.research.gymnasium_env import GoldfieldsEnv
-    from goldfields.research.train import margin
 
     env = GoldfieldsEnv(toy)
     env.reset(seed=1)
-    assert margin(env) == 0.0  # nothing is scored before the cards are shown
+    assert env.table.standing(env.match.state) == [0, 0]  # nothing is scored before the cards are shown
     terminated = truncated = False
     while not (terminated or truncated):
         _, _, terminated, truncated, _ = env.step(int(env.action_masks().nonzero()[0][0]))
-    scores = env.match.state.scores()
-    assert margin(env) == scores[env.seat] - scores[1 - env.seat]
+    assert env.table.standing(env.match.state) == env.match.state.scores()

@@ -1,4 +1,4 @@
-"""Research adapters: OpenSpiel games, PettingZoo and Gymnasium environments.
+"""Research adapters: OpenSpiel games, PettingZoo and Gymnasium environments, a vector environment.
 
 Everything here sits above the engines and talks to a game only through the
 :class:`~goldfields.core.game.GameState` interface. Each submodule needs its
@@ -14,7 +14,8 @@ module                                     needs
 :mod:`goldfields.research.openspiel_games` numpy, open-spiel
 :mod:`goldfields.research.pettingzoo_env`  numpy, gymnasium, pettingzoo
 :mod:`goldfields.research.gymnasium_env`   numpy, gymnasium
-:mod:`goldfields.research.train`           numpy, gymnasium, matplotlib
+:mod:`goldfields.research.vector_env`      numpy, gymnasium
+:mod:`goldfields.research.sb3`             numpy, gymnasium, stable-baselines3
 =========================================  =====================================
 
 docs/research.md describes the encodings, the time model and the figures.

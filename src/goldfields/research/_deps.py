@@ -11,6 +11,8 @@ _PIP_NAMES = {
     "pettingzoo": "pettingzoo",
     "gymnasium": "gymnasium",
     "matplotlib": "matplotlib",
+    "stable_baselines3": "stable-baselines3",
+    "sb3_contrib": "sb3-contrib",
 }
 
 

@@ -18,8 +18,10 @@ docs/research.md prints them. ``encoding.slices`` maps a name to its
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import compress
 from typing import Any
 
 from ._deps import require
@@ -27,11 +29,14 @@ from ._deps import require
 np = require("numpy", "goldfields.research.encoding")
 
 from ..core import registry  # noqa: E402
+from ..core.game import TERMINAL  # noqa: E402
 from ..digger.definition import DIGGER as DIGGER_GAME  # noqa: E402
-from ..digger.dice import FACES  # noqa: E402
+from ..digger.dice import FACES, TOKENS_PER_COLOUR  # noqa: E402
+from ..digger.state import KNOCK_DUE, ROLL_DUE  # noqa: E402
 from ..digging.actions import MAX_MINES  # noqa: E402
 from ..digging.cards import CODE_OF, CODES, FULL_COUNTS, NUM_CODES, deck_counts  # noqa: E402
 from ..digging.definition import DIGGING as DIGGING_GAME  # noqa: E402
+from ..digging.state import mine_points  # noqa: E402
 
 DIGGING_SEATS = 4
 DIGGER_SEATS = 5
@@ -60,12 +65,15 @@ class Encoding:
     which turns the seat's observation (``state.observation(seat)``) into the
     vector, writing into ``out`` when given; every value in [0, 1]. It must
     read nothing but the observation, so that nothing hidden can reach a
-    tensor.
+    tensor. Optionally ``state_encoder(state, seat, out)``: the same vector
+    computed from the engine's state without building the observation, for
+    speed (:meth:`encode_state`); it must equal ``encoder`` on every state.
     """
 
     game: str
     pieces: tuple[Piece, ...]
     encoder: Callable[[Mapping[str, Any], Any], Any] | None = None
+    state_encoder: Callable[[Any, int | None, Any], Any] | None = None
     slices: dict[str, slice] = field(init=False)
     size: int = field(init=False)
 
@@ -74,6 +82,18 @@ class Encoding:
         if self.encoder is None:
             raise NotImplementedError(f"the {self.game} encoding has no encoder")
         return self.encoder(obs, out)
+
+    def encode_state(self, state: Any, seat: int | None, out: Any = None) -> Any:
+        """``encode(state.observation(seat), out)``, computed faster when the game has a state encoder.
+
+        A state encoder reads the engine's state directly, only the fields
+        that ``observation(seat)`` exposes, and gives the same vector bit for
+        bit (tests/research/test_encoding.py checks it on random positions of
+        every table); without one this is the observation path.
+        """
+        if self.state_encoder is not None:
+            return self.state_encoder(state, seat, out)
+        return self.encode(state.observation(seat), out)
 
     def __post_init__(self) -> None:
         self.slices = {}
@@ -290,6 +310,264 @@ def encode_digging(obs: Mapping[str, Any], out: Any = None) -> Any:
     return _finish(v, out)
 
 
+# The state encoders: the same vectors, read straight from the engine's state.
+#
+# ``state.observation(seat)`` builds a JSON document (its history, the legal moves as text, the
+# fight's derived facts) that the encoder above reads back: together several times the cost of a
+# move. These read only the fields that ``observation(seat)`` exposes, in the engine's own
+# representation: they copy in a template of the values fixed for the table and the observer,
+# then write the few other non-zero values through a memoryview of the result (cheaper per item
+# than numpy's setitem), with rows that recur (a mine, a roll) cached. Every value is computed
+# with the same double-precision expression as above, so the float32 results are identical;
+# tests/research/test_encoding.py compares the two on random positions.
+def _repeated_sums(step: float, count: int) -> tuple[float, ...]:
+    """0, step, step + step, ...: the values the observation path reaches by repeated ``+=``."""
+    out = [0.0]
+    for _ in range(count):
+        out.append(out[-1] + step)
+    return tuple(out)
+
+
+def _target(out: Any, size: int) -> tuple[Any, Any]:
+    """The vector to fill and a memoryview of it (item writes through a memoryview cost less
+    than numpy's): ``out`` itself when it is a contiguous float32 vector, else a new one."""
+    if type(out) is np.ndarray and out.dtype == _FLOAT32 and out.ndim == 1 and out.flags.c_contiguous:
+        vector = out
+    else:
+        vector = np.empty(size, _FLOAT32)
+    return vector, memoryview(vector)
+
+
+def _done(vector: Any, out: Any) -> Any:
+    if out is None or vector is out:
+        return vector
+    out[:] = vector
+    return out
+
+
+_FLOAT32 = np.dtype(np.float32)
+
+
+def _rel_tables(seats: int) -> dict[tuple[int, int], tuple[int, ...]]:
+    """(players, observer) -> the relative slot of each absolute seat."""
+    return {(n, me): tuple((x - me) % n for x in range(n)) for n in range(1, seats + 1) for me in range(n)}
+
+
+_REL_DIGGING = _rel_tables(DIGGING_SEATS)
+_DIGGING_SIZE = DIGGING.size
+_ZERO_DIGGING = array("f", bytes(4 * DIGGING.size))
+_CHEST_SUMS = _repeated_sums(1.0 / 9.0, 12)
+_CODE_RANGE = tuple(range(NUM_CODES))
+_D_PLAYERS = _SLICES_DIGGING["players"].start
+_D_PARTNERSHIP = _SLICES_DIGGING["partnership"].start
+_D_SEAT = _SLICES_DIGGING["seat"].start
+_D_TO_MOVE = _SLICES_DIGGING["to_move"].start
+_D_HAND = _SLICES_DIGGING["hand"].start
+_D_UNSEEN = _SLICES_DIGGING["unseen"].start
+_D_PARTNER = _SLICES_DIGGING["partner_holds"].start
+_D_SIZES = _SLICES_DIGGING["hand_sizes"].start
+_D_PILE = _SLICES_DIGGING["pile"].start
+_D_LAST = _SLICES_DIGGING["last_round"].start
+_D_CANNOT = _SLICES_DIGGING["cannot_hold"].start
+_D_MINES = _SLICES_DIGGING["mines"].start
+_D_FIGHT = _SLICES_DIGGING["fight"].start
+_D_DISCARD = _SLICES_DIGGING["discard"].start
+_D_POINTS = _SLICES_DIGGING["hand_points"].start
+_D_TOTALS = _SLICES_DIGGING["totals"].start
+_D_TARGET = _SLICES_DIGGING["target"].start
+_D_HAND_NO = _SLICES_DIGGING["hand_no"].start
+_FIRST_DOUBLE_CODE = CODE_OF["GG"]
+_FIRST_CHEST_CODE = CODE_OF["G"]
+_FIRST_BANDIT = CODE_OF["B1"] - 1  # a bandit's value is its code minus this
+
+
+def _digging_template(state: Any, seat: int | None) -> tuple[Any, tuple[tuple[float, ...], ...]]:
+    """The values that only depend on the table and the observer, cached per table, and per code
+    the unseen value once ``j`` copies are held or seen: ``max(0, deck - j) / full count``.
+
+    ``unseen`` starts as the whole deck: the encoder then corrects only the codes the seat sees.
+    """
+    n = state.num_players
+    deck = state.deck_counts
+    # Looked up by the identity of the deck's tuple first (a game and its clones share it), which
+    # costs less than hashing it; the entry keeps the tuple alive, so the id cannot be reused.
+    fast = _DIGGING_BY_DECK.get((id(deck), seat))
+    if fast is not None and fast[0] is deck and fast[1] == (n, state.partnership, state.target):
+        return fast[2]
+    key = (n, state.partnership, seat, state.target, deck)
+    hit = _DIGGING_TEMPLATES.get(key)
+    if hit is None:
+        v = array("f", _ZERO_DIGGING)
+        v[_D_PLAYERS + n - 2] = 1.0
+        if state.partnership:
+            v[_D_PARTNERSHIP] = 1.0
+        if seat is not None:
+            v[_D_SEAT + seat] = 1.0
+        v[_D_TARGET] = state.target / SCORE_SCALE
+        for c, k in enumerate(deck):
+            if k > 0:
+                v[_D_UNSEEN + c] = k * _INV_FULL[c]
+        unseen = tuple(tuple(max(0, k - j) * _INV_FULL[c] for j in range(61)) for c, k in enumerate(deck))
+        hit = _DIGGING_TEMPLATES[key] = (v, unseen)
+    if len(_DIGGING_BY_DECK) > 4096:
+        _DIGGING_BY_DECK.clear()
+    _DIGGING_BY_DECK[id(deck), seat] = (deck, (n, state.partnership, state.target), hit)
+    return hit
+
+
+_DIGGING_TEMPLATES: dict[tuple[Any, ...], tuple[Any, tuple[tuple[float, ...], ...]]] = {}
+_DIGGING_BY_DECK: dict[tuple[int, int | None], tuple[Any, tuple[Any, ...], Any]] = {}
+
+
+def _mine_row(key: tuple[Any, ...]) -> tuple[Any, int, tuple[int, ...]]:
+    """A mine's 18 values, what it scores closed and its cards' codes, from (metal, owner's
+    relative seat, closed, under attack, chests): a table has few distinct mines, so each row
+    is computed once."""
+    metal, owner, closed, attacked, chests = key
+    row = array("f", bytes(4 * _MINE_FEATURES))
+    row[0] = 1.0
+    row[1 + metal] = 1.0
+    row[4 + owner] = 1.0
+    row[8] = 1.0 if closed else 0.0
+    for c in chests:
+        row[9 + c - _FIRST_CHEST_CODE] = _CHEST_SUMS[chests.count(c)]
+    row[15] = 1.0 if chests and chests[0] >= _FIRST_DOUBLE_CODE else 0.0
+    # D6: a mine closed during its fight loses its most recent chest.
+    scored = mine_points(metal, chests[:-1] if attacked and not closed else chests)
+    row[16] = min(1.0, scored / MINE_SCALE)
+    row[17] = 1.0 if attacked else 0.0
+    if len(_MINE_ROWS) > 100_000:  # bounded: a long run sees a few thousand distinct mines
+        _MINE_ROWS.clear()
+    face_up = (metal, *chests, _CLOSE_CODE) if closed else (metal, *chests)  # a mine card's code is its metal
+    return row, mine_points(metal, chests), face_up
+
+
+_MINE_ROWS: dict[tuple[Any, ...], tuple[Any, int, tuple[int, ...]]] = {}
+
+
+def encode_digging_state(state: Any, seat: int | None, out: Any = None) -> Any:
+    """:func:`encode_digging` of ``state.observation(seat)``, read from the ``DiggingState`` directly."""
+    n = state.num_players
+    partnership = state.partnership
+    v: Any
+    if out is None:  # the common case, without a call
+        vector = np.empty(_DIGGING_SIZE, _FLOAT32)
+        v = memoryview(vector)
+    else:
+        vector, v = _target(out, _DIGGING_SIZE)
+    template, unseen_value = _digging_template(state, seat)
+    v[:] = template
+    rel = _REL_DIGGING[n, 0 if seat is None else seat]
+    inv = _INV_FULL
+    mine_rows = _MINE_ROWS
+
+    to_move = state.current_player
+    if to_move >= 0:
+        v[_D_TO_MOVE + rel[to_move]] = 1.0
+
+    seen = [0] * NUM_CODES  # face up: the discard pile, the mines, the bandits of the fight
+    discard = state.discard
+    if discard:
+        for c in discard:
+            seen[c] += 1
+        at = _D_DISCARD
+        for c in set(discard):
+            v[at + c] = seen[c] * inv[c]
+    fight = state.fight
+    fight_mine = -1 if fight is None else fight.mine
+    hand_points = [0] * n
+    face_up: list[int] = []
+    row = _D_MINES
+    for i, m in enumerate(state.mines):
+        chests = m.chests
+        closed = m.closed
+        key = (m.metal, rel[m.owner], closed, i == fight_mine, tuple(chests))
+        hit = mine_rows.get(key)
+        if hit is None:
+            hit = mine_rows[key] = _mine_row(key)
+        v[row : row + _MINE_FEATURES] = hit[0]
+        face_up += hit[2]
+        if closed:
+            hand_points[m.owner] += hit[1]
+        row += _MINE_FEATURES
+    for c in face_up:
+        seen[c] += 1
+    if fight is not None:
+        base = _D_FIGHT
+        v[base] = 1.0
+        v[base + 1 + fight_mine] = 1.0
+        v[base + 10 + rel[fight.attacker]] = 1.0
+        for x in fight.chances:
+            v[base + 14 + rel[x]] = 1.0
+        top = 0
+        for x, b in fight.bandits:
+            seen[b] += 1
+            value = b - _FIRST_BANDIT
+            v[base + 18 + rel[x]] = value / 12.0
+            if value > top:
+                top = value
+        if partnership:
+            attack_team = fight.attacker % 2  # the partnership's teams: seats 0+2 and 1+3
+            attack = defence = 0
+            for x, b in fight.bandits:
+                if x % 2 == attack_team:
+                    attack += b - _FIRST_BANDIT
+                else:
+                    defence += b - _FIRST_BANDIT
+            v[base + 22] = min(1.0, attack / 24.0)
+            v[base + 23] = min(1.0, defence / 24.0)
+        else:
+            v[base + 22] = v[base + 23] = top / 12.0
+
+    # The template holds the whole deck as unseen: correct the codes the seat holds or sees
+    # (compress walks the non-zero counts in C).
+    if seat is not None:
+        hand = state.hands[seat]
+        at = _D_HAND
+        for c in compress(_CODE_RANGE, hand):
+            h = hand[c]
+            v[at + c] = h * inv[c]
+            seen[c] += h  # from here on: held or seen
+        if partnership:
+            known = state.known[seat]
+            for c in compress(_CODE_RANGE, known):
+                v[_D_PARTNER + c] = known[c] * inv[c]
+    at = _D_UNSEEN
+    for c in compress(_CODE_RANGE, seen):
+        v[at + c] = unseen_value[c][seen[c]]
+
+    for x, size in enumerate(state.sizes):
+        if size:
+            v[_D_SIZES + rel[x]] = size / HAND_SCALE if size < HAND_SCALE else 1.0
+    pile = len(state.pile)
+    if pile:
+        v[_D_PILE] = pile / 36.0
+    last = state.final_left
+    if last >= 0:
+        v[_D_LAST] = 1.0
+        v[_D_LAST + 1] = last / 4.0
+    cannot_hold = state.cannot_hold
+    if any(cannot_hold):
+        for x, codes in enumerate(cannot_hold):
+            if codes:
+                row = _D_CANNOT + rel[x] * NUM_CODES
+                for c in codes:
+                    v[row + c] = 1.0
+    if any(hand_points):
+        for x, p in enumerate(hand_points):
+            if p:
+                v[_D_POINTS + rel[x]] = min(1.0, p / SCORE_SCALE)
+    totals = state.totals
+    if any(totals):
+        for x, p in enumerate(totals):
+            if p:
+                v[_D_TOTALS + rel[x]] = min(1.0, p / SCORE_SCALE)
+    hand_no = state.hand_no
+    if hand_no > 0:
+        v[_D_HAND_NO] = min(1.0, hand_no / 10.0)
+    return vector if out is None else _done(vector, out)
+
+
 # ---------------------------------------------------------------------------
 # Digger
 # ---------------------------------------------------------------------------
@@ -407,8 +685,149 @@ def encode_digger(obs: Mapping[str, Any], out: Any = None) -> Any:
     return _finish(v, out)
 
 
+_REL_DIGGER = _rel_tables(DIGGER_SEATS)
+_DIGGER_SIZE = DIGGER.size
+_ZERO_DIGGER = array("f", bytes(4 * DIGGER.size))
+_DICE_SUMS = _repeated_sums(0.2, 5)
+_G_PLAYERS = _SLICES_DIGGER["players"].start
+_G_SEAT = _SLICES_DIGGER["seat"].start
+_G_DIGGER = _SLICES_DIGGER["digger"].start
+_G_WAITING = _SLICES_DIGGER["waiting"].start
+_G_VALUES = _SLICES_DIGGER["values"].start
+_G_CENTRE = _SLICES_DIGGER["centre"].start
+_G_CRATES = _SLICES_DIGGER["crates"].start
+_G_HAUL = _SLICES_DIGGER["haul"].start
+_G_BOX = _SLICES_DIGGER["box"].start
+_G_TURN_STATE = _SLICES_DIGGER["turn_state"].start
+_G_DICE = _SLICES_DIGGER["dice"].start
+_G_UNIQUE = _SLICES_DIGGER["unique"].start
+_G_BLACK = _SLICES_DIGGER["black_unique"].start
+_G_USED = _SLICES_DIGGER["used"].start
+_G_SCORES = _SLICES_DIGGER["scores"].start
+_G_TURN = _SLICES_DIGGER["turn"].start
+_G_CLOCK = _SLICES_DIGGER["clock"].start
+_G_TIME_LIMIT = _SLICES_DIGGER["time_limit"].start
+_TOKEN_RANGE = tuple(range(len(_TOKENS)))  # token colours are 0..4 in the engine, in the order of _TOKENS
+_GEM_COLOURS = tuple(FACES.index(g) for g in _GEM_LETTERS)
+
+# Token counts run 0..10 (the tokens of a colour); the lookups give the same doubles as k / 10.0.
+_TENTHS = tuple(k / 10.0 for k in range(4 * TOKENS_PER_COLOUR + 1))
+_BIT_ROWS = tuple(array("f", (1.0 if mask >> t & 1 else 0.0 for t in range(5))) for mask in range(32))
+_DICE_ROWS: dict[tuple[int, ...], Any] = {}  # at most 252 distinguishable rolls (in any order: a few thousand)
+
+
+def _digger_template(state: Any, seat: int | None) -> tuple[Any, list[int]]:
+    """The values fixed for a game and an observer (table size, seat, crate cards, hourglass) and
+    each seat's best possible score, cached per game: a state and its clones share ``values``."""
+    key = (id(state.values), seat, state.limit)
+    hit = _DIGGER_TEMPLATES.get(key)
+    if hit is not None and hit[0] is state.values:
+        return hit[1], hit[2]
+    n = state.num_players
+    rel = _REL_DIGGER[n, 0 if seat is None else seat]
+    v = array("f", _ZERO_DIGGER)
+    v[_G_PLAYERS + n - 2] = 1.0
+    if seat is not None:
+        v[_G_SEAT + seat] = 1.0
+    best = []
+    for x, vals in enumerate(state.values):
+        row = _G_VALUES + rel[x] * 4
+        for j, g in enumerate(_GEM_COLOURS):
+            v[row + j] = min(1.0, vals[g] / 6.0)
+        best.append(10 * sum(vals[g] for g in _GEM_COLOURS))
+    v[_G_TIME_LIMIT] = min(1.0, state.limit / 60.0)
+    if len(_DIGGER_TEMPLATES) > 4096:  # many games, each with its own values: start again
+        _DIGGER_TEMPLATES.clear()
+    # The entry keeps ``values`` alive, so its id cannot be reused by another object while cached.
+    _DIGGER_TEMPLATES[key] = (state.values, v, best)
+    return v, best
+
+
+_DIGGER_TEMPLATES: dict[tuple[Any, ...], tuple[Any, Any, list[int]]] = {}
+
+
+def encode_digger_state(state: Any, seat: int | None, out: Any = None) -> Any:
+    """:func:`encode_digger` of ``state.observation(seat)``, read from the ``DiggerState`` directly."""
+    template, best = _digger_template(state, seat)
+    v: Any
+    if out is None:  # the common case, without a call
+        vector = np.empty(_DIGGER_SIZE, _FLOAT32)
+        v = memoryview(vector)
+    else:
+        vector, v = _target(out, _DIGGER_SIZE)
+    v[:] = template
+    rel = _REL_DIGGER[state.num_players, 0 if seat is None else seat]
+    digger = state.digger
+    v[_G_DIGGER + rel[digger]] = 1.0
+    pending = state.pending
+    if pending == ROLL_DUE:
+        v[_G_WAITING] = 1.0
+    elif pending == KNOCK_DUE:
+        v[_G_WAITING + 1] = 1.0
+    if state.winners() is not None:
+        v[_G_WAITING + 2] = 1.0
+    tenths = _TENTHS
+    c0, c1, c2, c3, c4 = state.centre
+    at = _G_CENTRE
+    v[at] = tenths[c0]
+    v[at + 1] = tenths[c1]
+    v[at + 2] = tenths[c2]
+    v[at + 3] = tenths[c3]
+    v[at + 4] = tenths[c4]
+    taken = state.haul_size
+    if taken:
+        for t, k in enumerate(state.haul):
+            if k:
+                v[_G_HAUL + t] = tenths[k]
+    values = state.values
+    for x, crate in enumerate(state.crates):
+        _, y, r, g, w = crate
+        if y or r or g or w:
+            row = _G_CRATES + rel[x] * 4
+            v[row] = tenths[y]
+            v[row + 1] = tenths[r]
+            v[row + 2] = tenths[g]
+            v[row + 3] = tenths[w]
+            if best[x]:
+                vals = values[x]
+                v[_G_SCORES + rel[x]] = min(1.0, (y * vals[1] + r * vals[2] + g * vals[3] + w * vals[4]) / best[x])
+    if state.box:
+        v[_G_BOX] = state.box / 10.0
+    if state.started:
+        v[_G_TURN_STATE] = 1.0
+    rolls = state.rolls
+    if rolls:
+        v[_G_TURN_STATE + 1] = min(1.0, rolls / 16.0)
+    if taken:
+        v[_G_TURN_STATE + 2] = min(1.0, taken / 16.0)
+    dice = state.dice
+    if dice:
+        row = _DICE_ROWS.get(dice)
+        if row is None:
+            row = _DICE_ROWS[dice] = array("f", (_DICE_SUMS[dice.count(f)] for f in range(6)))
+        v[_G_DICE : _G_DICE + 6] = row
+        v[_G_UNIQUE : _G_UNIQUE + 5] = _BIT_ROWS[state.unique]
+        used = state.used
+        if used:
+            v[_G_USED : _G_USED + 5] = _BIT_ROWS[used]
+    if state.black:
+        v[_G_BLACK] = 1.0
+    turn = state.turn
+    if turn:
+        v[_G_TURN] = min(1.0, turn / 100.0)
+    if not ((seat is None or seat == digger) and state.current_player != TERMINAL):
+        limit = state.limit
+        elapsed = state.elapsed
+        v[_G_CLOCK] = 1.0
+        v[_G_CLOCK + 1] = min(1.0, elapsed / limit)
+        v[_G_CLOCK + 2] = min(1.0, max(0.0, limit - elapsed) / limit)
+    return vector if out is None else _done(vector, out)
+
+
 DIGGING.encoder = encode_digging
+DIGGING.state_encoder = encode_digging_state
 DIGGER.encoder = encode_digger
+DIGGER.state_encoder = encode_digger_state
 
 
 def encoding_for(game: str) -> Encoding:
@@ -420,6 +839,11 @@ def encoding_for(game: str) -> Encoding:
 def encode(obs: Mapping[str, Any], out: Any = None) -> Any:
     """Encode an observation of any registered game (``obs["game"]`` names it)."""
     return encoding_for(obs["game"]).encode(obs, out)
+
+
+def encode_state(state: Any, seat: int | None, out: Any = None) -> Any:
+    """``encode(state.observation(seat), out)``, read from the engine's state directly where the game allows."""
+    return encoding_for(state.game_name).encode_state(state, seat, out)
 
 
 def action_mask(legal: Sequence[int], num_actions: int) -> Any:
@@ -439,6 +863,9 @@ __all__ = [
     "action_mask",
     "encode",
     "encode_digger",
+    "encode_digger_state",
     "encode_digging",
+    "encode_digging_state",
+    "encode_state",
     "encoding_for",
 ]

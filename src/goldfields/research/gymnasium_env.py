@@ -48,7 +48,9 @@ hourglass from the rolls and tokens it has seen, as at the table.
 
 Registered ids: ``goldfields/Digging-v0`` (2 players, a full game),
 ``goldfields/DiggingHand-v0`` (2 players, one hand), ``goldfields/Digger-v0``
-(3 players).
+(3 players). ``gym.make_vec(id, num_envs=N)`` builds their batched form,
+:class:`goldfields.research.vector_env.GoldfieldsVectorEnv` (its vector entry
+point); ``vectorization_mode="sync"`` gives Gymnasium's ``SyncVectorEnv`` instead.
 """
 
 from __future__ import annotations
@@ -140,7 +142,7 @@ class GoldfieldsEnv(gymnasium.Env):
             match.apply(action)
 
     def _obs(self) -> Any:
-        return self.encoding.encode(self.match.state.observation(self.seat))
+        return self.encoding.encode_state(self.match.state, self.seat)
 
     def _legal(self) -> list[int]:
         match = self.match
@@ -168,6 +170,11 @@ class GoldfieldsEnv(gymnasium.Env):
         return self._obs(), self._info()
 
     def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        reward, terminated, extra = self._act(action)
+        return self._obs(), reward, terminated, False, self._info(**extra)
+
+    def _act(self, action: Any) -> tuple[float, bool, dict[str, Any]]:
+        """The agent's move and the bots' replies: (reward, terminated, extra info)."""
         match = self.match
         if match.over or self._ended_illegally:
             raise RuntimeError("the episode is over: call reset()")
@@ -178,7 +185,7 @@ class GoldfieldsEnv(gymnasium.Env):
             # The episode ends here with the penalty: an agent that keeps choosing illegal
             # actions must not spin for ever, nor pile up penalties in one episode.
             self._ended_illegally = True
-            return self._obs(), self.illegal_penalty, True, False, self._info(illegal_action=True)
+            return self.illegal_penalty, True, {"illegal_action": True}
         try:
             match.apply(action)
         except RuleError as err:  # pragma: no cover - legal_actions() said yes
@@ -195,7 +202,15 @@ class GoldfieldsEnv(gymnasium.Env):
             reward = float(match.returns()[self.seat])
             terminated = True
             extra["adjudicated"] = match.truncated
-        return self._obs(), reward, terminated, False, self._info(**extra)
+        return reward, terminated, extra
+
+    def _fill(self, obs: Any, mask: Any) -> None:
+        """Write the observation and the legal-action mask into rows of a batch (the vector env's)."""
+        match = self.match
+        self.encoding.encode_state(match.state, self.seat, out=obs)
+        mask.fill(0)
+        if not (match.over or self._ended_illegally):
+            mask[match.state.legal_actions()] = 1
 
     def render(self) -> str | None:
         if self.render_mode != "ansi":
@@ -224,7 +239,8 @@ def _register() -> None:
             except ValueError:  # a full game of Digging has no bound of its own (a tie deals again)
                 cap = STEP_CAP_UNBOUNDED
             gymnasium.register(id=env_id, entry_point="goldfields.research.gymnasium_env:GoldfieldsEnv", kwargs=kwargs,
-                               max_episode_steps=cap)
+                               max_episode_steps=cap,
+                               vector_entry_point="goldfields.research.vector_env:GoldfieldsVectorEnv")
 
 
 _register()

@@ -71,15 +71,16 @@ class GoldfieldsObserver:
         return state.public_observation() if self.public_only else state.seat_observation(player)
 
     def set_from(self, state: Any, player: int) -> None:
+        engine = state.engine_state()
         if self.with_public:
-            self.encoding.encode(self._obs(state, player), out=self.tensor)
+            self.encoding.encode_state(engine, None if self.public_only else player, out=self.tensor)
             return
         self.tensor.fill(0.0)
         if self.public_only:
             return  # neither public nor private: nothing
         # Private only: the slices where the seat's encoding differs from a spectator's.
-        seat = self.encoding.encode(state.seat_observation(player))
-        public = self.encoding.encode(state.public_observation())
+        seat = self.encoding.encode_state(engine, player)
+        public = self.encoding.encode_state(engine, None)
         for where in self.encoding.slices.values():
             if not np.array_equal(seat[where], public[where]):
                 self.tensor[where] = seat[where]

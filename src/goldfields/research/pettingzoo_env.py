@@ -118,7 +118,7 @@ class GoldfieldsAEC(pettingzoo.AECEnv):
     def observe(self, agent: str) -> dict[str, Any]:
         seat = self._seat(agent)
         state = self.match.state
-        obs = self.encoding.encode(state.observation(seat))
+        obs = self.encoding.encode_state(state, seat)
         if agent == self.agent_selection and not self.match.over:
             mask = action_mask(state.legal_actions(), self._num_actions)
         else:

@@ -85,12 +85,17 @@ def test_two_players_and_two_bots_play_a_full_hand(new_page: Any, server: LiveSe
     moves = {"ann": 0, "bea": 0}
     reloaded = False
     fights_seen = False
+    on_table: set[str] = set()  # the mines the watcher last saw before the hand was scored
 
     def hand_over() -> bool:
         return all(p.locator(".modal.scoring").count() for p in (ann, bea))
 
     def play_some() -> bool:
-        nonlocal reloaded, fights_seen
+        nonlocal reloaded, fights_seen, on_table
+        if not watcher.locator(".modal.scoring").count():
+            seen = set(watcher.locator("button.mine").evaluate_all("els => els.map(e => e.dataset.mine)"))
+            if not watcher.locator(".modal.scoring").count():  # not scored while we looked
+                on_table = seen
         for who, page in (("ann", ann), ("bea", bea)):
             if page.locator(".modal.scoring").count():
                 continue
@@ -118,6 +123,16 @@ def test_two_players_and_two_bots_play_a_full_hand(new_page: Any, server: LiveSe
     assert reloaded and moves["ann"] > 3 and moves["bea"] > 3
     scoring = ann.locator(".modal.scoring")
     assert "Hand 1" in scoring.locator("h2").inner_text()
+    # The scoring lists the scored hand's table (the same update already deals the next hand):
+    # every mine with its cards, open ones marked as scoring nothing.
+    rows = scoring.locator(".scoring-table tbody tr")
+    listed = set(rows.locator("th").all_inner_texts())
+    assert on_table and on_table <= listed, (on_table, listed)
+    for i in range(rows.count()):
+        row = rows.nth(i)
+        assert row.locator(".mini-cards .card").count() >= 1, row.inner_text()  # the mine card, then chests
+        if "unscored" in (row.get_attribute("class") or ""):
+            assert row.locator("td.num").inner_text() == "0"
     screenshot(ann, "digging-hand-scored")
     for page in (ann, bea):
         close_modal(page)
@@ -126,6 +141,108 @@ def test_two_players_and_two_bots_play_a_full_hand(new_page: Any, server: LiveSe
     rows = [p.locator(".scores tbody tr").first.inner_text() for p in (ann, bea, watcher)]
     assert rows[0] == rows[1] == rows[2]
     screenshot(watcher, "digging-spectator")
+
+
+def test_enter_on_a_hand_card_puts_the_keyboard_on_its_first_target(new_page: Any, server: LiveServer) -> None:
+    page = new_page()
+    page.goto("/")
+    page.click("#quick-digging")
+    page.locator(".hand .card").nth(5).wait_for()
+    for _ in range(20):  # turns, until a card of the hand can be played
+        wait_until(lambda: my_turn(page) or bool(page.locator(".modal-backdrop").count()), 60)
+        if close_modal(page):
+            continue
+        card = page.locator(".hand .card.selectable")
+        if card.count():
+            card.last.focus()
+            page.keyboard.press("Enter")
+            page.locator("button.target").first.wait_for()
+            # The focus is on a target button (not on the banner's "target" text), so Enter plays it.
+            assert page.evaluate("document.activeElement.matches('button.target')")
+            seq = page.evaluate("document.body.dataset.seq")
+            page.keyboard.press("Enter")
+            page.wait_for_function(f"document.body.dataset.seq !== {seq!r}")
+            return
+        assert digging_step(page) is not None or page.locator(".modal-backdrop").count()
+    raise AssertionError("no card of the hand could be played in 20 turns")
+
+
+def test_a_language_given_in_the_address_is_kept_at_the_table(new_page: Any, server: LiveServer) -> None:
+    page = new_page()
+    page.goto("/?lang=fr")
+    page.locator("#quick-digging").wait_for()
+    assert page.locator("#quick-digging").inner_text().strip() == "Jouer à Digging contre des robots"
+    page.click("#quick-digging")
+    page.locator(".hand .card").first.wait_for()
+    assert page.evaluate("document.documentElement.lang") == "fr"
+    assert page.locator('[data-action="draw"]').inner_text().startswith("Piocher")
+
+
+def test_closing_ones_own_mine_is_told_without_for_oneself(new_page: Any, server: LiveServer) -> None:
+    page = new_page()
+    page.goto("/")
+    page.locator("#quick-digging").wait_for()
+    told = page.evaluate(
+        """async () => {
+        const { narrate } = await import("/js/narrate.js");
+        const name = (seat) => ["Flint", "Opal"][seat];
+        return [
+          narrate("digging", { kind: "close", seat: 0, owner: 0, mine: "m2", points: 9 }, name),
+          narrate("digging", { kind: "close", seat: 0, owner: 1, mine: "m3", points: 4 }, name),
+        ];
+    }"""
+    )
+    assert told == ["Flint closes m2: 9 points.", "Flint closes m3 for Opal: 4 points."]
+
+
+def test_two_digit_bandits_keep_their_number_clear_of_the_corner(new_page: Any, server: LiveServer) -> None:
+    page = new_page()
+    page.goto("/")
+    page.locator("#quick-digging").wait_for()
+    overlaps = page.evaluate(
+        """async () => {
+        const { cardEl } = await import("/js/cards.js");
+        const out = [];
+        for (const size of ["lg", "md", "sm"]) {
+          for (const value of [1, 9, 10, 12]) {
+            const card = cardEl(`B${value}`, { size });
+            document.body.append(card);
+            const a = card.querySelector(".card-corner").getBoundingClientRect();
+            const b = card.querySelector(".card-big").getBoundingClientRect();
+            const box = card.getBoundingClientRect();
+            const apart = a.right <= b.left || b.right <= a.left || a.bottom <= b.top || b.bottom <= a.top;
+            const inside = b.left >= box.left && b.right <= box.right;
+            if (!apart || !inside) out.push(`${size} B${value}`);
+            card.remove();
+          }
+        }
+        return out;
+    }"""
+    )
+    assert overlaps == []
+
+
+def test_a_player_without_a_name_is_asked_in_the_page(new_page: Any, server: LiveServer) -> None:
+    created = server.post(
+        "/api/tables",
+        {"game": "digging", "players": 2, "seats": [{"kind": "human"}, {"kind": "human"}], "claim": 0},
+    )
+    table_id = created["table"]["id"]
+    page = new_page()
+    native: list[str] = []
+    page.on("dialog", lambda d: (native.append(d.type), d.dismiss()))
+    page.goto(f"/table.html?t={table_id}")
+    page.locator('button.claim[data-seat="1"]').click()
+    ask = page.locator(".modal.ask-name")
+    ask.wait_for()
+    ask.locator(".btn").filter(has_text="Cancel").click()  # cancelled: nothing is claimed
+    assert server.get(f"/api/tables/{table_id}")["seats"][1]["name"] in (None, "")
+    page.locator('button.claim[data-seat="1"]').click()
+    ask.locator("input").fill("Cid")
+    ask.locator("input").press("Enter")
+    page.wait_for_url(re.compile(rf"/table\.html\?t={table_id}&seat=1$"))
+    assert server.get(f"/api/tables/{table_id}")["seats"][1]["name"] == "Cid"
+    assert native == []
 
 
 def test_server_errors_are_shown_in_words(new_page: Any, server: LiveServer) -> None:

@@ -37,7 +37,8 @@ def event_text(ev: Mapping[str, Any], seat_name: Callable[[int], str] = lambda s
     if kind == "chest":
         return f"{who} lays a {_card(ev['card'])} on {ev['mine']}."
     if kind == "close":
-        return f"{who} closes {ev['mine']} for {seat_name(ev['owner'])}: {plural(ev['points'], 'point')}."
+        whose = "" if ev["owner"] == ev["seat"] else f" for {seat_name(ev['owner'])}"
+        return f"{who} closes {ev['mine']}{whose}: {plural(ev['points'], 'point')}."
     if kind == "fight_start":
         return f"{who} attacks {ev['mine']} of {seat_name(ev['owner'])} with {_card(ev['card'])}!"
     if kind == "fight_join":

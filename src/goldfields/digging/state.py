@@ -513,6 +513,9 @@ class DiggingState(GameState):
                     "mines": [
                         {"mine": m.name, "owner": m.owner, "points": m.points()} for m in self.mines if m.closed
                     ],
+                    # The whole table as it was scored (public: every mine and chest lies face up).
+                    # The next deal clears it at once, so a client shows the scoring from this.
+                    "table": [{**m.to_json(), "points": m.points() if m.closed else 0} for m in self.mines],
                 },
             )
         )

@@ -47,7 +47,9 @@ export function cardEl(code, opts = {}) {
   const el = h(tag, attrs);
   const corner = h("span.card-corner", c.kind === "bandit" ? String(c.value) : code);
   if (c.kind === "bandit") {
-    el.append(corner, h("span.card-big", String(c.value)), icon("bandit", "card-icon"));
+    // Two digits are narrower and set lower, clear of the corner's number.
+    el.append(corner, h(c.value >= 10 ? "span.card-big.two-digits" : "span.card-big", String(c.value)),
+      icon("bandit", "card-icon"));
   } else if (c.kind === "close") {
     el.append(corner, icon("planks", "card-icon"), h("span.card-label", t("card.closeShort")));
   } else if (c.kind === "mine") {

@@ -158,7 +158,8 @@ class DiggingView {
     this.render();
     // Put the keyboard on the first target, so that Tab/Enter finishes the move.
     if (this.selected) {
-      const first = this.root.querySelector(".target");
+      // A button: the banner's "target" text (the points to reach) is a span of that class too.
+      const first = this.root.querySelector("button.target");
       if (first && this.keyboardSelect) first.focus();
     }
     this.keyboardSelect = false;
@@ -620,29 +621,22 @@ class DiggingView {
   // End of a hand, end of the game
   // ------------------------------------------------------------------
   showScoring(ev, msg) {
-    const view = msg.view;
-    const byName = new Map(view.mines.map((m) => [m.name, m]));
-    const sides = this.sides(view);
-    const rows = view.mines.map((m) => {
-      const scored = ev.mines.find((x) => x.mine === m.name);
-      const points = scored ? scored.points : 0;
-      return h(
-        "tr",
-        { class: { unscored: !scored } },
-        h("th", { scope: "row" }, m.name),
-        h("td", h("span.mini-cards", cardEl(`M${m.metal[0].toUpperCase()}`, { size: "xs" }),
-          m.chests.map((c) => cardEl(c, { size: "xs" })))),
-        h("td", this.ctx.name(scored ? scored.owner : m.owner)),
-        h("td", m.closed ? t("dig.closed") : t("dig.openNoPoints")),
-        h("td.num", String(points)),
-      );
-    });
-    for (const s of ev.mines) {
-      if (!byName.has(s.mine)) {
-        rows.push(h("tr", h("th", s.mine), h("td", ""), h("td", this.ctx.name(s.owner)), h("td", t("dig.closed")),
-          h("td.num", String(s.points))));
-      }
-    }
+    const sides = this.sides(msg.view);
+    // The update that scores a hand already holds the next deal, so the scored table comes
+    // from the event itself: every mine as it lay, open ones scoring nothing.
+    const table = ev.table || ev.mines.map((x) => ({ name: x.mine, owner: x.owner, closed: true, points: x.points }));
+    const rows = table.map((m) => h(
+      "tr",
+      { class: { unscored: !m.closed } },
+      h("th", { scope: "row" }, m.name),
+      h("td", m.metal
+        ? h("span.mini-cards", cardEl(`M${m.metal[0].toUpperCase()}`, { size: "xs" }),
+          (m.chests || []).map((c) => cardEl(c, { size: "xs" })))
+        : ""),
+      h("td", this.ctx.name(m.owner)),
+      h("td", m.closed ? t("dig.closed") : t("dig.openNoPoints")),
+      h("td.num", String(m.points)),
+    ));
     const sum = (arr, seats) => seats.reduce((a, x) => a + (arr[x] || 0), 0);
     const body = [
       h(

@@ -149,6 +149,7 @@ export function modal(title, body, buttons = [], opts = {}) {
     backdrop.remove();
     document.removeEventListener("keydown", onKey, true);
     if (openModal === close) openModal = null;
+    if (opts.onClose) opts.onClose(); // however it was closed: a button, Escape or a click outside
     if (before && before.isConnected && typeof before.focus === "function") before.focus();
   };
   backdrop.addEventListener("click", (e) => {

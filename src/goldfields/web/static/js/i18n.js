@@ -267,6 +267,7 @@ const en = {
   "ev.openOther": "{who} opens a {card} as {mine} in {owner}'s display.",
   "ev.chest": "{who} lays a {card} on {mine}.",
   "ev.close": "{who} closes {mine} for {owner}: {n} points.",
+  "ev.closeOwn": "{who} closes {mine}: {n} points.",
   "ev.fightStart": "{who} attacks {mine} of {owner} with {card}!",
   "ev.fightJoin": "{who} joins the fight over {mine} for the {side} with {card}.",
   "ev.scoreSums": "{a} against {d}",
@@ -565,6 +566,7 @@ const fr = {
   "ev.openOther": "{who} ouvre une {card}, {mine}, devant {owner}.",
   "ev.chest": "{who} pose un {card} sur {mine}.",
   "ev.close": "{who} ferme {mine} pour {owner} : {n} points.",
+  "ev.closeOwn": "{who} ferme {mine} : {n} points.",
   "ev.fightStart": "{who} attaque {mine} de {owner} avec le {card} !",
   "ev.fightJoin": "{who} entre dans le combat pour {mine} en {side} avec le {card}.",
   "ev.scoreSums": "{a} contre {d}",
@@ -863,6 +865,7 @@ const de = {
   "ev.openOther": "{who} eröffnet eine {card} als {mine} in der Auslage von {owner}.",
   "ev.chest": "{who} legt eine {card} an {mine}.",
   "ev.close": "{who} schließt {mine} für {owner}: {n} Punkte.",
+  "ev.closeOwn": "{who} schließt {mine}: {n} Punkte.",
   "ev.fightStart": "{who} greift {mine} von {owner} mit {card} an!",
   "ev.fightJoin": "{who} greift in den Kampf um {mine} ein ({side}) mit {card}.",
   "ev.scoreSums": "{a} gegen {d}",
@@ -992,7 +995,15 @@ const listeners = [];
 
 function pick() {
   const fromUrl = new URLSearchParams(window.location.search).get("lang");
-  if (fromUrl && LANGS[fromUrl]) return fromUrl;
+  if (fromUrl && LANGS[fromUrl]) {
+    // Kept, so that the next page (the lobby's link to a table) speaks it too.
+    try {
+      localStorage.setItem(KEY, fromUrl);
+    } catch {
+      /* no storage: this page only */
+    }
+    return fromUrl;
+  }
   try {
     const saved = localStorage.getItem(KEY);
     if (saved && LANGS[saved]) return saved;

@@ -33,7 +33,9 @@ function digging(ev, name) {
     case "chest":
       return t("ev.chest", { who, card: cardName(ev.card), mine: ev.mine });
     case "close":
-      return t("ev.close", { who, mine: ev.mine, owner: name(ev.owner), n: ev.points });
+      return ev.owner === ev.seat
+        ? t("ev.closeOwn", { who, mine: ev.mine, n: ev.points })
+        : t("ev.close", { who, mine: ev.mine, owner: name(ev.owner), n: ev.points });
     case "fight_start":
       return t("ev.fightStart", { who, mine: ev.mine, owner: name(ev.owner), card: cardName(ev.card) });
     case "fight_join":

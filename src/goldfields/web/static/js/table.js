@@ -243,7 +243,8 @@ function shareBox() {
 async function claim(seat) {
   let name = playerName();
   if (!name) {
-    name = (window.prompt(t("lobby.yourName")) || "").trim().slice(0, 40);
+    name = await askName(seat);
+    if (name === null) return; // cancelled: the seat stays free
     if (name) setPlayerName(name);
   }
   try {
@@ -257,6 +258,32 @@ async function claim(seat) {
   } catch (err) {
     toast(errorText(err), "error");
   }
+}
+
+/** The player's name, asked in a dialog of the page (not the browser's bare prompt): the
+ * name given, "" to sit down without one, or null when the dialog is cancelled. */
+function askName(seat) {
+  return new Promise((resolve) => {
+    let answer = null;
+    const input = h("input#ask-name", { type: "text", maxlength: 40, autocomplete: "nickname" });
+    const close = modal(
+      t("lobby.yourName"),
+      [h("label", { for: "ask-name" }, t("lobby.yourName")), input],
+      [
+        { label: t("common.cancel") },
+        { label: t("table.takeSeat", { n: seat }), primary: true, onClick: () => { answer = input.value.trim().slice(0, 40); } },
+      ],
+      { cls: "ask-name", onClose: () => resolve(answer) },
+    );
+    input.addEventListener("keydown", (e) => {
+      if (e.key === "Enter") {
+        e.preventDefault();
+        answer = input.value.trim().slice(0, 40);
+        close();
+      }
+    });
+    input.focus();
+  });
 }
 
 function openShare() {

@@ -94,3 +94,51 @@ def test_a_full_digger_game_through_the_ui(new_page: Any, server: LiveServer) ->
     if not server_hosts_digger(server):
         pytest.skip("the server does not host Digger tables (GET /api/games has no 'digger')")
     play_a_digger_game(new_page, "digger")
+
+
+def test_the_sand_running_out_is_announced_not_only_logged(new_page: Any, server: LiveServer) -> None:
+    created = server.post(
+        "/api/tables",
+        {
+            "game": "digger",
+            "seats": [{"kind": "human"}, {"kind": "bot", "bot": "random"}],
+            "claim": 0,
+            "options": {"time_limit": 2.0},
+        },
+    )
+    table_id, token = created["table"]["id"], created["you"]["token"]
+    page = new_page()
+    page.goto(f"/table.html?t={table_id}&seat=0#token={token}")
+    page.locator(".dice .die").nth(4).wait_for()
+    # Roll once, then wait: the hourglass (2 s) runs out before the digger stops.
+    page.locator('[data-action="roll"]:not([disabled])').click(timeout=60_000)
+    sand = page.locator(".toast-sand")
+    sand.wait_for(timeout=60_000)
+    assert "The sand ran out on" in sand.inner_text()
+
+
+def test_a_colour_showing_once_with_an_empty_supply_says_why_it_cannot_be_taken(
+    new_page: Any, server: LiveServer
+) -> None:
+    page = new_page()
+    page.goto("/")
+    page.locator("#quick-digger").wait_for()
+    shown = page.evaluate(
+        """async () => {
+        const { mount, readLegal } = await import("/js/digger.js");
+        const root = document.createElement("div");
+        const side = document.createElement("div");
+        document.body.append(root, side);
+        const view = mount(root, { side, seat: 0, name: (s) => `P${s}`, send: () => true });
+        const dice = { unique: ["R", "Y"], black_unique: false, started: true,
+                       centre: { B: 3, Y: 2, R: 0, G: 1, W: 4 } };
+        view.renderControls(dice, readLegal(["roll", "stop", "take Y"]), true, true);
+        const none = [...root.querySelectorAll("button.none-left")];
+        const out = none.map((b) => [b.dataset.colour, b.disabled, b.textContent]);
+        view.destroy();
+        return out;
+    }"""
+    )
+    assert len(shown) == 1
+    colour, disabled, text = shown[0]
+    assert colour == "R" and disabled and "No red gem left" in text

@@ -167,6 +167,32 @@ def test_enter_on_a_hand_card_puts_the_keyboard_on_its_first_target(new_page: An
     raise AssertionError("no card of the hand could be played in 20 turns")
 
 
+def test_a_mine_that_is_not_lit_answers_with_the_rule_it_breaks(new_page: Any, server: LiveServer) -> None:
+    page = new_page()
+    page.goto("/")
+    page.click("#quick-digging")
+    page.locator(".hand .card").nth(5).wait_for()
+    for _ in range(40):  # turns, until a card is in hand and a mine on the table it cannot go to
+        wait_until(lambda: my_turn(page) or bool(page.locator(".modal-backdrop").count()), 60)
+        if close_modal(page):
+            continue
+        codes = page.locator(".hand .card.selectable").evaluate_all("els => [...new Set(els.map(e => e.dataset.card))]")
+        # Mine cards open new mines in a display: the page says so itself. Other cards go to the server.
+        for code in [c for c in codes if not c.startswith("M")]:
+            page.locator(f'.hand .card.selectable[data-card="{code}"]').last.click()
+            unlit = page.locator('button.mine[aria-disabled="true"]')
+            if unlit.count():
+                seq = page.evaluate("document.body.dataset.seq")
+                unlit.first.click(force=True)  # aria-disabled: Playwright would wait for it to be enabled
+                refusal = page.locator(".toast-error").filter(has_text=re.compile(r"Not allowed: [A-Z]\d+: "))
+                refusal.wait_for()
+                assert page.evaluate("document.body.dataset.seq") == seq  # nothing changed
+                return
+            page.keyboard.press("Escape")
+        assert digging_step(page) is not None or page.locator(".modal-backdrop").count()
+    raise AssertionError("no mine that a card in hand could not go to, in 40 turns")
+
+
 def test_a_language_given_in_the_address_is_kept_at_the_table(new_page: Any, server: LiveServer) -> None:
     page = new_page()
     page.goto("/?lang=fr")

@@ -4,8 +4,9 @@
 // Moves are the observation's `legal` strings (roll, stop, take Y, steal Y 2): the server
 // adds the dice and the times.
 
-import { fill, h, icon, modal, reducedMotion } from "./dom.js";
+import { fill, h, icon, modal, reducedMotion, toast } from "./dom.js";
 import { t } from "./i18n.js";
+import { narrate } from "./narrate.js";
 
 export function mount(root, ctx) {
   return new DiggerView(root, ctx);
@@ -114,6 +115,11 @@ class DiggerView {
       }, 450);
     }
     this.render();
+    // The sand running out loses a whole haul: said aloud, not only as a line in the log.
+    const out = msg.full ? null : msg.events.find((e) => e.kind === "timeout");
+    if (out) {
+      toast(narrate("digger", out, this.ctx.name) || t("dg.sandOut"), "sand", 7000);
+    }
     if (!msg.full && msg.events.some((e) => e.kind === "game_over")) this.showGameOver(msg);
     else if (msg.full && msg.table.status === "finished" && !this.shown) this.showGameOver(msg);
   }
@@ -231,6 +237,18 @@ class DiggerView {
         t("dg.take", { colour: t(`colour.${c}`) }),
       ),
     );
+    // A colour showing once whose supply is empty: no gem to take, and the player is told why.
+    const empty = canAct
+      ? (view.unique || [])
+        .filter((c) => !legal.takes.has(c) && view.centre && view.centre[c] === 0)
+        .map((c) => h(
+          "button.btn.take.none-left",
+          { type: "button", disabled: true, "data-colour": c },
+          token(c, 0),
+          " ",
+          t("dg.noneLeft", { colour: t(`colour.${c}`) }),
+        ))
+      : [];
     const steals = [...legal.steals.entries()].map(([key, move]) => {
       const [c, seat] = key.split(" ");
       return h(
@@ -272,7 +290,7 @@ class DiggerView {
           h("kbd", "S"),
         ),
       ),
-      takes.length || steals.length ? h("div.actions.choices", takes, steals) : null,
+      takes.length || steals.length || empty.length ? h("div.actions.choices", takes, empty, steals) : null,
       h("p.hint", this.pending ? t("table.sending") : view.started ? t("dg.hintDig") : t("dg.hintStart")),
       this.stackSeconds() ? h("p.hint", t("dg.stackHint", { n: this.stackSeconds() })) : null,
     );

@@ -3,7 +3,7 @@
 // legal move plays or passes it, and only the targets of those moves are offered.
 
 import { cardBack, cardEl, cardName, parseCard } from "./cards.js";
-import { fill, h, icon, modal, reducedMotion } from "./dom.js";
+import { fill, h, icon, modal, reducedMotion, toast } from "./dom.js";
 import { t } from "./i18n.js";
 import { narrate } from "./narrate.js";
 
@@ -151,6 +151,13 @@ class DiggingView {
       this.selected = null;
       this.render();
     }
+  }
+
+  /** A click on a mine the selected card cannot go to: say why. A mine card's place is a
+   * display, which the page knows; for any other card the server names the rule. */
+  notHere(mine) {
+    if (this.selected.startsWith("M")) toast(t("dig.mineToDisplay", { card: cardName(this.selected) }), "error");
+    else this.play(`play ${this.selected} ${mine.name}`);
   }
 
   select(code) {
@@ -435,13 +442,16 @@ class DiggingView {
           fresh: this.fresh.mines.has(mine.name),
           [`result-${result}`]: !!result,
         },
-        disabled: !move,
+        // With a card in hand, a mine that is not lit still answers a click: the move is sent and
+        // the server's refusal names the rule it breaks (the state stays as it was).
+        disabled: !move && !sel,
+        "aria-disabled": !move && sel ? "true" : null,
         "data-mine": mine.name,
         "data-move": move || null,
         "data-key": `mine-${mine.name}`,
         "aria-label": label,
         title: label,
-        onclick: move ? () => this.play(move) : null,
+        onclick: move ? () => this.play(move) : sel ? () => this.notHere(mine) : null,
       },
       h("span.mine-name", mine.name),
       h("span.mine-stack", stack),
@@ -551,7 +561,8 @@ class DiggingView {
     else if (this.pending) hint = t("table.sending");
     else if (legal.skip) hint = t("dig.hintSkip");
     else if (this.selected) {
-      hint = t("dig.hintTarget", { card: cardName(this.selected) });
+      const only = sel && sel.targets.size === 0 && sel.pass;
+      hint = t(only ? "dig.hintPassOnly" : "dig.hintTarget", { card: cardName(this.selected) });
     } else hint = legal.draw ? t("dig.hintTurn") : t("dig.hintTurnNoDraw");
     this.hint.textContent = hint;
   }

@@ -359,3 +359,49 @@ def test_a_phone_sized_screen_has_no_sideways_scrolling(new_page: Any, server: L
         digging_step(page, prefer_draw=False)
     no_horizontal_scroll(page)
     screenshot(page, "phone-digging-table")
+
+
+IN_SIGHT = """(sel) => {
+  const el = document.querySelector(sel);
+  if (!el) return null;
+  const r = el.getBoundingClientRect();
+  const hand = document.querySelector(".hand-area").getBoundingClientRect();
+  const inHand = document.querySelector(".hand-area").contains(el);
+  const bottom = inHand ? window.innerHeight : Math.min(window.innerHeight, hand.top);
+  return r.top >= 0 && r.bottom <= bottom + 0.5;
+}"""
+
+
+def test_on_a_phone_the_hand_is_in_reach_and_a_tapped_card_brings_its_target_into_sight(
+    new_page: Any, server: LiveServer
+) -> None:
+    page = new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page.goto("/")
+    page.click("#quick-digging")
+    page.locator(".hand .card").nth(5).wait_for()
+    checked = 0
+    for _ in range(30):
+        wait_until(lambda: my_turn(page) or bool(page.locator(".modal-backdrop").count()), 60)
+        if close_modal(page):
+            continue
+        # Wherever the page is scrolled (it is taller than the screen), the hand is on screen.
+        assert page.evaluate("document.documentElement.scrollHeight") > 844
+        for where in ("0", "document.body.scrollHeight"):
+            page.evaluate(f"window.scrollTo(0, {where})")
+            assert page.evaluate(IN_SIGHT, ".hand .card"), f"the hand is off screen (scrolled to {where})"
+        page.evaluate("window.scrollTo(0, document.body.scrollHeight)")  # the mines are far above
+        card = page.locator(".hand .card.selectable:not(.card-mine)")
+        codes = [c for c in card.evaluate_all("els => els.map(e => e.dataset.card)") if not c.startswith("M")]
+        if codes:
+            page.locator(f'.hand .card.selectable[data-card="{codes[0]}"]').last.tap()
+            page.locator("button.target").first.wait_for()
+            # The first target is in sight above the hand, with no scrolling by the player.
+            assert page.evaluate(IN_SIGHT, "button.target"), "the target is off screen or under the hand"
+            checked += 1
+            if checked >= 3:
+                no_horizontal_scroll(page)
+                screenshot(page, "phone-digging-target-in-sight")
+                return
+            page.keyboard.press("Escape")
+        assert digging_step(page) is not None or page.locator(".modal-backdrop").count()
+    assert checked, "no card with a target on the table in 30 turns"

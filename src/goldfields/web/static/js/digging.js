@@ -51,6 +51,12 @@ class DiggingView {
     this.handArea = h("section.hand-area", this.handTitle, this.hand, this.hint, this.actions);
     this.scores = h("section.panel.scores");
     fill(root, h("div.dig", this.banner, this.fightSlot, this.seats, this.handArea));
+    // On a phone the hand is pinned to the bottom of the screen: the page keeps its height free.
+    this.handSize = new ResizeObserver(() => {
+      const pinned = getComputedStyle(this.handArea).position === "fixed" && !this.handArea.hidden;
+      document.documentElement.style.setProperty("--hand-h", pinned ? `${this.handArea.offsetHeight}px` : "0px");
+    });
+    this.handSize.observe(this.handArea);
     ctx.side.prepend(this.scores);
   }
 
@@ -61,6 +67,8 @@ class DiggingView {
   destroy() {
     this.scores.remove();
     clearTimeout(this.resultTimer);
+    this.handSize.disconnect();
+    document.documentElement.style.removeProperty("--hand-h");
   }
 
   setPending(value) {
@@ -153,6 +161,17 @@ class DiggingView {
     }
   }
 
+  /** Scroll a target into sight when it is off screen or under the hand (pinned at the
+   * bottom of a phone's screen). */
+  bringIntoView(el) {
+    if (this.handArea.contains(el)) return;
+    const r = el.getBoundingClientRect();
+    const hand = this.handArea.getBoundingClientRect();
+    const bottom = Math.min(window.innerHeight, hand.top > 0 ? hand.top : window.innerHeight);
+    if (r.top >= 0 && r.bottom <= bottom) return;
+    window.scrollBy({ top: r.top - Math.max(0, (bottom - r.height) / 2), behavior: "instant" });
+  }
+
   /** A click on a mine the selected card cannot go to: say why. A mine card's place is a
    * display, which the page knows; for any other card the server names the rule. */
   notHere(mine) {
@@ -167,7 +186,8 @@ class DiggingView {
     if (this.selected) {
       // A button: the banner's "target" text (the points to reach) is a span of that class too.
       const first = this.root.querySelector("button.target");
-      if (first && this.keyboardSelect) first.focus();
+      if (first) this.bringIntoView(first);
+      if (first && this.keyboardSelect) first.focus({ preventScroll: true });
     }
     this.keyboardSelect = false;
   }

@@ -120,8 +120,13 @@ def new_page(browser: Any, server: LiveServer) -> Iterator[Any]:
     assert not errors, "errors in the page:\n" + "\n".join(errors)
 
 
-def screenshot(page: Any, name: str) -> Path:
+def screenshot(page: Any, name: str, full_page: bool = True) -> Path:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     path = SCREENSHOTS / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True)
+    # Finite animations (a dialog fading in) end first, so the picture shows the page at rest.
+    page.evaluate(
+        "Promise.all(document.getAnimations().filter((a) => a.effect?.getTiming().iterations !== Infinity)"
+        ".map((a) => a.finished.catch(() => null)))"
+    )
+    page.screenshot(path=str(path), full_page=full_page)
     return path

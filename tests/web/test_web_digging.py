@@ -400,7 +400,7 @@ def test_on_a_phone_the_hand_is_in_reach_and_a_tapped_card_brings_its_target_int
             checked += 1
             if checked >= 3:
                 no_horizontal_scroll(page)
-                screenshot(page, "phone-digging-target-in-sight")
+                screenshot(page, "phone-digging-target-in-sight", full_page=False)  # as the player sees it
                 return
             page.keyboard.press("Escape")
         assert digging_step(page) is not None or page.locator(".modal-backdrop").count()

@@ -306,3 +306,47 @@ def test_the_error_shown_in_the_docs_is_one_a_real_play_gives() -> None:
     with pytest.raises(RuleError) as err:
         state.apply_move("play B3 m1")
     assert f"`{err.value}`" in doc
+
+
+# ----------------------------------------------------------------------------
+# Reasons: the same refusal for a program, to be put in the player's language
+# ----------------------------------------------------------------------------
+
+
+def test_a_refusal_carries_a_reason_and_its_values() -> None:
+    state = deal({0: "MG S SS C G"})
+    play(state, "0: play MG 0", "1: draw", "2: draw", "3: draw")
+    err = assert_refused(state, move(state, "play S m1"), "D4")
+    expected = {"move": "play S m1", "chest": "silver", "metal": "gold", "mine": "m1"}
+    assert (err.reason, err.params) == ("chest_metal", expected)
+    err = assert_refused(state, move(state, "play G m2"), "D4")
+    assert (err.reason, err.params["mine"]) == ("no_mine", "m2")
+
+
+def test_every_refusal_of_a_move_in_play_has_a_reason() -> None:
+    rng = random.Random(5)
+    for game in range(4):
+        state = new_game(4, seed=game)
+        for _ in range(30):  # decisions of the first hand
+            if state.current_player < 0:
+                break
+            legal = set(state.legal_actions())
+            for action in sorted(set(range(NUM_ACTIONS)) - legal):
+                with pytest.raises(RuleError) as caught:
+                    state.apply_action(action)
+                assert caught.value.reason and caught.value.params["move"], str(caught.value)
+            state.apply_action(rng.choice(sorted(legal)))
+
+
+def test_a_refusal_survives_pickling_whole() -> None:
+    import pickle
+
+    err = RuleError("D4", "play S m1: a silver chest cannot go on a gold mine", "chest_metal", chest="silver")
+    back = pickle.loads(pickle.dumps(err))
+    assert (back.rule, back.message, back.reason, back.params, str(back)) == (
+        err.rule,
+        err.message,
+        err.reason,
+        err.params,
+        str(err),
+    )

@@ -136,6 +136,10 @@ class Roamer(threading.Thread):
                 if msg["type"] == "ack":
                     self.acks.append((msg["seq"], msg["move"]))
                     pending = None
+                    # Relayed, a move's update can come before its ack (they cross Redis on
+                    # different channels): the position to answer may already be here.
+                    if last is not None and last["seq"] >= msg["seq"] and self.move(ws, last):
+                        pending = "sent"
                 elif msg["type"] == "error":
                     self.refusals.append(msg["code"])
                     if msg["code"] == "no_such_table":
@@ -423,3 +427,17 @@ def test_one_address_may_hold_only_so_many_sockets_over_all_processes(tmp_path: 
         finally:
             for s in servers:
                 s.stop()
+
+
+def test_a_relayed_refusal_names_its_rule_once_with_its_reason(cluster: list[LiveServer]) -> None:
+    table, tokens = start_table(cluster, "digging", 2)
+    with connect(f"ws://127.0.0.1:{cluster[1].port}/api/tables/{table}/ws", open_timeout=30) as ws:
+        send(ws, {"type": "hello", "seat": 0, "token": tokens[0]})  # relayed: process 0 owns the table
+        while (msg := receive(ws))["type"] != "update":
+            pass
+        send(ws, {"type": "move", "move": "pass G", "seq": msg["seq"]})
+        while (reply := receive(ws))["type"] != "error":
+            pass
+    assert reply["code"] == "illegal" and reply["rule"] == "D2"
+    assert reply["message"].startswith("D2: ") and not reply["message"].startswith("D2: D2")
+    assert reply["reason"] and reply["params"]["move"] == "pass G"

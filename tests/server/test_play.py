@@ -123,6 +123,8 @@ def test_moves_out_of_turn_and_for_old_positions_are_refused(server: LiveServer)
         send(ws, {"type": "move", "move": "pass G"})
         reply = receive(ws)
         assert reply["type"] == "error" and reply["rule"] == "D2"
+        # The same for a program: a reason and its values, for the client to translate.
+        assert reply["reason"] in ("not_in_hand", "pass_partnership") and reply["params"]["move"] == "pass G"
     assert server.get(f"/api/tables/{tid}").json()["seq"] == first["seq"]
 
 

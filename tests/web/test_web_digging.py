@@ -193,6 +193,58 @@ def test_a_mine_that_is_not_lit_answers_with_the_rule_it_breaks(new_page: Any, s
     raise AssertionError("no mine that a card in hand could not go to, in 40 turns")
 
 
+def test_a_refused_move_is_told_in_the_players_language(new_page: Any, server: LiveServer) -> None:
+    page = new_page()
+    page.goto("/")
+    page.locator("#quick-digging").wait_for()
+    told = page.evaluate(
+        """async () => {
+        const i18n = await import("/js/i18n.js");
+        const refusal = { code: "illegal", rule: "D4", reason: "chest_metal",
+          message: "D4: play S m1: a silver chest cannot go on a gold mine",
+          params: { move: "play S m1", chest: "silver", metal: "gold", mine: "m1" } };
+        const unknown = { code: "illegal", rule: "D4", reason: "from_a_newer_server", message: "D4: words" };
+        const out = [];
+        for (const lang of ["en", "fr", "de"]) {
+          i18n.setLang(lang);
+          out.push(i18n.errorText(refusal));
+        }
+        i18n.setLang("en");
+        out.push(i18n.errorText(unknown));
+        return out;
+    }"""
+    )
+    assert told == [
+        "Not allowed: D4: a silver chest cannot go on a gold mine",
+        "Interdit : D4: un coffre en argent ne va pas sur une mine d'or",
+        "Nicht erlaubt: D4: eine Silbertruhe passt nicht auf eine Goldmine",
+        "Not allowed: D4: words",  # a reason this page does not know: the server's words
+    ]
+
+
+def test_french_leaves_nothing_in_english_for_bots_options_teams_and_decimals(
+    new_page: Any, server: LiveServer
+) -> None:
+    page = new_page()
+    page.goto("/?lang=fr")
+    page.locator("#f-create").wait_for()
+    page.locator("#f-game").select_option("digging")
+    page.locator("#f-players").select_option("4")
+    page.locator('select[data-seat="1"]').select_option("bot:random")
+    assert page.locator(".seat-row .field-hint").filter(has_text="joue au hasard un coup permis").count() == 1
+    # Rule options read in French; their names are only a tooltip.
+    options = page.locator("fieldset.options")
+    assert options.locator("code").count() == 0
+    assert options.filter(has_text="pas de coffre sur une mine attaquée").count() == 1
+    told = page.evaluate(
+        """async () => {
+        const i18n = await import("/js/i18n.js");
+        return [i18n.t("dg.secondsLeft", { n: 0.5 }), i18n.seatLabel("team A"), i18n.num(12.25, 1, true)];
+    }"""
+    )
+    assert told == ["encore 0,5 s", "Équipe A", "12,3"]
+
+
 def test_a_language_given_in_the_address_is_kept_at_the_table(new_page: Any, server: LiveServer) -> None:
     page = new_page()
     page.goto("/?lang=fr")

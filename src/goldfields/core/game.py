@@ -38,12 +38,25 @@ class RuleError(ValueError):
 
     ``rule`` is the ruling it breaks (``"D6"``, ``"G2"``, ``"notation"``...);
     ``str(error)`` starts with it, so a player always learns which rule said no.
+    ``reason`` and ``params`` say the same for a program: a key such as
+    ``"chest_metal"`` with its values (``{"chest": "G", "mine_metal": "C"}``), which
+    a client turns into the player's language (docs/server.md lists them).
     """
 
-    def __init__(self, rule: str, message: str) -> None:
+    def __init__(self, rule: str, message: str, reason: str | None = None, **params: Any) -> None:
         self.rule = rule
         self.message = message
+        self.reason = reason
+        self.params = params
         super().__init__(f"{rule}: {message}")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickled whole (bots think in worker processes), not from str(self) alone.
+        return (_rule_error, (self.rule, self.message, self.reason, self.params))
+
+
+def _rule_error(rule: str, message: str, reason: str | None, params: dict[str, Any]) -> RuleError:
+    return RuleError(rule, message, reason, **params)
 
 
 class Event(NamedTuple):

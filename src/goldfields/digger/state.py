@@ -500,38 +500,48 @@ class DiggerState(GameState):
     # ------------------------------------------------------------------
     def _why_no_timeout(self) -> RuleError:
         if self._to_move == TERMINAL:
-            return RuleError("G6", "timeout: the game is over")
-        return RuleError("G3", "timeout: the hourglass runs from the turn's first roll, which has not landed yet")
+            return RuleError("G6", "timeout: the game is over", "game_over", move="timeout")
+        message = "timeout: the hourglass runs from the turn's first roll, which has not landed yet"
+        return RuleError("G3", message, "no_hourglass", move="timeout")
 
     def _why_illegal(self, action: int) -> RuleError:
         if not 0 <= action < NUM_ACTIONS:
             return RuleError("notation", f"no Digger action has id {action}")
         text = action_to_string(action)
         if self._to_move == TERMINAL:
-            return RuleError("G6", f"{text}: the game is over")
+            return RuleError("G6", f"{text}: the game is over", "game_over", move=text)
         if self.pending == ROLL_DUE:
-            return RuleError("G2", f"{text}: the dice are rolling; their outcome comes first")
+            return RuleError("G2", f"{text}: the dice are rolling; their outcome comes first", "rolling", move=text)
         if self.pending == KNOCK_DUE:
-            return RuleError("G5", f"{text}: whether the steal knocked a pile is decided first")
+            message = f"{text}: whether the steal knocked a pile is decided first"
+            return RuleError("G5", message, "knock_first", move=text)
         if not self.started:
-            return RuleError("G2", f"{text}: a turn begins with a roll of all five dice")
+            return RuleError("G2", f"{text}: a turn begins with a roll of all five dice", "roll_first", move=text)
         kind, colour, victim = DECODED[action]
         name = COLOUR_NAMES[colour]
+        letter = FACES[colour]
         if kind == K_STEAL:
             if victim >= self.num_players:
-                return RuleError("G2", f"{text}: there is no seat {victim} at this table")
+                message = f"{text}: there is no seat {victim} at this table"
+                return RuleError("G2", message, "no_seat", move=text, seat=victim)
             if victim == self.digger:
-                return RuleError("G2", f"{text}: a digger steals from an opponent's crate, not from their own")
+                message = f"{text}: a digger steals from an opponent's crate, not from their own"
+                return RuleError("G2", message, "steal_own", move=text)
         dice = faces_text(self.dice or ())
         if not self.unique >> colour & 1:
-            return RuleError("G2", f"{text}: {name} does not show on exactly one die (the dice show {dice})")
+            message = f"{text}: {name} does not show on exactly one die (the dice show {dice})"
+            return RuleError("G2", message, "not_once", move=text, colour=letter, dice=dice)
         if self.used >> colour & 1:
-            return RuleError("G2", f"{text}: the {name} die has already given its one token this roll")
+            message = f"{text}: the {name} die has already given its one token this roll"
+            return RuleError("G2", message, "die_used", move=text, colour=letter)
         if kind == K_TAKE:
-            return RuleError("G2", f"{text}: no {name} token is left in the centre")
+            message = f"{text}: no {name} token is left in the centre"
+            return RuleError("G2", message, "none_left", move=text, colour=letter)
         if not self.black:
-            return RuleError("G2", f"{text}: stealing needs black on exactly one die (the dice show {dice})")
-        return RuleError("G2", f"{text}: seat {victim}'s crate holds no {name} token")
+            message = f"{text}: stealing needs black on exactly one die (the dice show {dice})"
+            return RuleError("G2", message, "steal_needs_black", move=text, dice=dice)
+        message = f"{text}: seat {victim}'s crate holds no {name} token"
+        return RuleError("G2", message, "crate_empty", move=text, seat=victim, colour=letter)
 
     # ------------------------------------------------------------------
     # Observations and the sampler

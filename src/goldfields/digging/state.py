@@ -566,42 +566,57 @@ class DiggingState(GameState):
             return RuleError("notation", f"no Digging action has id {action!r}")
         text = A.action_to_string(action)
         if seat == TERMINAL:
-            return RuleError("D9", f"{text}: the game is over")
+            return RuleError("D9", f"{text}: the game is over", "game_over", move=text)
         if seat == CHANCE:
-            return RuleError("D1", f"{text}: the cards must be dealt first")
+            return RuleError("D1", f"{text}: the cards must be dealt first", "not_dealt", move=text)
         kind, code, target = A.DECODED[action]
         if kind == A.K_SKIP:
-            return RuleError("D2", "skip is only allowed when no other action is legal")
+            return RuleError("D2", "skip is only allowed when no other action is legal", "skip_when_stuck", move=text)
         if kind == A.K_DRAW:
-            return RuleError("D2", "the pile is empty: no card can be drawn")
+            return RuleError("D2", "the pile is empty: no card can be drawn", "pile_empty", move=text)
+        card = CODES[code]
         if self.hands[seat][code] == 0:
-            return RuleError("D2", f"{text}: seat {seat} has no {CODES[code]} in hand")
+            return RuleError("D2", f"{text}: seat {seat} has no {card} in hand", "not_in_hand", move=text, card=card)
         if kind == A.K_PASS:
-            return RuleError("D2", "passing is only allowed in the partnership game")
+            return RuleError("D2", "passing is only allowed in the partnership game", "pass_partnership", move=text)
         if kind == A.K_OPEN:
-            return RuleError("D3", f"{text}: there is no seat {target} at this table")
+            message = f"{text}: there is no seat {target} at this table"
+            return RuleError("D3", message, "no_seat", move=text, seat=target)
         if target >= len(self.mines):
             rule = "D4" if kind == A.K_CHEST else "D5" if kind == A.K_CLOSE else "D6"
-            return RuleError(rule, f"{text}: there is no mine {A.mine_name(target)}: it has not been opened")
+            name = A.mine_name(target)
+            return RuleError(
+                rule, f"{text}: there is no mine {name}: it has not been opened", "no_mine", move=text, mine=name
+            )
         mine = self.mines[target]
         if mine.closed:
-            return RuleError("D5", f"{text}: {mine.name} is closed; nothing more may be laid on it")
+            message = f"{text}: {mine.name} is closed; nothing more may be laid on it"
+            return RuleError("D5", message, "closed", move=text, mine=mine.name)
         if kind == A.K_CHEST:
             if mine.metal != code % 3:
-                return RuleError("D4", f"{text}: a {METALS[code % 3]} chest cannot go on a {METALS[mine.metal]} mine")
-            return RuleError("D4", f"{text}: {mine.name} is under attack (option no_chests_during_fight)")
+                chest, metal = METALS[code % 3], METALS[mine.metal]
+                message = f"{text}: a {chest} chest cannot go on a {metal} mine"
+                return RuleError("D4", message, "chest_metal", move=text, chest=chest, metal=metal, mine=mine.name)
+            message = f"{text}: {mine.name} is under attack (option no_chests_during_fight)"
+            return RuleError("D4", message, "under_attack", move=text, mine=mine.name)
         if kind == A.K_CLOSE:
-            return RuleError("D5", f"{text}: {mine.name} holds no chest (option close_needs_chest)")
+            message = f"{text}: {mine.name} holds no chest (option close_needs_chest)"
+            return RuleError("D5", message, "close_needs_chest", move=text, mine=mine.name)
         fight = self.fight
         if fight is not None:
             if target != fight.mine:
-                return RuleError("D6", f"{text}: only one fight at a time, and it is over {A.mine_name(fight.mine)}")
+                name = A.mine_name(fight.mine)
+                message = f"{text}: only one fight at a time, and it is over {name}"
+                return RuleError("D6", message, "one_fight", move=text, mine=name)
             if seat == fight.attacker:
-                return RuleError("D6", f"{text}: the first attacker lays no second bandit")
-            return RuleError("D6", f"{text}: seat {seat} has had its one chance to join this fight")
+                return RuleError("D6", f"{text}: the first attacker lays no second bandit", "attacker_once", move=text)
+            message = f"{text}: seat {seat} has had its one chance to join this fight"
+            return RuleError("D6", message, "joined_once", move=text, seat=seat)
         if not self.is_opponent(seat, mine.owner):
-            return RuleError("D6", f"{text}: a fight is only started on an opponent's mine")
-        return RuleError("D6", f"{text}: a fight needs a mine holding at least one chest")
+            message = f"{text}: a fight is only started on an opponent's mine"
+            return RuleError("D6", message, "fight_opponent", move=text, mine=mine.name)
+        message = f"{text}: a fight needs a mine holding at least one chest"
+        return RuleError("D6", message, "fight_needs_chest", move=text, mine=mine.name)
 
     # ------------------------------------------------------------------
     # Observations and the sampler

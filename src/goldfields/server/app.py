@@ -606,7 +606,9 @@ class Session:
         try:
             await self.access.submit(self.seat, move, seq, ack)
         except RuleError as err:
-            return self.error("illegal", str(err), err.rule)
+            # The reason and its values let a client say it in the player's language.
+            extra = {"reason": err.reason, "params": err.params} if err.reason else {}
+            return self.error("illegal", str(err), err.rule, **extra)
         except TableError as err:
             return self.error(err.code, str(err))
         except Moving:

@@ -475,7 +475,8 @@ class Cluster:
             elif op == "view":
                 reply(view=table.state.observation(None))
         except RuleError as err:
-            reply(error={"kind": "rule", "rule": err.rule, "message": str(err)})
+            reply(error={"kind": "rule", "rule": err.rule, "message": err.message, "reason": err.reason,
+                         "params": err.params})
         except Exception as err:
             from .tables import TableError
 
@@ -509,7 +510,7 @@ class Cluster:
         if error["kind"] == "moving":
             raise Moving(table_id)
         if error["kind"] == "rule":
-            raise RuleError(error["rule"], error["message"])
+            raise RuleError(error["rule"], error["message"], error.get("reason"), **(error.get("params") or {}))
         from .tables import TableError
 
         raise TableError(error["code"], error["message"], error.get("status", 409))

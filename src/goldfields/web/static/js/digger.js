@@ -5,7 +5,7 @@
 // adds the dice and the times.
 
 import { fill, h, icon, modal, reducedMotion, toast } from "./dom.js";
-import { t } from "./i18n.js";
+import { num, t } from "./i18n.js";
 import { narrate } from "./narrate.js";
 
 export function mount(root, ctx) {
@@ -430,7 +430,7 @@ class DiggerView {
         icon("hourglass"),
         h("span.sand"),
       ),
-      h("p.glass-time", view.started ? t("dg.secondsLeft", { n: left.toFixed(1) }) : t("dg.glassWaiting")),
+      h("p.glass-time", view.started ? t("dg.secondsLeft", { n: num(left, 1, true) }) : t("dg.glassWaiting")),
     );
   }
 

@@ -1,6 +1,9 @@
 // English, French and German: every text of the client, the rules in short, and the
 // chosen language (kept in localStorage). t("key", {name}) fills {name} placeholders.
 
+// A cycle (cards.js reads t from here) that is safe: each uses the other only when called.
+import { cardName } from "./cards.js";
+
 export const LANGS = { en: "English", fr: "Français", de: "Deutsch" };
 
 const en = {
@@ -40,6 +43,44 @@ const en = {
   "err.bad_config": "The server refused these settings: {message}",
   "err.bad_request": "The server refused the request: {message}",
   "err.illegal": "Not allowed: {message}",
+  "botDesc.random": "plays any legal move at random",
+  "botDesc.heuristic": "plays by hand-written rules, like a sensible human",
+  "botDesc.ismcts": "searches the possible hidden cards (information-set Monte Carlo tree search)",
+  "botDesc.search": "weighs every roll and when to stop against the hourglass",
+  "botDesc.net": "plays by its trained network alone",
+  "why.game_over": "the game is over",
+  "why.not_dealt": "the cards must be dealt first",
+  "why.skip_when_stuck": "you may skip only when nothing else is legal",
+  "why.pile_empty": "the pile is empty: no card can be drawn",
+  "why.not_in_hand": "you have no {card} in hand",
+  "why.pass_partnership": "passing is only allowed in the partnership game",
+  "why.no_seat": "there is no seat {seat} at this table",
+  "why.no_mine": "there is no mine {mine}: it has not been opened",
+  "why.closed": "{mine} is closed; nothing more may be laid on it",
+  "why.chest_metal": "a {chest} chest cannot go on a {metalOf} mine",
+  "why.under_attack": "{mine} is under attack (rule option: no chests during a fight)",
+  "why.close_needs_chest": "{mine} holds no chest (rule option: closing needs a chest)",
+  "why.one_fight": "only one fight at a time, and it is over {mine}",
+  "why.attacker_once": "the first attacker lays no second bandit",
+  "why.joined_once": "you have had your one chance to join this fight",
+  "why.fight_opponent": "a fight is only started on an opponent's mine",
+  "why.fight_needs_chest": "a fight needs a mine holding at least one chest",
+  "why.no_hourglass": "the hourglass runs from the turn's first roll",
+  "why.rolling": "the dice are rolling; their outcome comes first",
+  "why.knock_first": "whether the steal knocked a pile is decided first",
+  "why.roll_first": "a turn begins with a roll of all five dice",
+  "why.steal_own": "a digger steals from an opponent's crate, not from their own",
+  "why.not_once": "{colour} does not show on exactly one die",
+  "why.die_used": "the {colour} die has already given its one token this roll",
+  "why.none_left": "no {colour} token is left in the centre",
+  "why.steal_needs_black": "stealing needs black on exactly one die",
+  "why.crate_empty": "that crate holds no {colour} token",
+  "metalWord.G": "gold",
+  "metalWord.S": "silver",
+  "metalWord.C": "copper",
+  "metalOf.G": "gold",
+  "metalOf.S": "silver",
+  "metalOf.C": "copper",
   "err.other": "Error: {message}",
 
   "lobby.yourName": "Your name",
@@ -343,6 +384,44 @@ const fr = {
   "err.bad_config": "Le serveur refuse ces réglages : {message}",
   "err.bad_request": "Le serveur refuse la demande : {message}",
   "err.illegal": "Interdit : {message}",
+  "botDesc.random": "joue au hasard un coup permis",
+  "botDesc.heuristic": "suit des règles écrites à la main, comme un joueur sensé",
+  "botDesc.ismcts": "explore les cartes cachées possibles (recherche arborescente Monte-Carlo)",
+  "botDesc.search": "pèse chaque lancer et le moment de s'arrêter face au sablier",
+  "botDesc.net": "joue avec son seul réseau entraîné",
+  "why.game_over": "la partie est terminée",
+  "why.not_dealt": "il faut d'abord distribuer les cartes",
+  "why.skip_when_stuck": "on ne passe son tour que si rien d'autre n'est possible",
+  "why.pile_empty": "la pioche est vide : on ne peut plus piocher",
+  "why.not_in_hand": "vous n'avez pas de {card} en main",
+  "why.pass_partnership": "on ne passe une carte qu'en jeu par équipes",
+  "why.no_seat": "il n'y a pas de place {seat} à cette table",
+  "why.no_mine": "il n'y a pas de mine {mine} : elle n'a pas été ouverte",
+  "why.closed": "{mine} est fermée ; on n'y pose plus rien",
+  "why.chest_metal": "un coffre en {chest} ne va pas sur une mine {metalOf}",
+  "why.under_attack": "{mine} est attaquée (option : pas de coffre pendant un combat)",
+  "why.close_needs_chest": "{mine} n'a aucun coffre (option : fermer demande un coffre)",
+  "why.one_fight": "un seul combat à la fois, et il porte sur {mine}",
+  "why.attacker_once": "le premier attaquant ne pose pas de second bandit",
+  "why.joined_once": "vous avez déjà eu votre chance de rejoindre ce combat",
+  "why.fight_opponent": "on n'attaque que la mine d'un adversaire",
+  "why.fight_needs_chest": "on n'attaque qu'une mine qui porte au moins un coffre",
+  "why.no_hourglass": "le sablier part du premier lancer du tour",
+  "why.rolling": "les dés roulent : leur résultat d'abord",
+  "why.knock_first": "il faut d'abord savoir si le vol a renversé une pile",
+  "why.roll_first": "un tour commence par un lancer des cinq dés",
+  "why.steal_own": "on vole dans la caisse d'un adversaire, pas dans la sienne",
+  "why.not_once": "le {colour} ne sort pas sur un seul dé",
+  "why.die_used": "le dé {colour} a déjà donné son jeton pour ce lancer",
+  "why.none_left": "il ne reste aucun jeton {colour} au centre",
+  "why.steal_needs_black": "voler demande le noir sur un seul dé",
+  "why.crate_empty": "cette caisse n'a aucun jeton {colour}",
+  "metalWord.G": "or",
+  "metalWord.S": "argent",
+  "metalWord.C": "cuivre",
+  "metalOf.G": "d'or",
+  "metalOf.S": "d'argent",
+  "metalOf.C": "de cuivre",
   "err.other": "Erreur : {message}",
 
   "lobby.yourName": "Votre nom",
@@ -646,6 +725,44 @@ const de = {
   "err.bad_config": "Der Server lehnt diese Einstellungen ab: {message}",
   "err.bad_request": "Der Server lehnt die Anfrage ab: {message}",
   "err.illegal": "Nicht erlaubt: {message}",
+  "botDesc.random": "spielt einen erlaubten Zug nach Zufall",
+  "botDesc.heuristic": "folgt handgeschriebenen Regeln, wie ein vernünftiger Mensch",
+  "botDesc.ismcts": "durchsucht die möglichen verdeckten Karten (Monte-Carlo-Baumsuche)",
+  "botDesc.search": "wägt jeden Wurf und den Zeitpunkt zum Aufhören gegen die Sanduhr ab",
+  "botDesc.net": "spielt allein mit seinem trainierten Netz",
+  "why.game_over": "das Spiel ist vorbei",
+  "why.not_dealt": "zuerst müssen die Karten verteilt werden",
+  "why.skip_when_stuck": "aussetzen darf man nur, wenn nichts anderes geht",
+  "why.pile_empty": "der Stapel ist leer: es kann nicht gezogen werden",
+  "why.not_in_hand": "du hast keine Karte {card} auf der Hand",
+  "why.pass_partnership": "Karten weitergeben gibt es nur im Partnerspiel",
+  "why.no_seat": "an diesem Tisch gibt es keinen Platz {seat}",
+  "why.no_mine": "es gibt keine Mine {mine}: sie wurde nicht eröffnet",
+  "why.closed": "{mine} ist geschlossen; darauf kommt nichts mehr",
+  "why.chest_metal": "eine {chest}truhe passt nicht auf eine {metalOf}mine",
+  "why.under_attack": "{mine} wird angegriffen (Regeloption: keine Truhen im Kampf)",
+  "why.close_needs_chest": "{mine} hat keine Truhe (Regeloption: Schließen braucht eine Truhe)",
+  "why.one_fight": "nur ein Kampf zur Zeit, und er geht um {mine}",
+  "why.attacker_once": "der erste Angreifer legt keinen zweiten Banditen",
+  "why.joined_once": "du hattest deine eine Gelegenheit, diesem Kampf beizutreten",
+  "why.fight_opponent": "ein Kampf beginnt nur an der Mine eines Gegners",
+  "why.fight_needs_chest": "ein Kampf braucht eine Mine mit mindestens einer Truhe",
+  "why.no_hourglass": "die Sanduhr läuft ab dem ersten Wurf des Zuges",
+  "why.rolling": "die Würfel rollen: zuerst ihr Ergebnis",
+  "why.knock_first": "zuerst wird entschieden, ob der Diebstahl einen Stapel umgeworfen hat",
+  "why.roll_first": "ein Zug beginnt mit einem Wurf aller fünf Würfel",
+  "why.steal_own": "man stiehlt aus der Kiste eines Gegners, nicht aus der eigenen",
+  "why.not_once": "{colour} zeigt nicht genau ein Würfel",
+  "why.die_used": "der Würfel {colour} hat in diesem Wurf schon seinen Stein gegeben",
+  "why.none_left": "in der Mitte ist kein Stein {colour} mehr",
+  "why.steal_needs_black": "stehlen braucht Schwarz auf genau einem Würfel",
+  "why.crate_empty": "diese Kiste hat keinen Stein {colour}",
+  "metalWord.G": "Gold",
+  "metalWord.S": "Silber",
+  "metalWord.C": "Kupfer",
+  "metalOf.G": "Gold",
+  "metalOf.S": "Silber",
+  "metalOf.C": "Kupfer",
   "err.other": "Fehler: {message}",
 
   "lobby.yourName": "Dein Name",
@@ -1051,8 +1168,19 @@ export function t(key, params) {
   let text = STRINGS[current][key];
   if (text === undefined) text = en[key];
   if (text === undefined) return key;
-  if (params) text = text.replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
+  if (params) text = text.replace(/\{(\w+)\}/g, (m, name) => (name in params ? show(params[name]) : m));
   return text;
+}
+
+/** A number the way the page's language writes it ("0,5" in French and German): up to
+ * `digits` decimals, or exactly that many when `fixed` (a clock that must not jitter). */
+export function num(value, digits = 1, fixed = false) {
+  const decimals = { maximumFractionDigits: digits, minimumFractionDigits: fixed ? digits : 0 };
+  return new Intl.NumberFormat(current, decimals).format(value);
+}
+
+function show(value) {
+  return typeof value === "number" && !Number.isInteger(value) ? num(value) : String(value);
 }
 
 /** Fill [data-i18n] (text) and [data-i18n-attr="attr:key;attr:key"] in `root`. */
@@ -1095,11 +1223,41 @@ export function optionText(game, key) {
 }
 
 /** An error (an ApiError, or a WebSocket error message) in words, in the current language. */
+const METAL_LETTER = { gold: "G", silver: "S", copper: "C" };
+
+/** A refused move's reason (the engine's key and values), in the current language; null
+ * when this page does not know the reason (then the server's English words are shown). */
+function reasonText(err) {
+  const key = `why.${err.reason}`;
+  if (!err.reason || !STRINGS.en[key]) return null;
+  const p = err.params || {};
+  const values = { ...p };
+  if (p.card) values.card = cardName(p.card);
+  if (p.chest) values.chest = t(`metalWord.${METAL_LETTER[p.chest] || "G"}`);
+  if (p.metal) values.metalOf = t(`metalOf.${METAL_LETTER[p.metal] || "G"}`); // French elides: "d'or"
+  if (p.colour) values.colour = t(`colour.${p.colour}`);
+  return `${err.rule}: ${t(key, values)}`;
+}
+
 export function errorText(err) {
   const code = err.code || "other";
-  const message = err.message || "";
+  const reason = code === "illegal" ? reasonText(err) : null;
+  const message = reason || err.message || "";
   if (code === "illegal" && (err.rule === "turn" || err.rule === "end")) return t(`err.${err.rule}`);
   const key = `err.${code}`;
   if (STRINGS.en[key]) return t(key, { message });
   return t("err.other", { message: message || code });
+}
+
+/** A bot's description in the page's language; the server's (English) words for a bot this
+ * page does not know. */
+export function botText(name, serverText) {
+  const key = `botDesc.${name}`;
+  return STRINGS.en[key] ? t(key) : serverText || "";
+}
+
+/** A seat label from the server ("team A") in the page's language. */
+export function seatLabel(label) {
+  const team = /^team ([AB])$/.exec(label || "");
+  return team ? t(`dig.team${team[1]}`) : label;
 }

@@ -2,7 +2,7 @@
 
 import { absolute, api, mySeats, playerName, saveToken, seatLink, setPlayerName } from "./api.js";
 import { copyText, fill, h, icon, toast } from "./dom.js";
-import { applyI18n, errorText, initLanguagePicker, onLanguage, optionText, rulesHtml, t } from "./i18n.js";
+import { applyI18n, botText, errorText, initLanguagePicker, onLanguage, optionText, rulesHtml, t } from "./i18n.js";
 import { installIcons } from "./icons.js";
 
 installIcons();
@@ -138,13 +138,13 @@ function renderForm() {
             return h("label.check", h("input.num", {
               type: "number", name: key, step: "any", min: 0, value: f.options[key] ?? value,
               onchange: (e) => { f.options[key] = e.target.value === "" ? value : Number(e.target.value); },
-            }), " ", h("span", h("code", key), " ", text));
+            }), " ", h("span", { title: key }, text || key));
           }
           if (typeof value !== "boolean") return null;
           return h("label.check", h("input", {
             type: "checkbox", name: key, checked: !!f.options[key],
             onchange: (e) => { f.options[key] = e.target.checked; },
-          }), " ", h("span", h("code", key), " ", text));
+          }), " ", h("span", { title: key }, text || key));
         })),
     );
   }
@@ -168,12 +168,12 @@ function renderForm() {
           },
         },
         h("option", { value: "human", selected: seat.kind === "human" }, t("lobby.human")),
-        botNames.map((b) => h("option", { value: `bot:${b}`, selected: seat.kind === "bot" && seat.bot === b, title: info.bots[b] },
+        botNames.map((b) => h("option", { value: `bot:${b}`, selected: seat.kind === "bot" && seat.bot === b, title: botText(b, info.bots[b]) },
           t("lobby.botKind", { bot: b })))),
         seat.kind === "human"
           ? h("label.check.sit", h("input", { type: "radio", name: "claim", value: i, checked: f.claim === i,
             onchange: () => { f.claim = i; } }), " ", t("lobby.iSitHere"))
-          : h("span.field-hint", info.bots[seat.bot] || ""),
+          : h("span.field-hint", botText(seat.bot, info.bots[seat.bot])),
       ),
     );
   }

@@ -3,7 +3,7 @@
 // file does not know returns null: the caller then shows the server's English log line.
 
 import { cardName } from "./cards.js";
-import { t } from "./i18n.js";
+import { num, t } from "./i18n.js";
 
 export function narrate(game, ev, name) {
   if (game === "digging") return digging(ev, name);
@@ -74,7 +74,7 @@ const tokens = (counts) =>
 
 function digger(ev, name) {
   const who = "seat" in ev ? name(ev.seat) : "";
-  const at = typeof ev.at === "number" ? ` (${ev.at.toFixed(1)} s)` : "";
+  const at = typeof ev.at === "number" ? ` (${num(ev.at, 1, true)} s)` : "";
   switch (ev.kind) {
     case "throw":
       return ev.first ? t("ev.throwFirst", { who }) + at : ""; // "": nothing to log, the roll line says it

@@ -4,7 +4,7 @@
 
 import { absolute, api, forgetToken, loadToken, mySeats, playerName, saveToken, seatLink, setPlayerName } from "./api.js";
 import { copyText, fill, h, icon, modal, modalOpen, toast } from "./dom.js";
-import { applyI18n, errorText, initLanguagePicker, onLanguage, rulesHtml, t } from "./i18n.js";
+import { applyI18n, errorText, initLanguagePicker, onLanguage, rulesHtml, seatLabel, t } from "./i18n.js";
 import { installIcons } from "./icons.js";
 import { narrate } from "./narrate.js";
 import { TableSocket } from "./socket.js";
@@ -187,7 +187,7 @@ function renderNotice() {
           t("table.takeSeat", { n: s.seat }),
         );
       } else what = h("span.muted", t("table.openSeat"));
-      return h("li", h("strong", `${t("table.seatN", { n: s.seat })}${s.label && !/^seat \d+$/.test(s.label) ? ` · ${s.label}` : ""}: `), what);
+      return h("li", h("strong", `${t("table.seatN", { n: s.seat })}${s.label && !/^seat \d+$/.test(s.label) ? ` · ${seatLabel(s.label)}` : ""}: `), what);
     });
     const open = table.seats.filter((s) => s.open).length;
     parts.push(

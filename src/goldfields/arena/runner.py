@@ -128,10 +128,13 @@ def run_ray(jobs: Sequence[GameJob], address: str, on_done: OnDone | None = None
                     if on_done:
                         on_done(result)
         except BaseException:
-            # Stopped: the cluster (maybe not ours) should not go on playing games nobody will read.
-            for ref in pending:
-                with contextlib.suppress(Exception):  # best effort on the way out
-                    ray.cancel(ref, force=True)
+            # Stopped: someone else's cluster should not go on playing games nobody will read.
+            # One we started goes with ray.shutdown below; force-cancelling its tasks first
+            # races their replies, which can crash Ray's core worker on the way out.
+            if not started:
+                for ref in pending:
+                    with contextlib.suppress(Exception):  # best effort on the way out
+                        ray.cancel(ref, force=True)
             raise
     finally:
         if started:

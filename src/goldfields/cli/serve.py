@@ -91,6 +91,9 @@ def serve_command(
     max_body: Annotated[
         int, typer.Option(min=256, rich_help_panel=LIMITS, help="Bytes of a request body (more: 413, unread).")
     ] = _default("max_body"),
+    max_record: Annotated[
+        int, typer.Option(min=1024, rich_help_panel=LIMITS, help="Bytes of a game record sent to the replay viewer.")
+    ] = _default("max_record"),
     ws_max_message: Annotated[
         int, typer.Option(min=256, rich_help_panel=LIMITS, help="Bytes of one WebSocket message.")
     ] = _default("ws_max_message"),
@@ -175,6 +178,7 @@ def serve_command(
             max_live_tables=max_live_tables,
             max_bot_tables=max_bot_tables,
             max_body=max_body,
+            max_record=max_record,
             ws_max_message=ws_max_message,
             ws_max_depth=ws_max_depth,
             hello_timeout=hello_timeout,

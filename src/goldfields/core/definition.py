@@ -34,7 +34,7 @@ import importlib
 import math
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, NamedTuple, Protocol, TypeVar
 
@@ -155,9 +155,13 @@ class GameDefinition(ABC, Generic[P]):
     """``"module:function"``: ``function(record) -> (report, exit status)``."""
     narrator: ClassVar[str | None] = None
     """``"module:function"``: ``function(event, seat_name) -> str`` in English."""
-    restorer: ClassVar[str | None] = None
-    """``"module:function"``: ``function(record) -> (state, events)`` for a record
-    that :meth:`replay` accepts, where the generic reading of ``moves`` does not fit."""
+    walker: ClassVar[str | None] = None
+    """``"module:function"``: ``function(record)`` yields ``(state, move, events)``
+    after each step of a record that :meth:`replay` accepts, where the generic
+    reading of ``moves`` does not fit (Digging's per-hand decks); see :meth:`walk`."""
+    levels: ClassVar[Mapping[str, str]] = {}
+    """Bot specs for people choosing an opponent: ``easy``, ``medium`` and ``hard``
+    (see docs/bots.md, "Levels")."""
 
     # -- parameters ---------------------------------------------------------
     @property
@@ -299,19 +303,35 @@ class GameDefinition(ABC, Generic[P]):
         """The position a record reaches, and the events of every step on the way
         (to continue a saved game). Raises :class:`RecordError` with the replay's
         message when the record is not a legal game of this kind."""
+        last: tuple[GameState, str | None, list[Event]] | None = None
+        events: list[Event] = []
+        for last in self.walk(record):
+            events += last[2]
+        if last is not None:
+            return last[0], events
+        if self.walker is not None:  # a record with no steps
+            raise RecordError("the record holds no step to restore", 2)
+        state = self.new_state(self.params_from_json(_params_of(record)))
+        return state, events
+
+    def walk(self, record: Mapping[str, Any]) -> Iterator[tuple[GameState, str | None, list[Event]]]:
+        """Step through a record: after each step, ``(state, move, events)``, where
+        ``move`` is the move's text (``None`` for a chance step written apart, such
+        as Digging's deal) and ``state`` is the live position (read or clone it
+        before taking the next item). Raises :class:`RecordError` with the replay's
+        message, before the first step, when the record is not a legal game of this kind."""
         report, status = self.replay(record)
         if status != 0:
             error = report.get("error") or {}
             raise RecordError(error.get("message") or "the record is not valid", status)
-        if self.restorer is not None:
-            restore: Callable[[Mapping[str, Any]], tuple[GameState, list[Event]]] = load(self.restorer)
-            return restore(record)
-        params = self.params_from_json({k: v for k, v in record.items() if k not in ("game", "moves")})
-        state = self.new_state(params)
-        events: list[Event] = []
+        if self.walker is not None:
+            walk: Callable[[Mapping[str, Any]], Iterator[tuple[GameState, str | None, list[Event]]]] = load(self.walker)
+            yield from walk(record)
+            return
+        state = self.new_state(self.params_from_json(_params_of(record)))
         for move in record["moves"]:
-            events += self.apply_move(state, move)
-        return state, events
+            events = self.apply_move(state, move)
+            yield state, move, events
 
     def _replay_moves(self, record: Mapping[str, Any]) -> tuple[dict[str, Any], int]:
         def report(state: GameState | None, error: dict[str, Any] | None) -> dict[str, Any]:
@@ -328,7 +348,7 @@ class GameDefinition(ABC, Generic[P]):
         if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
             return report(None, {"move": None, "message": "moves must be a list of moves in the notation"}), 2
         try:
-            params = self.params_from_json({k: v for k, v in record.items() if k not in ("game", "moves")})
+            params = self.params_from_json(_params_of(record))
         except ParamError as err:
             return report(None, {"move": None, "message": str(err)}), 2
         state = self.new_state(params)
@@ -362,6 +382,10 @@ class GameDefinition(ABC, Generic[P]):
     rule option it became (Digger's table setting ``stack_seconds`` is now its
     G3 option). A front end reads them into ``options`` for a new game; a
     stored game's are left unread, as its moves were written without them."""
+
+
+def _params_of(record: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in record.items() if k not in ("game", "moves")}
 
 
 @functools.cache

@@ -41,10 +41,18 @@ class Digging(GameDefinition[DiggingParams]):
         "heuristic": "hand-written rules that play like a sensible human",
         "net": "a trained policy network alone: fast (net=default, or a .npz file)",
     }
+    levels: ClassVar[Mapping[str, str]] = {
+        # A newcomer beats random play; the heuristic plays like a sensible human;
+        # ISMCTS thinks for the server's bot budget (0.5 s by default): at 0.25 s it won 96 of
+        # 100 games against the heuristic team (docs/bots.md).
+        "easy": "random",
+        "medium": "heuristic",
+        "hard": "ismcts",
+    }
     search = "goldfields.bots.digging_search:DiggingSearch"
     encoding = "goldfields.research.encoding:DIGGING"
     replayer = "goldfields.digging.replay:replay"
-    restorer = "goldfields.digging.replay:restore"
+    walker = "goldfields.digging.replay:walk"
     narrator = "goldfields.digging.narrate:event_text"
 
     @property

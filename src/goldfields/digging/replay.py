@@ -137,18 +137,16 @@ def _report(state: DiggingState | None, error: dict[str, Any] | None) -> dict[st
     return out
 
 
-def restore(record: Any) -> tuple[DiggingState, list[Event]]:
-    """The position a valid record reaches, with the events of every deal and move (to continue a saved game)."""
+def walk(record: Any) -> Iterator[tuple[DiggingState, str | None, list[Event]]]:
+    """After each deal and each move of a valid record: (state, move text or None for a deal, events)."""
     state = _new_state(record)
-    events: list[Event] = []
     for hand in record["hands"]:
-        events += state.apply_chance(hand["deck"])
+        yield state, None, state.apply_chance(hand["deck"])
         for move in hand["moves"]:
-            events += state.apply_move(move)
-    return state, events
+            yield state, move, state.apply_move(move)
 
 
-__all__ = ["ILLEGAL", "MALFORMED", "OK", "replay", "restore"]
+__all__ = ["ILLEGAL", "MALFORMED", "OK", "replay", "walk"]
 
 
 def positions(record: Any) -> Iterator[tuple[int, int, DiggingState, str]]:

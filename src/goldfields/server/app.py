@@ -24,7 +24,9 @@ import gc
 import json
 import logging
 import re
-from collections.abc import AsyncIterator
+import secrets
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import fields, is_dataclass
 from importlib import resources
@@ -34,28 +36,34 @@ from urllib.parse import urlencode
 
 from fastapi import FastAPI, HTTPException, Query, Request, Response, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
+from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import JSONResponse
 from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
+from sqlalchemy.exc import IntegrityError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.routing import Match
 
 from ..bots.registry import available_bots
 from ..core import registry
+from ..core.definition import GameDefinition, RecordError
 from ..core.game import RuleError
+from . import replays
 from .access import LocalAccess, RelayAccess, TableAccess, moving_error
 from .cluster import Cluster, Moving
 from .games import ConfigError, table_game
 from .limits import Quiet, RateLimits, Sockets, json_depth, plain_text
-from .schemas import ClaimSeat, Created, CreateTable, GameInfo, Problem, SeatToken, TableSummary
+from .schemas import ClaimSeat, Created, CreateTable, GameInfo, Problem, Rematch, SeatToken, TableSummary
+from .schemas import Replay as ReplayBody
 from .security import BodyLimit, SecurityHeaders, origin_allowed
 from .store import Store, StoredTable
-from .tables import LiveTable, Settings, TableError, TableManager
+from .tables import LiveTable, Settings, TableError, TableManager, hash_token, rematch_id
 
 log = logging.getLogger("goldfields.server")
 
 MAX_QUEUE = 500  # updates waiting for a slow client before it is dropped
+REPLAY_CACHE = 16  # finished games' replays kept computed
 
 LobbyStatus = Literal["live", "open", "playing", "finished"]
 TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")  # secrets.token_urlsafe ids
@@ -106,7 +114,9 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
     )
     # Outermost last: the host check and the body limit run before anything reads the request.
     app.add_middleware(SecurityHeaders)
-    app.add_middleware(BodyLimit, max_bytes=live.max_body)
+    # A replay is a few hundred kB of JSON that compresses tenfold.
+    app.add_middleware(GZipMiddleware, minimum_size=4096)
+    app.add_middleware(BodyLimit, max_bytes=live.max_body, wider={"/api/replay": live.max_record})
     if "*" not in live.allowed_hosts:
         app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(live.allowed_hosts))
     app.state.settings = live
@@ -310,6 +320,131 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
             raise TableError("not_finished", f"table {table_id!r} is {found.row.status}: it has no record")
         return found.row.record
 
+    async def finished_game(
+        request: Request, table_id: str
+    ) -> tuple[GameDefinition[Any], dict[str, Any], dict[int, str]]:
+        """A finished game's definition, record and seat names; 409 before the game is over
+        (a replay shows every hand)."""
+        table = manager(request).tables.get(table_id)
+        if table is not None:
+            if table.status != "finished":
+                raise TableError("not_finished", "a game can be replayed once it is over")
+            return table.game.definition, table.state.record(), {s.index: s.name for s in table.seats}
+        found = await stored(request, table_id)
+        if found.row.record is None:
+            raise TableError("not_finished", f"table {table_id!r} is {found.row.status}: it has no game to replay")
+        return registry.get(found.row.game), found.row.record, {s.seat: s.name for s in found.seats}
+
+    async def computed(key: tuple[Any, ...], work: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+        """A finished game never changes: its replay is computed once (in a thread, off the
+        event loop) and kept for the next viewer."""
+        cache: OrderedDict[tuple[Any, ...], dict[str, Any]] = request_cache
+        if key in cache:
+            cache.move_to_end(key)
+            return cache[key]
+        value = await asyncio.to_thread(work)
+        cache[key] = value
+        while len(cache) > REPLAY_CACHE:
+            cache.popitem(last=False)
+        return value
+
+    request_cache: OrderedDict[tuple[Any, ...], dict[str, Any]] = OrderedDict()
+
+    @app.get("/api/tables/{table_id}/replay")
+    async def replay(
+        request: Request,
+        table_id: str,
+        seat: Annotated[str, Query(pattern=r"^(all|public|[0-9]{1,2})$", description="A seat, all or public.")] = "all",
+    ) -> dict[str, Any]:
+        """Every position of a finished game through a seat's eyes (``all``: every hand open;
+        ``public``: a spectator's), each with its events and log lines, and the game's summary."""
+        definition, record, names = await finished_game(request, table_id)
+        which = _replay_seat(seat)
+        data = await computed(("frames", table_id, which), lambda: replays.frames(definition, record, which, names))
+        return {"table": table_id, "seat": which, **data}
+
+    @app.get("/api/tables/{table_id}/summary")
+    async def game_summary(request: Request, table_id: str) -> dict[str, Any]:
+        """A finished game in figures: who won, each hand's points, the scores as they went."""
+        definition, record, names = await finished_game(request, table_id)
+        return await computed(("summary", table_id), lambda: replays.summary(definition, record, names))
+
+    @app.post("/api/replay")
+    async def replay_record(request: Request, body: ReplayBody) -> dict[str, Any]:
+        """A game record sent by the browser (a file the player opened), replayed as
+        GET /api/tables/{id}/replay replays a stored game."""
+        limit(request, "claim")
+        record = body.record
+        try:
+            definition = registry.get(str(record.get("game")))
+        except registry.UnknownGame:
+            unknown = f"not a record of a game this server knows: {record.get('game')!r}"
+            raise TableError("bad_record", unknown, 422) from None
+        which = _replay_seat(str(body.seat) if body.seat is not None else "public")
+        try:
+            data = await asyncio.to_thread(replays.frames, definition, record, which, {})
+        except (RecordError, ValueError) as err:
+            raise TableError("bad_record", f"this record cannot be replayed: {err}", 422) from None
+        return {"table": None, "seat": which, **data}
+
+    @app.post("/api/tables/{table_id}/rematch", response_model=SeatToken)
+    async def rematch(request: Request, table_id: str, body: Rematch) -> dict[str, Any]:
+        """Play again: the same game, seats, bots and options. The first player to ask creates
+        the table, in their old seat; the others' seats are kept for them, and each joins
+        with their old token. Bots sit down at once."""
+        limit(request, "claim")
+        m = manager(request)
+        old = m.tables.get(table_id)
+        if old is not None:
+            status, secret, config, title, game_name = old.status, old.secret, old.config, old.name, old.game.name
+            seats = [(s.index, s.kind, s.bot, s.name, s.token_hash) for s in old.seats]
+        else:
+            found = await stored(request, table_id)
+            row = found.row
+            status, secret, config, title, game_name = row.status, row.secret, row.config, row.name, row.game
+            seats = [(s.seat, s.kind, s.bot, s.name, s.token_hash) for s in found.seats]
+        if status != "finished":
+            raise TableError("not_finished", "a rematch can be asked for once the game is over")
+        if not 0 <= body.seat < len(seats) or seats[body.seat][1] != "human":
+            raise TableError("no_such_seat", f"seat {body.seat} is not a player's seat at this table", 404)
+        held = seats[body.seat][4]
+        if held is None or not secrets.compare_digest(held, hash_token(body.token)):
+            raise TableError("auth", f"that is not seat {body.seat}'s token at this table", 403)
+        name = seats[body.seat][3]
+        new_id = rematch_id(table_id, secret)
+        if new_id not in m.tables and await m.store.load_table(new_id) is None:
+            humans = [i for i, kind, *_ in seats if kind == "human"]
+            ask = {
+                **{k: v for k, v in config.items() if k not in ("rematch_of", "reserved")},
+                "game": game_name,
+                "name": title,
+                "seats": [{"kind": kind, "bot": bot, "name": seat_name} if kind == "bot" else {"kind": "human"}
+                          for _, kind, bot, seat_name, _ in seats],
+            }
+            extra = {"rematch_of": table_id, "reserved": [i for i in humans if i != body.seat]}
+            try:
+                _table, token = await m.create(ask, body.seat, name, table_id=new_id, extra=extra)
+            except IntegrityError:
+                pass  # another player asked at the same instant: join theirs, below
+            else:
+                if old is not None:
+                    old.rematch = {"table": new_id, "by": body.seat}
+                    m.announce(old)
+                assert token is not None
+                return _seat_token(new_id, body.seat, token)
+        new = m.tables.get(new_id)
+        if new is None:
+            found_new = await stored(request, new_id)
+            answer = await owner(request, found_new, "claim", seat=body.seat, name=name, rematch=True)
+            if answer is not None:
+                return _seat_token(new_id, body.seat, answer["token"])
+            raise TableError("not_open", f"the rematch is {found_new.row.status}: its seats are closed", 410)
+        token = await m.claim(new, body.seat, name, rematch=True)
+        if old is not None and old.rematch is None:
+            old.rematch = {"table": new_id, "by": body.seat}
+            m.announce(old)
+        return _seat_token(new_id, body.seat, token)
+
     @app.websocket("/api/tables/{table_id}/ws")
     async def play(websocket: WebSocket, table_id: str) -> None:
         if not origin_allowed(websocket.scope["headers"], live.allowed_origins):
@@ -391,6 +526,12 @@ def _read_cursor(before: str | None) -> tuple[float, str] | None:
     if not sep or not TABLE_ID.fullmatch(table_id) or when != when:
         raise TableError("bad_cursor", "before: use the cursor the Link header of the previous page gave", 422)
     return when, table_id
+
+
+def _replay_seat(seat: str) -> int | str | None:
+    if seat == "public":
+        return None
+    return seat if seat == replays.ALL else int(seat)
 
 
 def _stored_summary(stored: StoredTable) -> dict[str, Any]:

@@ -468,7 +468,9 @@ class Cluster:
                 await manager.take_back(table, request["seat"])
                 reply(ok=True)
             elif op == "claim":
-                token = await manager.claim(table, request["seat"], request.get("name", ""))
+                token = await manager.claim(
+                    table, request["seat"], request.get("name", ""), rematch=bool(request.get("rematch"))
+                )
                 reply(token=token)
             elif op == "summary":
                 reply(summary=table.summary())

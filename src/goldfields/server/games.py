@@ -21,8 +21,10 @@ from ..core import registry
 from ..core.definition import GameDefinition, ParamError, Params
 from ..core.game import Event, GameState, RuleError
 
-SERVER_KEYS = ("move_seconds",)
-"""Table settings of the server's own, stored in the config beside the game's parameters."""
+SERVER_KEYS = ("move_seconds", "rematch_of", "reserved")
+"""Table settings of the server's own, stored in the config beside the game's parameters:
+the move clock, and for a rematch the table it follows and the seats kept for that
+table's players."""
 
 
 class ConfigError(ValueError):

@@ -42,6 +42,16 @@ class ClaimSeat(Strict):
     name: str = Name
 
 
+class Rematch(Strict):
+    seat: int = Field(ge=0, le=15, description="Your seat at the finished table.")
+    token: str = Field(max_length=64, description="That seat's token: the rematch keeps the seat for you.")
+
+
+class Replay(Strict):
+    record: dict[str, Any] = Field(description="A game record, as GET /api/tables/{id}/record gives it.")
+    seat: int | Literal["all"] | None = Field(default="all", description="Whose eyes to watch through.")
+
+
 class SeatInfo(BaseModel):
     seat: int
     kind: str
@@ -67,6 +77,9 @@ class TableSummary(BaseModel):
     to_move: int | None
     created_at: float
     seats: list[SeatInfo]
+    rematch: dict[str, Any] | None = Field(
+        default=None, description='Once a player asked for a rematch: {"table": its id, "by": their seat}.'
+    )
 
 
 class SeatToken(BaseModel):

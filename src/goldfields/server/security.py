@@ -8,7 +8,7 @@ about to refuse.
 from __future__ import annotations
 
 import json
-from collections.abc import Awaitable, Callable, Iterable, MutableMapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping, MutableMapping
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -63,22 +63,26 @@ class SecurityHeaders:
 
 class BodyLimit:
     """Refuses a request body over ``max_bytes`` with 413, before reading it: at once when
-    ``Content-Length`` says so, else as soon as the streamed body passes the limit."""
+    ``Content-Length`` says so, else as soon as the streamed body passes the limit.
+    ``wider`` gives a few paths a limit of their own (a game record to replay is larger
+    than any other request)."""
 
-    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+    def __init__(self, app: ASGIApp, max_bytes: int, wider: Mapping[str, int] | None = None) -> None:
         self.app = app
         self.max_bytes = max_bytes
+        self.wider = dict(wider or {})
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
+        limit = self.wider.get(scope["path"], self.max_bytes)
         length = dict(scope["headers"]).get(b"content-length")
         try:
             declared = int(length) if length is not None else None
         except ValueError:
             declared = None
-        if declared is not None and declared > self.max_bytes:
-            return await self._refuse(send)
+        if declared is not None and declared > limit:
+            return await self._refuse(send, limit)
         seen = 0
         started = refused = False
 
@@ -87,11 +91,11 @@ class BodyLimit:
             message = await receive()
             if message["type"] == "http.request" and not started:
                 seen += len(message.get("body", b""))
-                if seen > self.max_bytes:
+                if seen > limit:
                     # Answer now, and tell the app the client is gone: it stops reading,
                     # and whatever it would answer is dropped below.
                     refused = True
-                    await self._refuse(send)
+                    await self._refuse(send, limit)
                     return {"type": "http.disconnect"}
             return message
 
@@ -104,9 +108,9 @@ class BodyLimit:
 
         await self.app(scope, counting_receive, watching_send)
 
-    async def _refuse(self, send: Send) -> None:
+    async def _refuse(self, send: Send, limit: int) -> None:
         body = json.dumps(
-            {"code": "too_large", "message": f"request bodies are limited to {self.max_bytes} bytes"}
+            {"code": "too_large", "message": f"request bodies are limited to {limit} bytes"}
         ).encode()
         headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
         # The unread body is not drained: the server closes the connection after this answer.

@@ -54,6 +54,8 @@ class Settings:
     """Live tables with no human seat (bots playing bots), in all."""
     max_body: int = 16_384
     """Bytes of an HTTP request body; more is refused with 413 before it is read."""
+    max_record: int = 1_000_000
+    """Bytes of a game record sent to be replayed (``POST /api/replay``)."""
     ws_max_message: int = 8192
     """Bytes of one WebSocket message."""
     ws_max_depth: int = 8

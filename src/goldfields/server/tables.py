@@ -42,6 +42,12 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def rematch_id(table_id: str, secret: str) -> str:
+    """The id of a finished table's rematch: fixed, so that every player who asks gets the
+    same table; drawn from the table's secret, so that no one else can guess it first."""
+    return hashlib.sha256(f"{secret}:rematch:{table_id}".encode()).hexdigest()[:10]
+
+
 class TableError(Exception):
     """A request the table refuses; ``code`` is machine-readable, the message is for people."""
 
@@ -110,6 +116,7 @@ class LiveTable:
     updated_at: float = 0.0  # wall time of the last change of seats or status
     finished_mono: float | None = None  # monotonic time the game ended, for archiving
     watched: dict[str, set[str]] = field(default_factory=dict)  # other processes -> seat keys they relay
+    rematch: dict[str, Any] | None = None  # {"table": id, "by": seat} once a player asked for a rematch
 
     def rng(self, purpose: str) -> random.Random:
         # A fresh generator per step, derived from the table's secret: chance
@@ -133,6 +140,7 @@ class LiveTable:
             "seq": self.seq,
             "to_move": state.current_player if state.current_player >= 0 else None,
             "created_at": self.created_at,
+            "rematch": self.rematch,
             "seats": [
                 {
                     "seat": s.index,
@@ -175,18 +183,27 @@ class TableManager:
     # Creating, claiming, restoring
     # ------------------------------------------------------------------
     async def create(
-        self, request: Mapping[str, Any], claim: int | None = None, player_name: str = ""
+        self,
+        request: Mapping[str, Any],
+        claim: int | None = None,
+        player_name: str = "",
+        *,
+        table_id: str | None = None,
+        extra: Mapping[str, Any] | None = None,
     ) -> tuple[LiveTable, str | None]:
         """A new table, with the creator in seat ``claim`` if given: (the table, the seat's token).
 
         Table, seats, the creator's claim and (if no seat is left open) the start are stored
-        in one transaction."""
+        in one transaction. ``table_id`` and ``extra`` (server settings for the config) are
+        a rematch's: its id follows from the finished table's, so that two players asking
+        at once get the same table."""
         game = table_game(request["game"])
         await self._check_capacity(request["seats"])
         if request.get("players") is None:
             request = {**request, "players": len(request["seats"])}
         config = game.check_config(request)
         config["move_seconds"] = request.get("move_seconds") if not game.realtime else None
+        config.update(extra or {})
         players = config["players"]
         seat_specs = request["seats"]
         if len(seat_specs) != players:
@@ -218,7 +235,7 @@ class TableManager:
             seats[claim].name = player_name or f"player {claim}"
         now = self.wall()
         table = LiveTable(
-            id=secrets.token_urlsafe(6),
+            id=table_id or secrets.token_urlsafe(6),
             game=game,
             name=request.get("name") or f"{game.title} table",
             config=config,
@@ -269,9 +286,13 @@ class TableManager:
             message = f"the server runs {bot_tables} tables of bots only, as many as it takes; seat a human"
             raise TableError("too_many_bot_tables", message, 503, {"retry_after": 60})
 
-    async def claim(self, table: LiveTable, seat: int, name: str) -> str:
+    async def claim(self, table: LiveTable, seat: int, name: str, rematch: bool = False) -> str:
+        """Seat ``name`` in an open seat: the seat's token. A rematch keeps each seat for the
+        player who held it (``rematch``: the claim comes with that player's old token)."""
         if not 0 <= seat < len(table.seats):
             raise TableError("no_such_seat", f"this table has seats 0 to {len(table.seats) - 1}", 404)
+        if seat in table.config.get("reserved", ()) and not rematch:
+            raise TableError("reserved", f"seat {seat} is kept for its player in the game before this rematch")
         async with table.lock:
             if table.status == "expired":
                 raise TableError("expired", "this table waited too long for its players and was closed", 410)
@@ -625,6 +646,10 @@ class TableManager:
             for key in set().union(*table.watched.values()):
                 seat = None if key == "pub" else int(key)
                 self.cluster.publish_update(table.id, key, update(seat))
+
+    def announce(self, table: LiveTable) -> None:
+        """Tell the table's sockets that its summary changed (a rematch was asked for)."""
+        self._broadcast(table, [])
 
     async def hand_over(self, table: LiveTable) -> None:
         """Stop serving a table another process has taken over; its clients reconnect there."""

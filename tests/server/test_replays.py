@@ -1,0 +1,151 @@
+"""Finished games replayed step by step, their summaries, and rematches, on a real server."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+import httpx
+from live import BOTS, HUMAN, LiveServer, receive, send
+from test_play import play_seat
+
+from goldfields.core import registry
+
+
+def wait_for(check: Callable[[], Any], what: str, timeout: float = 120) -> Any:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if result := check():
+            return result
+        time.sleep(0.1)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def finished(server: LiveServer, table_id: str) -> bool:
+    return server.get(f"/api/tables/{table_id}").json()["status"] == "finished"
+
+
+def steps_of(record: dict[str, Any]) -> int:
+    return sum(1 for _ in registry.get(record["game"]).walk(record))
+
+
+def test_a_finished_game_replays_step_by_step_through_any_seat(server: LiveServer) -> None:
+    tid = server.create([BOTS, BOTS], partnership=False)["table"]["id"]
+    r = server.get(f"/api/tables/{tid}/replay")
+    assert r.status_code in (200, 409)  # refused until the game is over: it shows every hand
+    if r.status_code == 409:
+        assert r.json()["code"] == "not_finished"
+    wait_for(lambda: finished(server, tid), "the bots to finish")
+    record = server.get(f"/api/tables/{tid}/record").json()
+    steps = steps_of(record)
+
+    mine = server.get(f"/api/tables/{tid}/replay?seat=0").json()
+    assert mine["seat"] == 0 and len(mine["frames"]) == steps
+    assert all(f["view"]["seat"] == 0 and f["view"]["hand"] is not None for f in mine["frames"])
+    assert mine["frames"][0]["move"] is None  # the first deal
+    assert [f["move"] for f in mine["frames"] if f["move"]] == [m for h in record["hands"] for m in h["moves"]]
+    assert mine["frames"][-1]["view"]["winners"] == mine["summary"]["winners"]
+
+    everyone = server.get(f"/api/tables/{tid}/replay?seat=all").json()
+    assert all(len(f["view"]["hands"]) == 2 for f in everyone["frames"])
+    # Seat 1's hand, seen through all eyes, is the hand seat 1 saw.
+    theirs = server.get(f"/api/tables/{tid}/replay?seat=1").json()
+    for a, b in zip(everyone["frames"], theirs["frames"], strict=True):
+        assert a["view"]["hands"][1] == b["view"]["hand"]
+
+    public = server.get(f"/api/tables/{tid}/replay?seat=public").json()
+    assert all(not f["view"].get("hand") for f in public["frames"])
+    assert server.get(f"/api/tables/{tid}/replay?seat=seven").status_code == 422
+
+
+def test_the_summary_gives_each_hand_the_scores_as_they_went_and_who_won(server: LiveServer) -> None:
+    tid = server.create([BOTS, BOTS, BOTS, BOTS])["table"]["id"]
+    wait_for(lambda: finished(server, tid), "the bots to finish")
+    summary = server.get(f"/api/tables/{tid}/summary").json()
+    assert summary["sides"] == [[0, 2], [1, 3]]
+    assert len(summary["hands"]) >= 1
+    totals = [sum(hand[s] for hand in summary["hands"]) for s in range(4)]
+    assert totals == summary["scores"] == summary["progress"][-1]["scores"]
+    assert summary["winners"] and summary["finished"]
+    team = lambda side: sum(summary["scores"][s] for s in side)  # noqa: E731
+    best = max(summary["sides"], key=team)
+    assert set(best) <= set(summary["winners"])
+
+
+def test_a_digger_game_replays_with_its_dice_and_banked_scores(server: LiveServer) -> None:
+    tid = server.create([BOTS, BOTS, BOTS], game="digger")["table"]["id"]
+    wait_for(lambda: finished(server, tid), "the bots to finish")
+    data = server.get(f"/api/tables/{tid}/replay?seat=0").json()
+    assert any(f["move"].startswith("roll ") for f in data["frames"])
+    assert any(ev["kind"] == "roll" for f in data["frames"] for ev in f["events"])
+    progress = data["summary"]["progress"]
+    assert len(progress) > 2 and progress[-1]["scores"] == data["summary"]["scores"]
+
+
+def test_a_record_file_replays_and_a_broken_one_is_refused_clearly(server: LiveServer) -> None:
+    tid = server.create([BOTS, BOTS], partnership=False)["table"]["id"]
+    wait_for(lambda: finished(server, tid), "the bots to finish")
+    record = server.get(f"/api/tables/{tid}/record").json()
+    stored = server.get(f"/api/tables/{tid}/replay?seat=all").json()
+    sent = server.post("/api/replay", {"record": record, "seat": "all"})
+    assert sent.status_code == 200, sent.text
+    # The same positions and events; only the log's names differ (a file names no players).
+    strip = lambda frames: [{k: v for k, v in f.items() if k != "log"} for f in frames]  # noqa: E731
+    assert strip(sent.json()["frames"]) == strip(stored["frames"])
+
+    broken = json.loads(json.dumps(record))
+    broken["hands"][0]["moves"][0] = "play XX m9"
+    r = server.post("/api/replay", {"record": broken})
+    assert r.status_code == 422 and r.json()["code"] == "bad_record" and "XX" in r.json()["message"]
+    r = server.post("/api/replay", {"record": {"game": "chess", "moves": []}})
+    assert r.status_code == 422 and "chess" in r.json()["message"]
+    # A record is larger than other requests, but still limited.
+    r = httpx.post(f"{server.base}/api/replay", content=b"{" + b" " * 2_000_000 + b"}",
+                   headers={"content-type": "application/json"}, timeout=30)
+    assert r.status_code == 413
+
+
+def test_play_again_keeps_the_seats_bots_and_options_and_each_player_accepts(server: LiveServer) -> None:
+    created = server.create([HUMAN, HUMAN, BOTS], claim=0, player_name="Ann", partnership=False)
+    old = created["table"]
+    ann = created["you"]["token"]
+    bob = server.post(f"/api/tables/{old['id']}/seats/1/claim", {"name": "Bob"}).json()["token"]
+
+    asking = server.post(f"/api/tables/{old['id']}/rematch", {"seat": 0, "token": ann})
+    assert asking.status_code == 409 and asking.json()["code"] == "not_finished"
+
+    players = [threading.Thread(target=play_seat, args=(server, old["id"], s, tok)) for s, tok in ((0, ann), (1, bob))]
+    for p in players:
+        p.start()
+    for p in players:
+        p.join(timeout=300)
+    assert finished(server, old["id"])
+
+    # Bob watches the old table; Ann asks for a rematch.
+    with server.ws(old["id"]) as ws:
+        send(ws, {"type": "hello", "seat": 1, "token": bob})
+        assert receive(ws)["type"] == "update"
+        assert server.post(f"/api/tables/{old['id']}/rematch", {"seat": 0, "token": bob}).status_code == 403
+        got = server.post(f"/api/tables/{old['id']}/rematch", {"seat": 0, "token": ann})
+        assert got.status_code == 200, got.text
+        new_id = got.json()["link"].split("t=")[1].split("&")[0]
+        offer = receive(ws)
+        assert offer["table"]["rematch"] == {"table": new_id, "by": 0}
+
+    new = server.get(f"/api/tables/{new_id}").json()
+    assert new["status"] == "waiting" and new["config"]["rematch_of"] == old["id"]
+    assert [(s["kind"], s["bot"]) for s in new["seats"]] == [(s["kind"], s["bot"]) for s in old["seats"]]
+    assert new["seats"][0]["name"] == "Ann" and not new["seats"][2]["open"]  # the bot sat down at once
+    # Bob's seat is kept for him: a stranger cannot take it.
+    stranger = server.post(f"/api/tables/{new_id}/seats/1/claim", {"name": "Eve"})
+    assert stranger.status_code == 409 and stranger.json()["code"] == "reserved"
+    again = server.post(f"/api/tables/{old['id']}/rematch", {"seat": 1, "token": bob})
+    assert again.status_code == 200 and f"t={new_id}&seat=1" in again.json()["link"]
+    started = server.get(f"/api/tables/{new_id}").json()
+    assert started["status"] == "playing" and started["seats"][1]["name"] == "Bob"
+    # Asking twice gives no second seat.
+    twice = server.post(f"/api/tables/{old['id']}/rematch", {"seat": 1, "token": bob})
+    assert twice.status_code == 409 and twice.json()["code"] == "seat_taken"

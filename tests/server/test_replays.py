@@ -10,8 +10,6 @@ from typing import Any
 
 import httpx
 from live import BOTS, HUMAN, LiveServer, receive, send
-from test_play import play_seat
-
 from goldfields.core import registry
 
 
@@ -26,6 +24,25 @@ def wait_for(check: Callable[[], Any], what: str, timeout: float = 120) -> Any:
 
 def finished(server: LiveServer, table_id: str) -> bool:
     return server.get(f"/api/tables/{table_id}").json()["status"] == "finished"
+
+
+def play_seat(server: LiveServer, table_id: str, seat: int, token: str) -> None:
+    """Play a seat to the end, first legal move each time. With two humans at the table a move
+    can be meant for a position the other already changed: the server says ``stale``, and the
+    next update brings the position to move in."""
+    with server.ws(table_id) as ws:
+        send(ws, {"type": "hello", "seat": seat, "token": token})
+        while True:
+            msg = receive(ws, timeout=60)
+            if msg["type"] == "error" and msg["code"] != "stale":
+                raise AssertionError(msg)
+            if msg["type"] != "update":
+                continue
+            if msg["table"]["status"] == "finished":
+                return
+            view = msg["view"]
+            if view["to_move"] == seat and view["legal"]:
+                send(ws, {"type": "move", "move": view["legal"][0], "seq": msg["seq"]})
 
 
 def steps_of(record: dict[str, Any]) -> int:
@@ -117,11 +134,20 @@ def test_play_again_keeps_the_seats_bots_and_options_and_each_player_accepts(ser
     asking = server.post(f"/api/tables/{old['id']}/rematch", {"seat": 0, "token": ann})
     assert asking.status_code == 409 and asking.json()["code"] == "not_finished"
 
-    players = [threading.Thread(target=play_seat, args=(server, old["id"], s, tok)) for s, tok in ((0, ann), (1, bob))]
+    failures: list[BaseException] = []
+
+    def play(seat: int, token: str) -> None:
+        try:
+            play_seat(server, old["id"], seat, token)
+        except BaseException as err:  # reported below, in the test's own thread
+            failures.append(err)
+
+    players = [threading.Thread(target=play, args=(s, tok)) for s, tok in ((0, ann), (1, bob))]
     for p in players:
         p.start()
     for p in players:
         p.join(timeout=300)
+    assert not failures, failures
     assert finished(server, old["id"])
 
     # Bob watches the old table; Ann asks for a rematch.

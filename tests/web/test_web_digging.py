@@ -14,7 +14,10 @@ from conftest import LiveServer, screenshot
 
 pytestmark = pytest.mark.browser
 
-PREFIXES = "app|lang|nav|game|status|common|conn|err|lobby|rules|share|table|keys|metal|card|dig|colour|dg|ev|opt"
+PREFIXES = (
+    "app|lang|nav|game|status|common|conn|err|lobby|rules|share|table|keys|metal|card|dig|colour|dg|ev|opt"
+    "|sum|replay|rematch|notify|level"
+)
 STATIC = Path(__file__).resolve().parents[2] / "src" / "goldfields" / "web" / "static"
 
 

@@ -67,6 +67,15 @@ def serve_command(
             help="Seconds a bot move may take before its worker is killed and a quick fallback bot moves.",
         ),
     ] = DEFAULT_DEADLINE,
+    bot_seconds: Annotated[
+        float,
+        typer.Option(
+            min=0.05,
+            max=30.0,
+            rich_help_panel=BOTS,
+            help="Seconds a search bot (ismcts, search: the Hard level) thinks per move.",
+        ),
+    ] = 0.5,
     rate_limits: Annotated[
         bool, typer.Option(rich_help_panel=LIMITS, help="Per-client rate limits (off only for a private server).")
     ] = True,
@@ -169,6 +178,7 @@ def serve_command(
             durability=durability.value,
             bot_workers=bot_workers,
             bot_deadline=bot_deadline,
+            bot_seconds=bot_seconds,
             redis=redis,
             rate_limits=rate_limits,
             create_rate=create_rate,

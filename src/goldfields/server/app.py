@@ -215,6 +215,7 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
                     "params": defaults.to_json(),
                     "options": _option_defaults(options),
                     "bots": available_bots(game.name),
+                    "levels": dict(game.levels),
                 }
             )
         return out

@@ -103,6 +103,9 @@ class GameInfo(BaseModel):
     params: dict[str, Any] = Field(description="The game's parameters with their defaults.")
     options: dict[str, Any] = Field(description="The rule options with their defaults (all off by default).")
     bots: dict[str, str]
+    levels: dict[str, str] = Field(
+        default_factory=dict, description="Bot specs for people choosing opponents: easy, medium and hard."
+    )
 
 
 class Problem(BaseModel):

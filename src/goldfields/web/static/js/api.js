@@ -54,6 +54,10 @@ export const api = {
   },
   table: (id) => call("GET", `/api/tables/${encodeURIComponent(id)}`),
   create: (body) => call("POST", "/api/tables", body),
+  summary: (id) => call("GET", `/api/tables/${encodeURIComponent(id)}/summary`),
+  replay: (id, seat) => call("GET", `/api/tables/${encodeURIComponent(id)}/replay?seat=${encodeURIComponent(seat)}`),
+  replayRecord: (record, seat) => call("POST", "/api/replay", { record, seat }),
+  rematch: (id, seat, token) => call("POST", `/api/tables/${encodeURIComponent(id)}/rematch`, { seat, token }),
   claim: (id, seat, name) =>
     call("POST", `/api/tables/${encodeURIComponent(id)}/seats/${seat}/claim`, { name: name || "" }),
 };

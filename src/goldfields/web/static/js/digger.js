@@ -4,7 +4,7 @@
 // Moves are the observation's `legal` strings (roll, stop, take Y, steal Y 2): the server
 // adds the dice and the times.
 
-import { fill, h, icon, modal, reducedMotion, toast } from "./dom.js";
+import { fill, h, icon, reducedMotion, toast } from "./dom.js";
 import { num, t } from "./i18n.js";
 import { narrate } from "./narrate.js";
 
@@ -437,20 +437,6 @@ class DiggerView {
   showGameOver(msg) {
     this.shown = true;
     const view = msg.view;
-    modal(
-      t((view.winners || []).length === 1 ? "dg.gameOverOne" : "dg.gameOver", { names: this.names(view.winners || []) }),
-      [
-        h(
-          "table.score-table",
-          h("tbody", view.scores.map((s, i) => h("tr", h("th", this.ctx.name(i)), h("td", String(s))))),
-        ),
-      ],
-      [
-        { label: t("table.record"), href: `/api/tables/${encodeURIComponent(msg.table.id)}/record`, target: "_blank" },
-        { label: t("table.backLobby"), href: "/" },
-        { label: t("common.close"), primary: true },
-      ],
-      { cls: "game-over" },
-    );
+    this.ctx.gameOver(msg, t((view.winners || []).length === 1 ? "dg.gameOverOne" : "dg.gameOver", { names: this.names(view.winners || []) }));
   }
 }

@@ -415,6 +415,11 @@ class DiggingView {
         partner && view.partner_holds && view.partner_holds.length
           ? h("p.known", t("dig.partnerHolds"), " ", view.partner_holds.map((c) => cardEl(c, { size: "xs" })))
           : null,
+        // A replay of a finished game may show every hand.
+        view.hands && view.hands[seat]
+          ? h("div.open-hand.mini-cards", { "aria-label": t("replay.handOf", { name: this.ctx.name(seat) }) },
+            view.hands[seat].map((c) => cardEl(c, { size: "xs" })))
+          : null,
       );
     });
     fill(this.seats, panels);
@@ -704,23 +709,6 @@ class DiggingView {
   showGameOver(msg) {
     this.shownGameOver = true;
     const view = msg.view;
-    const sides = this.sides(view);
-    const sum = (arr, seats) => seats.reduce((a, x) => a + (arr[x] || 0), 0);
-    modal(
-      t((view.winners || []).length === 1 ? "dig.gameOverOne" : "dig.gameOver", { winners: this.winnerNames(view) }),
-      [
-        h(
-          "table.score-table",
-          h("thead", h("tr", sides.map((sd) => h("th", { title: sd.title }, sd.label)))),
-          h("tbody", h("tr", sides.map((sd) => h("td", sum(view.totals, sd.seats))))),
-        ),
-      ],
-      [
-        { label: t("table.record"), href: `/api/tables/${encodeURIComponent(msg.table.id)}/record`, target: "_blank" },
-        { label: t("table.backLobby"), href: "/" },
-        { label: t("common.close"), primary: true },
-      ],
-      { cls: "game-over" },
-    );
+    this.ctx.gameOver(msg, t((view.winners || []).length === 1 ? "dig.gameOverOne" : "dig.gameOver", { winners: this.winnerNames(view) }));
   }
 }

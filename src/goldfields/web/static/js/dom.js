@@ -5,6 +5,8 @@
  * The tag may carry .classes and a #id. Attributes starting with "on" become listeners;
  * `class` may be a string or an object {name: bool}; null/false children are skipped.
  */
+const SVG_TAGS = new Set(["svg", "use", "path", "g", "polyline", "line", "circle", "text", "rect"]);
+
 export function h(tag, attrs, ...children) {
   if (attrs === null || typeof attrs !== "object" || attrs instanceof Node || Array.isArray(attrs)) {
     if (attrs !== undefined && attrs !== null) children.unshift(attrs);
@@ -12,7 +14,7 @@ export function h(tag, attrs, ...children) {
   }
   const m = tag.match(/^([a-z0-9-]+)?((?:[.#][\w-]+)*)$/i);
   const name = (m && m[1]) || "div";
-  const svg = name === "svg" || name === "use" || name === "path" || name === "g";
+  const svg = SVG_TAGS.has(name);
   const el = svg ? document.createElementNS("http://www.w3.org/2000/svg", name) : document.createElement(name);
   if (m && m[2]) {
     for (const part of m[2].match(/[.#][\w-]+/g)) {
@@ -126,7 +128,7 @@ export function modal(title, body, buttons = [], opts = {}) {
         close();
       },
     };
-    if (b.href) return h("a", { ...attrs, href: b.href, target: b.target || null }, b.label);
+    if (b.href) return h("a", { ...attrs, href: b.href, target: b.target || null, download: b.download || null }, b.label);
     return h("button", { type: "button", ...attrs }, b.label);
   });
   const box = h(

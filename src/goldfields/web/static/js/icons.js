@@ -36,6 +36,12 @@ const SYMBOLS = {
   book: `<path d="M4 4a2 2 0 0 1 2-2h13v17H6.5a1.5 1.5 0 0 0 0 3H19v0H6a2 2 0 0 1-2-2z" fill="currentColor"/>`,
   swords: `<path d="M3 3h4l8 8-2 2-8-8z M21 3h-4l-8 8 2 2 8-8z M5 17l3-3 2 2-3 3 1.5 1.5-1.5 1.5L3 18.5 4.5
            17z M19 17l-3-3-2 2 3 3-1.5 1.5 1.5 1.5 4-4-1.5-1.5z" fill="currentColor"/>`,
+  bell: `<path d="M12 2a1.5 1.5 0 0 1 1.5 1.5v.7A6 6 0 0 1 18 10v5l2 2v1H4v-1l2-2v-5a6 6 0 0 1 4.5-5.8v-.7A1.5 1.5 0 0 1 12
+         2zm-2 17h4a2 2 0 0 1-4 0z" fill="currentColor"/>`,
+  bellOff: `<path d="M12 2a1.5 1.5 0 0 1 1.5 1.5v.7A6 6 0 0 1 18 10v5l2 2v1H4v-1l2-2v-5a6 6 0 0 1 4.5-5.8v-.7A1.5 1.5 0 0
+            1 12 2zm-2 17h4a2 2 0 0 1-4 0z" fill="currentColor" opacity=".45"/><path d="M3 4.5 4.5 3l16.5 16.5-1.5 1.5z"
+            fill="currentColor"/>`,
+  play: `<path d="M7 4v16l13-8z" fill="currentColor"/>`,
 };
 
 export function installIcons() {

@@ -18,7 +18,7 @@ const els = {
   rulesTabs: document.getElementById("rules-tabs"),
 };
 
-const state = { games: [], tables: [], next: null, form: null, rulesGame: "digging", filters: { status: "live", game: "" } };
+const state = { games: [], tables: [], next: null, form: null, rulesGame: "digging", filters: { status: "live", game: "" }, level: "medium" };
 
 function name() {
   const value = els.name.value.trim().slice(0, 40);
@@ -39,7 +39,9 @@ async function quickPlay(game, button) {
   const me = name();
   const players = game === "digging" ? 4 : 3;
   const seats = [{ kind: "human", name: me }];
-  for (let i = 1; i < players; i++) seats.push({ kind: "bot", bot: "heuristic", name: BOT_NAMES[i - 1] });
+  const info = state.games.find((g) => g.name === game);
+  const bot = (info && info.levels && info.levels[state.level]) || "heuristic";
+  for (let i = 1; i < players; i++) seats.push({ kind: "bot", bot, name: BOT_NAMES[i - 1] });
   const body = { game, players, seats, claim: 0, player_name: me, name: me ? t("lobby.quickName", { name: me, game: t(`game.${game}`) }) : t("lobby.quickNameAnon", { game: t(`game.${game}`) }) };
   if (game === "digging") body.partnership = true;
   if (game === "digger") body.crates = "white";
@@ -63,7 +65,35 @@ function renderQuick() {
         icon("dice"), " ", t("lobby.quickDigger")),
     );
   }
-  fill(els.quick, buttons);
+  const levels = ["easy", "medium", "hard"];
+  const picker = h(
+    "div.level-pick", { role: "radiogroup", "aria-label": t("lobby.level") },
+    h("span.field-label", t("lobby.level")),
+    levels.map((level) => h("label.level",
+      { title: t(`level.${level}Help`) },
+      h("input", { type: "radio", name: "level", value: level, checked: state.level === level,
+        onchange: () => { state.level = level; saveLevel(level); renderQuick(); } }),
+      " ", t(`level.${level}`))),
+    h("span.field-hint", t(`level.${state.level}Help`)),
+  );
+  fill(els.quick, h("div.quick-row", buttons), picker);
+}
+
+const LEVEL_KEY = "goldfields.level";
+function savedLevel() {
+  try {
+    const v = localStorage.getItem(LEVEL_KEY);
+    return ["easy", "medium", "hard"].includes(v) ? v : "medium";
+  } catch {
+    return "medium";
+  }
+}
+function saveLevel(level) {
+  try {
+    localStorage.setItem(LEVEL_KEY, level);
+  } catch {
+    /* private mode: for this page only */
+  }
 }
 
 // ---------------------------------------------------------------------------
@@ -168,6 +198,9 @@ function renderForm() {
           },
         },
         h("option", { value: "human", selected: seat.kind === "human" }, t("lobby.human")),
+        Object.entries(info.levels || {}).map(([level, spec]) => h("option", { value: `bot:${spec}`,
+          selected: seat.kind === "bot" && seat.bot === spec && !botNames.includes(spec), title: t(`level.${level}Help`) },
+        t("lobby.levelBot", { level: t(`level.${level}`) }))),
         botNames.map((b) => h("option", { value: `bot:${b}`, selected: seat.kind === "bot" && seat.bot === b, title: botText(b, info.bots[b]) },
           t("lobby.botKind", { bot: b })))),
         seat.kind === "human"
@@ -288,7 +321,9 @@ function renderTables() {
             onclick: (e) => join(tb, s.seat, e.currentTarget) }, t("lobby.join", { n: s.seat })));
         }
       }
-      buttons.push(h("a.btn.watch", { href: seatLink(tb.id, null) }, t("lobby.watch")));
+      if (tb.status === "finished") {
+        buttons.push(h("a.btn.replay", { href: `/replay.html?t=${encodeURIComponent(tb.id)}` }, t("replay.watch")));
+      } else buttons.push(h("a.btn.watch", { href: seatLink(tb.id, null) }, t("lobby.watch")));
       buttons.push(h("button.btn.ghost", { type: "button", title: t("share.copy"),
         onclick: async () => toast((await copyText(absolute(seatLink(tb.id, null)))) ? t("share.copied") : absolute(seatLink(tb.id, null))) },
       icon("link"), h("span.sr-only", t("share.copy"))));
@@ -347,6 +382,7 @@ function renderRules() {
 
 async function start() {
   initLanguagePicker(document.getElementById("lang"));
+  state.level = savedLevel();
   applyI18n(document);
   els.name.value = playerName();
   els.name.addEventListener("change", name);

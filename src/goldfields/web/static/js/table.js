@@ -4,6 +4,7 @@
 
 import { absolute, api, forgetToken, loadToken, mySeats, playerName, saveToken, seatLink, setPlayerName } from "./api.js";
 import { copyText, fill, h, icon, modal, modalOpen, toast } from "./dom.js";
+import { summaryView } from "./summary.js";
 import { applyI18n, errorText, initLanguagePicker, onLanguage, rulesHtml, seatLabel, t } from "./i18n.js";
 import { installIcons } from "./icons.js";
 import { narrate } from "./narrate.js";
@@ -21,6 +22,7 @@ const els = {
   log: document.getElementById("log"),
   conn: document.getElementById("conn"),
   clock: document.getElementById("move-clock"),
+  notify: document.getElementById("notify-btn"),
 };
 
 const state = {
@@ -32,6 +34,7 @@ const state = {
   gameName: null,
   log: [], // {game, ev, en}
   deadline: null,
+  myTurn: false,
 };
 
 function readSeat() {
@@ -127,7 +130,7 @@ async function onUpdate(msg) {
       toast(String(err), "error");
       return;
     }
-    state.view = module.mount(els.game, { seat: state.seat, send, name: seatName, side: els.side, tableId });
+    state.view = module.mount(els.game, { seat: state.seat, send, name: seatName, side: els.side, tableId, gameOver });
     state.gameName = game;
     document.body.dataset.game = game;
   }
@@ -145,6 +148,117 @@ async function onUpdate(msg) {
   // A mark in the tab's title when it is this seat's turn, for a player looking at another tab.
   const myTurn = state.seat !== null && msg.view.to_move === state.seat && msg.table.status === "playing";
   document.title = `${myTurn ? "● " : ""}${msg.table.name} · goldfields`;
+  if (myTurn && !state.myTurn) notifyTurn(msg);
+  state.myTurn = myTurn;
+}
+
+// ---------------------------------------------------------------------------
+// Turn notification: opt-in, only while the page is hidden (another tab, another app)
+// ---------------------------------------------------------------------------
+const NOTIFY_KEY = "goldfields.notify";
+
+function notifyOn() {
+  try {
+    return localStorage.getItem(NOTIFY_KEY) === "1";
+  } catch {
+    return false;
+  }
+}
+
+function renderNotifyButton() {
+  const on = notifyOn();
+  els.notify.setAttribute("aria-pressed", on ? "true" : "false");
+  els.notify.title = on ? t("notify.on") : t("notify.off");
+  fill(els.notify, icon(on ? "bell" : "bellOff"), " ", h("span.notify-text", on ? t("notify.short") : t("notify.shortOff")));
+}
+
+async function toggleNotify() {
+  const on = !notifyOn();
+  try {
+    localStorage.setItem(NOTIFY_KEY, on ? "1" : "0");
+  } catch {
+    /* private mode: on for this page only */
+  }
+  if (on && "Notification" in window && Notification.permission === "default") {
+    try {
+      await Notification.requestPermission();
+    } catch {
+      /* refused or unsupported: the sound still plays */
+    }
+  }
+  renderNotifyButton();
+  toast(on ? t("notify.enabled") : t("notify.disabled"));
+}
+
+function notifyTurn(msg) {
+  if (!notifyOn() || !document.hidden) return;
+  beep();
+  if ("Notification" in window && Notification.permission === "granted") {
+    try {
+      const note = new Notification(t("notify.title"), { body: t("notify.body", { table: msg.table.name }), tag: `goldfields-${tableId}` });
+      note.onclick = () => {
+        window.focus();
+        note.close();
+      };
+    } catch {
+      /* some browsers allow notifications from a service worker only */
+    }
+  }
+  document.body.dataset.notified = String(Number(document.body.dataset.notified || 0) + 1);
+}
+
+let audio = null;
+function beep() {
+  try {
+    audio = audio || new AudioContext();
+    const osc = audio.createOscillator();
+    const gain = audio.createGain();
+    osc.frequency.value = 880;
+    gain.gain.setValueAtTime(0.0001, audio.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.2, audio.currentTime + 0.02);
+    gain.gain.exponentialRampToValueAtTime(0.0001, audio.currentTime + 0.35);
+    osc.connect(gain).connect(audio.destination);
+    osc.start();
+    osc.stop(audio.currentTime + 0.4);
+  } catch {
+    /* no audio here */
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Game over: the summary, the replay, the record, and play again
+// ---------------------------------------------------------------------------
+async function gameOver(msg, title) {
+  let body;
+  try {
+    body = summaryView(await api.summary(tableId), seatName);
+  } catch {
+    body = h("p", t("sum.unavailable"));
+  }
+  const id = encodeURIComponent(tableId);
+  const buttons = [];
+  if (canRematch()) buttons.push({ label: t("rematch.playAgain"), primary: true, onClick: () => rematch() });
+  buttons.push(
+    { label: t("replay.watch"), href: `/replay.html?t=${id}${state.seat !== null ? `&seat=${state.seat}` : ""}` },
+    { label: t("table.record"), href: `/api/tables/${id}/record`, download: `goldfields-${tableId}.json` },
+    { label: t("table.backLobby"), href: "/" },
+    { label: t("common.close"), primary: !canRematch() },
+  );
+  modal(title, [body], buttons, { cls: "game-over" });
+}
+
+function canRematch() {
+  const table = state.msg && state.msg.table;
+  return !!(table && table.status === "finished" && state.seat !== null && state.token && table.seats[state.seat]?.kind === "human");
+}
+
+async function rematch() {
+  try {
+    const got = await api.rematch(tableId, state.seat, state.token);
+    window.location.assign(got.link);
+  } catch (err) {
+    toast(errorText(err), "error");
+  }
 }
 
 function send(move) {
@@ -198,6 +312,17 @@ function renderNotice() {
         shareBox(),
       ),
     );
+  } else if (table.status === "finished" && table.rematch) {
+    // Someone asked to play again: everyone at the table is offered the rematch.
+    const by = table.rematch.by;
+    parts.push(h(
+      "div.notice.rematch",
+      by === state.seat ? t("rematch.youAsked") : t("rematch.offered", { name: seatName(by) }),
+      " ",
+      canRematch()
+        ? h("button.btn.primary#rematch-btn", { type: "button", onclick: rematch }, t("rematch.join"))
+        : h("a.btn", { href: `/table.html?t=${encodeURIComponent(table.rematch.table)}` }, t("rematch.watch")),
+    ));
   } else if (state.seat === null) {
     const mine = mySeats(tableId);
     parts.push(
@@ -350,6 +475,7 @@ function start() {
     if (state.msg) {
       renderHeader();
       renderNotice();
+      renderNotifyButton();
       if (state.view) state.view.relabel();
       renderLog();
     }
@@ -357,6 +483,8 @@ function start() {
   });
   document.getElementById("rules-btn").addEventListener("click", openRules);
   document.getElementById("share-btn").addEventListener("click", openShare);
+  els.notify.addEventListener("click", toggleNotify);
+  renderNotifyButton();
   document.addEventListener("keydown", onKey);
   setInterval(tickClock, 500);
   if (!tableId) {

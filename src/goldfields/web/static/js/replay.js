@@ -1,0 +1,264 @@
+// replay.html: a finished game, step by step. From the server (?t=table) or from a record file
+// the player opens. Each step is drawn by the same view the table plays with, read-only.
+// The address keeps the table, the eyes and the step, so each position has its own link.
+
+import { api } from "./api.js";
+import { fill, h, icon, toast } from "./dom.js";
+import { applyI18n, errorText, initLanguagePicker, onLanguage, t } from "./i18n.js";
+import { installIcons } from "./icons.js";
+import { narrate } from "./narrate.js";
+import { summaryView } from "./summary.js";
+
+installIcons();
+
+const params = new URLSearchParams(window.location.search);
+const els = {
+  name: document.getElementById("table-name"),
+  game: document.getElementById("game"),
+  side: document.getElementById("side"),
+  notice: document.getElementById("notice"),
+  controls: document.getElementById("controls"),
+  slider: document.getElementById("slider"),
+  step: document.getElementById("step"),
+  eyes: document.getElementById("eyes"),
+  file: document.getElementById("record-file"),
+  log: document.getElementById("log"),
+  summary: document.getElementById("summary"),
+  play: document.getElementById("play"),
+};
+
+const state = {
+  tableId: params.get("t"),
+  record: null, // a record opened from a file
+  table: null, // the table's summary (names, seats)
+  eyes: params.get("seat") || "all",
+  data: null, // {frames, summary}
+  step: 0,
+  view: null,
+  gameName: null,
+  timer: null,
+  loaded: false,
+};
+
+function seatName(seat) {
+  const seats = state.table ? state.table.seats : [];
+  const info = seats[seat];
+  return (info && info.name) || t("table.seatN", { n: seat });
+}
+
+async function load() {
+  stopPlaying();
+  try {
+    if (state.record) state.data = await api.replayRecord(state.record, state.eyes === "public" ? null : eyesValue());
+    else state.data = await api.replay(state.tableId, state.eyes);
+  } catch (err) {
+    fill(els.notice, h("div.notice.error", errorText(err)));
+    return;
+  }
+  fill(els.notice);
+  const frames = state.data.frames;
+  els.controls.hidden = false;
+  els.slider.max = String(frames.length - 1);
+  if (!state.loaded) {
+    // The link's step, or the final position (where every hand is known).
+    const wanted = Number(params.get("step"));
+    state.step = params.has("step") && Number.isInteger(wanted) ? wanted : frames.length - 1;
+    state.loaded = true;
+  }
+  renderEyes();
+  renderSummary();
+  await show(state.step);
+}
+
+function eyesValue() {
+  return state.eyes === "all" ? "all" : Number(state.eyes);
+}
+
+async function mountFor(game) {
+  if (state.gameName === game && state.view) return;
+  if (state.view) state.view.destroy();
+  const module = game === "digger" ? await import("./digger.js") : await import("./digging.js");
+  const seat = /^\d+$/.test(state.eyes) ? Number(state.eyes) : null;
+  state.view = module.mount(els.game, {
+    seat,
+    send: () => false,
+    name: seatName,
+    side: els.side,
+    tableId: state.tableId,
+    gameOver: () => {},
+    replay: true,
+  });
+  state.gameName = game;
+  document.body.dataset.game = game;
+}
+
+async function show(step) {
+  const frames = state.data.frames;
+  state.step = Math.max(0, Math.min(step, frames.length - 1));
+  const frame = frames[state.step];
+  const game = state.data.summary.game;
+  await mountFor(game);
+  const last = state.step === frames.length - 1;
+  const table = {
+    ...(state.table || {}),
+    game,
+    status: last ? "finished" : "playing",
+    seats: state.table ? state.table.seats : [],
+  };
+  // Read-only: no legal moves, and every update a full one (no dialogs, no animations).
+  state.view.update({
+    type: "update",
+    full: true,
+    table,
+    seat: null,
+    seq: state.step,
+    view: { ...frame.view, legal: [] },
+    events: frame.events,
+    log: frame.log,
+    clock: {},
+  });
+  els.slider.value = String(state.step);
+  fill(els.step, t("replay.step", { n: state.step + 1, total: frames.length }), frame.move ? [" · ", h("code", frame.move)] : null);
+  renderLog();
+  document.body.dataset.step = String(state.step);
+  const url = new URL(window.location.href);
+  if (state.tableId) url.searchParams.set("t", state.tableId);
+  url.searchParams.set("seat", state.eyes);
+  url.searchParams.set("step", String(state.step));
+  history.replaceState(null, "", url);
+}
+
+function renderLog() {
+  const frames = state.data.frames;
+  const items = [];
+  for (let i = state.step; i >= 0 && items.length < 150; i--) {
+    const f = frames[i];
+    for (let j = f.events.length - 1; j >= 0; j--) {
+      let line = narrate(state.data.summary.game, f.events[j], seatName);
+      if (line === "") continue;
+      if (line === null) line = f.log[j];
+      items.push(h(`li.log-${f.events[j].kind}`, { class: { current: i === state.step } }, line));
+    }
+  }
+  fill(els.log, items);
+}
+
+function renderEyes() {
+  const n = state.data.summary.players;
+  const options = [h("option", { value: "all", selected: state.eyes === "all" }, t("replay.allHands"))];
+  for (let s = 0; s < n; s++) options.push(h("option", { value: String(s), selected: state.eyes === String(s) }, seatName(s)));
+  options.push(h("option", { value: "public", selected: state.eyes === "public" }, t("replay.spectator")));
+  fill(els.eyes, options);
+}
+
+function renderSummary() {
+  fill(els.summary, summaryView(state.data.summary, seatName));
+}
+
+function renderHeader() {
+  const game = state.data ? state.data.summary.game : null;
+  const title = state.table ? state.table.name : state.record ? t("replay.fromFile") : "";
+  fill(els.name, t("replay.title", { name: title }), game ? [" ", h("span.game-tag", t(`game.${game}`))] : null);
+}
+
+function stopPlaying() {
+  clearInterval(state.timer);
+  state.timer = null;
+  fill(els.play, icon("play"), " ", t("replay.playShort"));
+  els.play.setAttribute("aria-pressed", "false");
+}
+
+function togglePlay() {
+  if (state.timer) return stopPlaying();
+  if (!state.data) return;
+  if (state.step >= state.data.frames.length - 1) show(0);
+  els.play.textContent = t("replay.pause");
+  els.play.setAttribute("aria-pressed", "true");
+  state.timer = setInterval(() => {
+    if (state.step >= state.data.frames.length - 1) stopPlaying();
+    else show(state.step + 1);
+  }, 700);
+}
+
+function onKey(event) {
+  if (!state.data || event.ctrlKey || event.metaKey || event.altKey) return;
+  const tag = event.target && event.target.tagName;
+  if (tag === "INPUT" && event.target.type !== "range") return;
+  if (tag === "SELECT") return;
+  const moves = { ArrowRight: 1, ArrowLeft: -1, PageDown: 10, PageUp: -10 };
+  if (event.key in moves) show(state.step + moves[event.key]);
+  else if (event.key === "Home") show(0);
+  else if (event.key === "End") show(state.data.frames.length - 1);
+  else if (event.key === " ") togglePlay();
+  else return;
+  event.preventDefault();
+}
+
+async function openFile(file) {
+  let record;
+  try {
+    record = JSON.parse(await file.text());
+  } catch {
+    toast(t("replay.notJson"), "error", 8000);
+    return;
+  }
+  state.record = record;
+  state.tableId = null;
+  state.table = {
+    name: file.name,
+    seats: Array.from({ length: Number(record.players) || 0 }, (_, i) => ({ seat: i, kind: "human", name: "" })),
+  };
+  state.view && state.view.destroy();
+  state.view = null;
+  state.gameName = null;
+  state.loaded = false;
+  history.replaceState(null, "", window.location.pathname);
+  await load();
+  renderHeader();
+}
+
+async function start() {
+  initLanguagePicker(document.getElementById("lang"));
+  applyI18n(document);
+  onLanguage(() => {
+    applyI18n(document);
+    if (state.data) {
+      renderHeader();
+      renderEyes();
+      renderSummary();
+      show(state.step);
+    }
+  });
+  stopPlaying();
+  document.getElementById("first").addEventListener("click", () => show(0));
+  document.getElementById("prev").addEventListener("click", () => show(state.step - 1));
+  document.getElementById("next").addEventListener("click", () => show(state.step + 1));
+  document.getElementById("last").addEventListener("click", () => show(state.data.frames.length - 1));
+  els.play.addEventListener("click", togglePlay);
+  els.slider.addEventListener("input", () => show(Number(els.slider.value)));
+  els.eyes.addEventListener("change", async () => {
+    state.eyes = els.eyes.value;
+    if (state.view) state.view.destroy();
+    state.view = null;
+    state.gameName = null;
+    const keep = state.step;
+    await load();
+    await show(keep);
+  });
+  els.file.addEventListener("change", () => els.file.files[0] && openFile(els.file.files[0]));
+  document.addEventListener("keydown", onKey);
+  if (!state.tableId) {
+    fill(els.notice, h("div.notice", t("replay.chooseFile")));
+    return;
+  }
+  try {
+    state.table = await api.table(state.tableId);
+  } catch (err) {
+    fill(els.notice, h("div.notice.error", errorText(err), " ", h("a", { href: "/" }, t("table.backLobby"))));
+    return;
+  }
+  await load();
+  renderHeader();
+}
+
+start();

@@ -1,0 +1,68 @@
+// The end of a game in figures: who won, every hand's points per side, and a chart of the
+// totals as the game went. Drawn from GET /api/tables/{id}/summary (or a replay's summary).
+
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+
+/** The sides that win together, each with a label: a team's seats, or a seat alone. */
+export function sideLabels(summary, name) {
+  const teams = summary.sides.length < summary.players;
+  return summary.sides.map((seats, i) => ({
+    seats,
+    label: teams ? t("sum.team", { letter: String.fromCharCode(65 + i), names: seats.map(name).join(" & ") }) : name(seats[0]),
+  }));
+}
+
+const total = (scores, seats) => seats.reduce((a, s) => a + (scores[s] || 0), 0);
+
+/** The summary's body: the hands table and the chart. */
+export function summaryView(summary, name) {
+  const sides = sideLabels(summary, name);
+  const winners = new Set(summary.winners || []);
+  const head = h("tr", h("th", ""), sides.map((sd) => h("th", { class: { winner: sd.seats.some((s) => winners.has(s)) } }, sd.label)));
+  const rows = summary.hands.length > 1
+    ? summary.hands.map((points, i) => h("tr", h("th", { scope: "row" }, t("sum.hand", { n: i + 1 })),
+      sides.map((sd) => h("td.num", String(total(points, sd.seats))))))
+    : [];
+  rows.push(h("tr.total", h("th", { scope: "row" }, t("sum.total")), sides.map((sd) => h("td.num", String(total(summary.scores, sd.seats))))));
+  return h(
+    "div.summary",
+    h("div.hands-scroll", h("table.score-table.hands-table", h("thead", head), h("tbody", rows))),
+    chart(summary, sides),
+  );
+}
+
+/** A line per side: its total after each hand (Digging) or each change of score (Digger). */
+export function chart(summary, sides) {
+  const points = summary.progress || [];
+  if (points.length < 2) return null;
+  const W = 420;
+  const H = 200;
+  const pad = { l: 34, r: 12, t: 10, b: 28 };
+  const series = sides.map((sd) => points.map((p) => total(p.scores, sd.seats)));
+  const top = Math.max(1, ...series.flat());
+  const lo = Math.min(0, ...series.flat());
+  const x = (i) => pad.l + (i * (W - pad.l - pad.r)) / (points.length - 1);
+  const y = (v) => H - pad.b - ((v - lo) * (H - pad.t - pad.b)) / (top - lo);
+  const ticks = [lo, Math.round((lo + top) / 2), top].filter((v, i, a) => a.indexOf(v) === i);
+  const byHand = summary.hands.length > 1;
+  return h(
+    "figure.score-chart",
+    h(
+      "svg",
+      { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": t("sum.chartLabel") },
+      ticks.map((v) => h("g.tick",
+        h("line", { x1: pad.l, x2: W - pad.r, y1: y(v), y2: y(v) }),
+        h("text", { x: pad.l - 6, y: y(v) + 4, "text-anchor": "end" }, String(v)))),
+      byHand
+        ? points.map((_, i) => (i ? h("text.xlabel", { x: x(i), y: H - 8, "text-anchor": "middle" }, String(i)) : null))
+        : null,
+      series.map((values, k) => h(`g.series.series-${k}`,
+        h("polyline", { points: values.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ") }),
+        h("circle", { cx: x(values.length - 1), cy: y(values[values.length - 1]), r: 3.5 }))),
+    ),
+    h("figcaption",
+      h("span.muted", byHand ? t("sum.axisHands") : t("sum.axisTurns")),
+      h("span.legend", sides.map((sd, k) => h(`span.key.series-${k}`, sd.label)))),
+  );
+}

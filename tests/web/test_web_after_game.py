@@ -1,0 +1,242 @@
+"""After the game, in the browser: the summary with its chart, play again (seat by seat), the
+replay viewer, bot levels in the lobby and the turn alert. Screenshots go to
+artifacts/screenshots/ (and the chosen ones to docs/img/)."""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from websockets.sync.client import connect
+
+from conftest import LiveServer, screenshot
+
+pytestmark = pytest.mark.browser
+
+HUMAN = {"kind": "human"}
+
+
+def bot(spec: str = "random", name: str = "Rex") -> dict[str, Any]:
+    return {"kind": "bot", "bot": spec, "name": name}
+
+
+def play_out(server: LiveServer, table_id: str, seat: int, token: str) -> None:
+    """Play a seat to the end over the WebSocket, first legal move each time (quick, not clever)."""
+    with connect(f"ws://127.0.0.1:{server.port}/api/tables/{table_id}/ws", open_timeout=30, max_size=None) as ws:
+        ws.send(json.dumps({"type": "hello", "seat": seat, "token": token}))
+        while True:
+            msg = json.loads(ws.recv(timeout=60))
+            if msg["type"] != "update":
+                continue
+            if msg["table"]["status"] == "finished":
+                return
+            view = msg["view"]
+            if view["to_move"] == seat and view["legal"]:
+                ws.send(json.dumps({"type": "move", "move": view["legal"][0], "seq": msg["seq"]}))
+
+
+def finished_table(
+    server: LiveServer, seats: list[dict[str, Any]], names: list[str], **config: Any
+) -> tuple[str, list[str]]:
+    """A game played to its end: (table id, each human seat's token)."""
+    body = {"game": "digging", "seats": seats, "claim": 0, "player_name": names[0], **config}
+    created = server.post("/api/tables", body)
+    tid = created["table"]["id"]
+    tokens = [created["you"]["token"]]
+    for i, seat in enumerate(seats[1:], start=1):
+        if seat["kind"] == "human":
+            tokens.append(server.post(f"/api/tables/{tid}/seats/{i}/claim", {"name": names[len(tokens)]})["token"])
+    humans = [i for i, s in enumerate(seats) if s["kind"] == "human"]
+    threads = [
+        threading.Thread(target=play_out, args=(server, tid, s, tok)) for s, tok in zip(humans, tokens, strict=True)
+    ]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=600)
+    deadline = time.monotonic() + 60
+    while server.get(f"/api/tables/{tid}")["status"] != "finished":
+        assert time.monotonic() < deadline, "the game did not finish"
+        time.sleep(0.2)
+    return tid, tokens
+
+
+def seat_link(tid: str, seat: int, token: str) -> str:
+    return f"/table.html?t={tid}&seat={seat}#token={token}"
+
+
+def test_game_over_shows_every_hand_a_chart_and_play_again_is_accepted_seat_by_seat(
+    new_page: Any, server: LiveServer
+) -> None:
+    tid, (ann, bob) = finished_table(server, [HUMAN, HUMAN, bot()], ["Ann", "Bob"], partnership=False)
+    summary = server.get(f"/api/tables/{tid}/summary")
+
+    a = new_page()
+    a.goto(seat_link(tid, 0, ann))
+    dialog = a.locator(".modal.game-over")
+    dialog.wait_for()
+    # Every hand's points per player, the totals, and a line per player over the hands.
+    rows = dialog.locator(".hands-table tbody tr")
+    assert rows.count() == len(summary["hands"]) + (1 if len(summary["hands"]) > 1 else 0)
+    totals = dialog.locator(".hands-table tr.total td").all_inner_texts()
+    assert [int(x) for x in totals] == summary["scores"]
+    assert dialog.locator(".score-chart polyline").count() == 3
+    assert dialog.locator(".hands-table th.winner").count() >= 1
+    assert dialog.get_by_role("link", name="Watch the replay").get_attribute("href") == f"/replay.html?t={tid}&seat=0"
+    assert dialog.get_by_role("link", name="Game record").get_attribute("download")
+    screenshot(a, "game-over-summary")
+
+    b = new_page()
+    b.goto(seat_link(tid, 1, bob))
+    b.locator(".modal.game-over").wait_for()
+    b.keyboard.press("Escape")
+
+    # Ann asks first: she sits at the new table, and Bob is offered the rematch on his page.
+    dialog.get_by_role("button", name="Play again").click()
+    a.wait_for_url(lambda url: "/table.html" in url and f"t={tid}" not in url and "#" not in url)
+    new_id = a.evaluate("new URLSearchParams(location.search).get('t')")
+    assert new_id != tid
+    assert server.get(f"/api/tables/{new_id}")["status"] == "waiting"
+    offer = b.locator(".notice.rematch")
+    offer.wait_for()
+    assert "Ann wants to play again" in offer.inner_text()
+    screenshot(b, "rematch-offer")
+    offer.get_by_role("button", name="Play again").click()
+    b.wait_for_url(re.compile(rf"/table\.html\?t={new_id}&seat=1$"))
+    b.locator(".hand .card").first.wait_for()
+    table = server.get(f"/api/tables/{new_id}")
+    assert table["status"] == "playing"
+    assert [(s["kind"], s["bot"], s["name"]) for s in table["seats"]] == [
+        ("human", None, "Ann"), ("human", None, "Bob"), ("bot", "random", "Rex")]
+    assert not table["config"]["partnership"]
+
+
+def test_the_replay_viewer_steps_through_a_finished_game_with_buttons_keys_and_slider(
+    new_page: Any, server: LiveServer, tmp_path: Path
+) -> None:
+    tid, _ = finished_table(server, [HUMAN, bot(), bot("random", "Sal"), bot("random", "Tex")], ["Ann"])
+    frames = len(server.get(f"/api/tables/{tid}/replay?seat=0")["frames"])
+    page = new_page()
+    page.goto(f"/replay.html?t={tid}&seat=0")
+    page.wait_for_function(f"document.body.dataset.step === '{frames - 1}'")  # opens on the final position
+    step = lambda: int(page.evaluate("document.body.dataset.step"))  # noqa: E731
+
+    page.click("#first")
+    page.wait_for_function("document.body.dataset.step === '0'")
+    assert "Step 1 of" in page.locator("#step").inner_text()
+    page.locator(".hand .card").first.wait_for()  # seat 0's eyes: its hand
+    page.click("#next")
+    page.wait_for_function("document.body.dataset.step === '1'")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function("document.body.dataset.step === '3'")
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_function("document.body.dataset.step === '2'")
+    page.locator("#slider").fill(str(frames // 2))
+    page.wait_for_function(f"document.body.dataset.step === '{frames // 2}'")
+    assert f"step={frames // 2}" in page.url  # each position has its own link
+    assert page.locator("#log li.current").count() >= 1
+    screenshot(page, "replay-viewer")
+    page.keyboard.press("End")
+    page.wait_for_function(f"document.body.dataset.step === '{frames - 1}'")
+
+    # Through every seat's eyes at once: all four hands are open.
+    page.keyboard.press("Home")
+    page.wait_for_function("document.body.dataset.step === '0'")
+    page.locator("#eyes").select_option("all")
+    page.wait_for_function("document.querySelectorAll('.open-hand').length === 4")
+    assert step() == 0 and "seat=all" in page.url
+    screenshot(page, "replay-all-hands")
+    assert page.locator("#summary .score-chart polyline").count() == 2  # two teams
+
+    # The lobby's finished tables lead to it.
+    lobby = new_page()
+    lobby.goto("/")
+    lobby.locator("#lobby-status").select_option("finished")
+    lobby.locator(f"[data-table='{tid}'] a.replay").click()
+    lobby.wait_for_url(re.compile(rf"/replay\.html\?t={tid}"))
+
+    # The same game from a record file opened in the browser.
+    record = tmp_path / "game.json"
+    record.write_text(json.dumps(server.get(f"/api/tables/{tid}/record")))
+    other = new_page()
+    other.goto("/replay.html")
+    assert "Open a game record" in other.locator("#notice").inner_text()
+    other.set_input_files("#record-file", str(record))
+    other.wait_for_function(f"document.body.dataset.step === '{frames - 1}'")
+    other.keyboard.press("Home")
+    other.wait_for_function("document.body.dataset.step === '0'")
+    bad = tmp_path / "bad.json"
+    bad.write_text("not json")
+    other.set_input_files("#record-file", str(bad))
+    other.locator(".toast").filter(has_text="not a game record").wait_for()
+
+
+def test_a_digger_game_replays_and_charts_its_scores(new_page: Any, server: LiveServer) -> None:
+    created = server.post("/api/tables", {"game": "digger", "seats": [bot(), bot("random", "Sal")]})
+    tid = created["table"]["id"]
+    deadline = time.monotonic() + 300
+    while server.get(f"/api/tables/{tid}")["status"] != "finished":
+        assert time.monotonic() < deadline
+        time.sleep(0.3)
+    page = new_page()
+    page.goto(f"/replay.html?t={tid}&seat=0&step=5")
+    page.wait_for_function("document.body.dataset.step === '5'")
+    assert page.locator(".die").count() >= 1 or page.locator("[data-game='digger']").count() == 1
+    assert page.locator("#summary .score-chart polyline").count() == 2
+    page.keyboard.press("End")
+    screenshot(page, "replay-digger")
+
+
+def test_the_lobby_offers_easy_medium_and_hard_bots(new_page: Any, server: LiveServer) -> None:
+    games = {g["name"]: g for g in server.get("/api/games")}
+    assert set(games["digging"]["levels"]) == set(games["digger"]["levels"]) == {"easy", "medium", "hard"}
+    page = new_page()
+    page.goto("/")
+    page.fill("#player-name", "Ann")
+    assert page.locator(".level-pick input[value='medium']").is_checked()
+    page.locator(".level-pick label", has_text="Hard").click()
+    assert "strongest" in page.locator(".level-pick .field-hint").inner_text()
+    screenshot(page, "lobby-levels", full_page=False)
+    page.click("#quick-digging")
+    page.wait_for_url(re.compile(r"/table\.html\?t=[\w-]+&seat=0$"))
+    tid = page.evaluate("new URLSearchParams(location.search).get('t')")
+    seats = server.get(f"/api/tables/{tid}")["seats"]
+    assert [s["bot"] for s in seats[1:]] == [games["digging"]["levels"]["hard"]] * 3
+    # The choice is remembered.
+    page.goto("/")
+    assert page.locator(".level-pick input[value='hard']").is_checked()
+
+
+def test_an_opted_in_player_gets_a_sound_and_a_notification_when_their_turn_comes_in_a_hidden_tab(
+    new_page: Any, server: LiveServer
+) -> None:
+    created = server.post("/api/tables", {"game": "digging", "seats": [HUMAN, bot()], "claim": 0, "player_name": "Ann",
+                                          "partnership": False})
+    page = new_page()
+    # The tab is hidden (another tab in front), and notifications are recorded instead of shown.
+    page.add_init_script("""
+        Object.defineProperty(document, 'hidden', { get: () => true });
+        window.__notes = [];
+        window.Notification = class { constructor(title, o) { window.__notes.push([title, o.body]); } };
+        window.Notification.permission = 'granted';
+        window.Notification.requestPermission = async () => 'granted';
+    """)
+    page.goto("/")
+    page.evaluate("localStorage.setItem('goldfields.notify', '0')")
+    page.goto(seat_link(created["table"]["id"], 0, created["you"]["token"]))
+    button = page.locator("#notify-btn")
+    assert button.get_attribute("aria-pressed") == "false"
+    button.click()
+    assert button.get_attribute("aria-pressed") == "true"
+    page.reload()  # opted in: the next time the turn comes, the alert goes off
+    page.wait_for_function("Number(document.body.dataset.notified || 0) >= 1", timeout=60_000)
+    notes = page.evaluate("window.__notes")
+    assert notes and notes[0][0] == "Your turn" and "It is your turn at" in notes[0][1]
+    button.click()
+    assert button.get_attribute("aria-pressed") == "false"

@@ -10,6 +10,8 @@ from typing import Any
 
 import httpx
 from live import BOTS, HUMAN, LiveServer, receive, send
+from test_play import play_seat
+
 from goldfields.core import registry
 
 
@@ -24,25 +26,6 @@ def wait_for(check: Callable[[], Any], what: str, timeout: float = 120) -> Any:
 
 def finished(server: LiveServer, table_id: str) -> bool:
     return server.get(f"/api/tables/{table_id}").json()["status"] == "finished"
-
-
-def play_seat(server: LiveServer, table_id: str, seat: int, token: str) -> None:
-    """Play a seat to the end, first legal move each time. With two humans at the table a move
-    can be meant for a position the other already changed: the server says ``stale``, and the
-    next update brings the position to move in."""
-    with server.ws(table_id) as ws:
-        send(ws, {"type": "hello", "seat": seat, "token": token})
-        while True:
-            msg = receive(ws, timeout=60)
-            if msg["type"] == "error" and msg["code"] != "stale":
-                raise AssertionError(msg)
-            if msg["type"] != "update":
-                continue
-            if msg["table"]["status"] == "finished":
-                return
-            view = msg["view"]
-            if view["to_move"] == seat and view["legal"]:
-                send(ws, {"type": "move", "move": view["legal"][0], "seq": msg["seq"]})
 
 
 def steps_of(record: dict[str, Any]) -> int:

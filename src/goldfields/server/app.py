@@ -339,7 +339,7 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
     async def computed(key: tuple[Any, ...], work: Callable[[], dict[str, Any]]) -> dict[str, Any]:
         """A finished game never changes: its replay is computed once (in a thread, off the
         event loop) and kept for the next viewer."""
-        cache: OrderedDict[tuple[Any, ...], dict[str, Any]] = request_cache
+        cache: OrderedDict[tuple[Any, ...], dict[str, Any]] = replay_cache
         if key in cache:
             cache.move_to_end(key)
             return cache[key]
@@ -349,7 +349,7 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
             cache.popitem(last=False)
         return value
 
-    request_cache: OrderedDict[tuple[Any, ...], dict[str, Any]] = OrderedDict()
+    replay_cache: OrderedDict[tuple[Any, ...], dict[str, Any]] = OrderedDict()
 
     @app.get("/api/tables/{table_id}/replay")
     async def replay(

@@ -32,12 +32,17 @@ def steps_of(record: dict[str, Any]) -> int:
     return sum(1 for _ in registry.get(record["game"]).walk(record))
 
 
+def test_a_game_in_play_has_no_replay_and_no_summary(server: LiveServer) -> None:
+    """A replay shows every hand: before the end it would give the game away."""
+    tid = server.create([HUMAN, BOTS], claim=0, partnership=False)["table"]["id"]  # the human never moves
+    for path in ("replay", "replay?seat=all", "replay?seat=1", "summary"):
+        r = server.get(f"/api/tables/{tid}/{path}")
+        assert r.status_code == 409 and r.json()["code"] == "not_finished", (path, r.text)
+        assert "hand" not in r.text
+
+
 def test_a_finished_game_replays_step_by_step_through_any_seat(server: LiveServer) -> None:
     tid = server.create([BOTS, BOTS], partnership=False)["table"]["id"]
-    r = server.get(f"/api/tables/{tid}/replay")
-    assert r.status_code in (200, 409)  # refused until the game is over: it shows every hand
-    if r.status_code == 409:
-        assert r.json()["code"] == "not_finished"
     wait_for(lambda: finished(server, tid), "the bots to finish")
     record = server.get(f"/api/tables/{tid}/record").json()
     steps = steps_of(record)

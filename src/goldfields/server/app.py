@@ -486,6 +486,14 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
         # other methods on /api paths and answer them as a file server would.
         @app.get("/{path:path}", include_in_schema=False)
         async def client(request: Request, path: str) -> Any:
+            if path.startswith("api/"):
+                # An API path that takes other methods only (POST /api/replay): 405 with Allow,
+                # as without the client, not the file server's 404.
+                for route in request.app.router.routes:
+                    api = isinstance(route, APIRoute) and route.include_in_schema
+                    if api and route.matches({**request.scope, "method": "__none__"})[0] is Match.PARTIAL:
+                        raise StarletteHTTPException(405)
+                raise HTTPException(404, detail={"code": "not_found", "message": f"no API at /{path}"})
             return await files.get_response(path or ".", request.scope)
 
     return app

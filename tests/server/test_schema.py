@@ -61,7 +61,7 @@ def test_a_database_from_before_migrations_is_upgraded_and_its_tables_restored(d
     assert asyncio.run(restore()) == {"old": "waiting"}
     with create_engine(url).connect() as conn:
         assert conn.execute(text("SELECT updated_at FROM tables")).scalar_one() == 1.0  # filled from created_at
-        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar_one() == "0002"
+        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar_one() == "0003"
 
 
 def test_the_sqlite_file_is_readable_by_its_owner_only(tmp_path: Path) -> None:

@@ -25,6 +25,7 @@ import json
 import logging
 import re
 import secrets
+import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -34,7 +35,7 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 from urllib.parse import urlencode
 
-from fastapi import FastAPI, HTTPException, Query, Request, Response, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Header, HTTPException, Query, Request, Response, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import JSONResponse
@@ -54,7 +55,19 @@ from .access import LocalAccess, RelayAccess, TableAccess, moving_error
 from .cluster import Cluster, Moving
 from .games import ConfigError, table_game
 from .limits import Quiet, RateLimits, Sockets, json_depth, plain_text
-from .schemas import ClaimSeat, Created, CreateTable, GameInfo, Problem, Rematch, SeatToken, TableSummary
+from .models import PlayerRow
+from .schemas import (
+    ClaimSeat,
+    Created,
+    CreateTable,
+    GameInfo,
+    NewPlayer,
+    PlayerCreated,
+    Problem,
+    Rematch,
+    SeatToken,
+    TableSummary,
+)
 from .schemas import Replay as ReplayBody
 from .security import BodyLimit, SecurityHeaders, origin_allowed
 from .store import Store, StoredTable
@@ -268,7 +281,11 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
     @app.post("/api/tables", response_model=Created, status_code=201)
     async def create(request: Request, body: CreateTable) -> dict[str, Any]:
         limit(request, "table")
-        table, token = await manager(request).create(body.model_dump(), body.claim, body.player_name)
+        player = await player_of(request, body.player_key)
+        name = player.name if player is not None else body.player_name
+        table, token = await manager(request).create(
+            body.model_dump(), body.claim, name, player_id=player.id if player is not None else None
+        )
         you = None if token is None or body.claim is None else _seat_token(table.id, body.claim, token)
         return {"table": table.summary(), "you": you}
 
@@ -285,13 +302,16 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
     @app.post("/api/tables/{table_id}/seats/{seat}/claim", response_model=SeatToken)
     async def claim(request: Request, table_id: str, seat: int, body: ClaimSeat) -> dict[str, Any]:
         limit(request, "claim")
+        player = await player_of(request, body.player_key)
+        name, player_id = (player.name, player.id) if player is not None else (body.name, None)
         table = manager(request).tables.get(table_id)
         if table is None:
             gone = await stored(request, table_id)
-            if (answer := await owner(request, gone, "claim", seat=seat, name=body.name)) is not None:
+            answer = await owner(request, gone, "claim", seat=seat, name=name, player_id=player_id)
+            if answer is not None:
                 return _seat_token(table_id, seat, answer["token"])
             raise TableError("not_open", f"table {table_id!r} is {gone.row.status}: its seats are closed", 410)
-        token = await manager(request).claim(table, seat, body.name)
+        token = await manager(request).claim(table, seat, name, player_id=player_id)
         return _seat_token(table_id, seat, token)
 
     @app.get("/api/tables/{table_id}/view")
@@ -398,12 +418,12 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
         old = m.tables.get(table_id)
         if old is not None:
             status, secret, config, title, game_name = old.status, old.secret, old.config, old.name, old.game.name
-            seats = [(s.index, s.kind, s.bot, s.name, s.token_hash) for s in old.seats]
+            seats = [(s.index, s.kind, s.bot, s.name, s.token_hash, s.player) for s in old.seats]
         else:
             found = await stored(request, table_id)
             row = found.row
             status, secret, config, title, game_name = row.status, row.secret, row.config, row.name, row.game
-            seats = [(s.seat, s.kind, s.bot, s.name, s.token_hash) for s in found.seats]
+            seats = [(s.seat, s.kind, s.bot, s.name, s.token_hash, s.player_id) for s in found.seats]
         if status != "finished":
             raise TableError("not_finished", "a rematch can be asked for once the game is over")
         if not 0 <= body.seat < len(seats) or seats[body.seat][1] != "human":
@@ -411,7 +431,7 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
         held = seats[body.seat][4]
         if held is None or not secrets.compare_digest(held, hash_token(body.token)):
             raise TableError("auth", f"that is not seat {body.seat}'s token at this table", 403)
-        name = seats[body.seat][3]
+        name, player_id = seats[body.seat][3], seats[body.seat][5]
         new_id = rematch_id(table_id, secret)
         if new_id not in m.tables and await m.store.load_table(new_id) is None:
             humans = [i for i, kind, *_ in seats if kind == "human"]
@@ -420,11 +440,13 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
                 "game": game_name,
                 "name": title,
                 "seats": [{"kind": kind, "bot": bot, "name": seat_name} if kind == "bot" else {"kind": "human"}
-                          for _, kind, bot, seat_name, _ in seats],
+                          for _, kind, bot, seat_name, *_ in seats],
             }
             extra = {"rematch_of": table_id, "reserved": [i for i in humans if i != body.seat]}
             try:
-                _table, token = await m.create(ask, body.seat, name, table_id=new_id, extra=extra)
+                _table, token = await m.create(
+                    ask, body.seat, name, player_id=player_id, table_id=new_id, extra=extra
+                )
             except IntegrityError:
                 pass  # another player asked at the same instant: join theirs, below
             else:
@@ -436,15 +458,82 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
         new = m.tables.get(new_id)
         if new is None:
             found_new = await stored(request, new_id)
-            answer = await owner(request, found_new, "claim", seat=body.seat, name=name, rematch=True)
+            answer = await owner(
+                request, found_new, "claim", seat=body.seat, name=name, rematch=True, player_id=player_id
+            )
             if answer is not None:
                 return _seat_token(new_id, body.seat, answer["token"])
             raise TableError("not_open", f"the rematch is {found_new.row.status}: its seats are closed", 410)
-        token = await m.claim(new, body.seat, name, rematch=True)
+        token = await m.claim(new, body.seat, name, rematch=True, player_id=player_id)
         if old is not None and old.rematch is None:
             old.rematch = {"table": new_id, "by": body.seat}
             m.announce(old)
         return _seat_token(new_id, body.seat, token)
+
+    async def player_of(request: Request, key: str | None) -> PlayerRow | None:
+        """The profile a secret key stands for; 401 for a key no one has."""
+        if not key:
+            return None
+        player = await manager(request).store.player_by_key(hash_token(key))
+        if player is None:
+            raise TableError("bad_player_key", "no player has this key: check the recovery link", 401)
+        return player
+
+    def bearer(authorization: str | None) -> str | None:
+        scheme, _, key = (authorization or "").partition(" ")
+        return key.strip() if scheme.lower() == "bearer" and key.strip() else None
+
+    @app.post("/api/players", response_model=PlayerCreated, status_code=201)
+    async def new_player(request: Request, body: NewPlayer) -> dict[str, Any]:
+        """A player profile: a name and a secret key, no password. Send the key as
+        ``player_key`` when creating or claiming a seat, and the games count for you."""
+        limit(request, "table")
+        key = secrets.token_urlsafe(24)
+        player_id = secrets.token_urlsafe(9)
+        await manager(request).store.create_player(player_id, body.name.strip(), hash_token(key), time.time())
+        return {"id": player_id, "name": body.name.strip(), "key": key}
+
+    @app.get("/api/players/me")
+    async def my_profile(request: Request, authorization: Annotated[str | None, Header()] = None) -> dict[str, Any]:
+        """Your own profile, from your key (``Authorization: Bearer <key>``): how a recovery
+        link signs a new device in."""
+        player = await player_of(request, bearer(authorization))
+        if player is None:
+            raise TableError("bad_player_key", "send your key as Authorization: Bearer <key>", 401)
+        profile = await manager(request).store.player_profile(player.id)
+        assert profile is not None
+        return profile
+
+    @app.patch("/api/players/me")
+    async def rename(
+        request: Request, body: NewPlayer, authorization: Annotated[str | None, Header()] = None
+    ) -> dict[str, Any]:
+        """A new name for your profile (games already played keep the name they were played under)."""
+        player = await player_of(request, bearer(authorization))
+        if player is None:
+            raise TableError("bad_player_key", "send your key as Authorization: Bearer <key>", 401)
+        await manager(request).store.rename_player(player.id, body.name.strip())
+        return {"id": player.id, "name": body.name.strip()}
+
+    @app.get("/api/players/{player_id}")
+    async def player_profile(request: Request, player_id: str) -> dict[str, Any]:
+        """A player's public page: name, a rating on each ladder, and the last 50 games."""
+        profile = await manager(request).store.player_profile(player_id) if TABLE_ID.fullmatch(player_id) else None
+        if profile is None:
+            raise HTTPException(404, detail={"code": "no_such_player", "message": f"no player {player_id!r}"})
+        return profile
+
+    @app.get("/api/leaderboard")
+    async def leaderboard(
+        request: Request,
+        game: Annotated[str, Query(pattern=r"^[a-z][a-z0-9_-]{0,39}$")] = "digging",
+        mode: Annotated[str, Query(pattern=r"^(partnership|[0-9]{1,2}p)$")] = "partnership",
+        limit: Annotated[int, Query(ge=1, le=200)] = 50,
+    ) -> dict[str, Any]:
+        """The ladder of one game and mode (``partnership``, ``2p``, ``3p``...), best first:
+        humans and bots, by rating (openskill's ordinal, mu - 3 sigma)."""
+        rows = await manager(request).store.leaderboard(game, mode, limit)
+        return {"game": game, "mode": mode, "players": rows}
 
     @app.websocket("/api/tables/{table_id}/ws")
     async def play(websocket: WebSocket, table_id: str) -> None:
@@ -565,6 +654,7 @@ def _stored_summary(stored: StoredTable) -> dict[str, Any]:
                 "name": s.name,
                 "label": game.seat_label(row.config, s.seat),
                 "open": row.status == "waiting" and s.kind == "human" and s.token_hash is None,
+                "player": s.player_id,
                 "connected": False,
                 "standin": False,
             }

@@ -469,7 +469,11 @@ class Cluster:
                 reply(ok=True)
             elif op == "claim":
                 token = await manager.claim(
-                    table, request["seat"], request.get("name", ""), rematch=bool(request.get("rematch"))
+                    table,
+                    request["seat"],
+                    request.get("name", ""),
+                    rematch=bool(request.get("rematch")),
+                    player_id=request.get("player_id"),
                 )
                 reply(token=token)
             elif op == "summary":

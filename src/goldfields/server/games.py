@@ -154,7 +154,7 @@ class TableGame:
 
 
 # What a table request carries beside the game's parameters (checked by the API's schema).
-_REQUEST_ONLY = frozenset({"game", "seats", "name", "claim", "player_name", *SERVER_KEYS})
+_REQUEST_ONLY = frozenset({"game", "seats", "name", "claim", "player_name", "player_key", *SERVER_KEYS})
 
 
 def table_game(name: str) -> TableGame:

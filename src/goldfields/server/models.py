@@ -56,6 +56,8 @@ class SeatRow(Base):
     # Only a hash of the seat's secret token is kept, so the database alone
     # does not let anyone move for a seat.
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    # The player profile that took the seat (a rated game needs one at every human seat).
+    player_id: Mapped[str | None] = mapped_column(String(24), nullable=True)
 
 
 class StepRow(Base):
@@ -67,3 +69,55 @@ class StepRow(Base):
     payload: Mapped[dict[str, Any]] = mapped_column(JSON)
     # Wall-clock time of the step (time.time()), for restoring live clocks.
     wall: Mapped[float] = mapped_column(Float)
+
+
+class PlayerRow(Base):
+    """A player profile: a name and a secret key, no password. Bots are players too (``bot``
+    holds the spec, and they have no key), so that they have ratings beside the humans."""
+
+    __tablename__ = "players"
+
+    id: Mapped[str] = mapped_column(String(24), primary_key=True)
+    name: Mapped[str] = mapped_column(String(40))
+    # Only a hash of the key, as for seat tokens: the database alone lets no one play as anyone.
+    key_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, unique=True)
+    bot: Mapped[str | None] = mapped_column(String(120), nullable=True)
+    created_at: Mapped[float] = mapped_column(Float)
+
+
+class RatingRow(Base):
+    """A player's rating in one game and mode (``partnership``, ``2p``, ``3p``...): openskill's
+    Plackett-Luce mu and sigma; shown as the ordinal mu - 3 sigma."""
+
+    __tablename__ = "ratings"
+
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    game: Mapped[str] = mapped_column(String(16), primary_key=True)
+    mode: Mapped[str] = mapped_column(String(16), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    wins: Mapped[int] = mapped_column(Integer, default=0)
+    updated_at: Mapped[float] = mapped_column(Float)
+
+    __table_args__ = (Index("ix_ratings_board", "game", "mode"),)
+
+
+class ResultRow(Base):
+    """One seat's result in a finished game: a player's game history."""
+
+    __tablename__ = "results"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"))
+    game: Mapped[str] = mapped_column(String(16))
+    mode: Mapped[str] = mapped_column(String(16))
+    rank: Mapped[int] = mapped_column(Integer)  # 0: the winning side
+    score: Mapped[int] = mapped_column(Integer)  # the side's score
+    # The rating (ordinal) before and after; null for an unrated game (a human seat with no profile).
+    rating_before: Mapped[float | None] = mapped_column(Float, nullable=True)
+    rating_after: Mapped[float | None] = mapped_column(Float, nullable=True)
+    finished_at: Mapped[float] = mapped_column(Float)
+
+    __table_args__ = (Index("ix_results_player", "player_id", "finished_at"),)

@@ -9,6 +9,13 @@ from pydantic import BaseModel, ConfigDict, Field
 Name = Field(default="", max_length=40, pattern=r"^[^\x00-\x1f]*$")
 
 
+PlayerKey = Field(
+    default=None,
+    max_length=64,
+    description="Your player profile's secret key: the seat is yours in your history and ratings.",
+)
+
+
 class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -32,6 +39,8 @@ class CreateTable(TableRequest):
     parameters (such as ``options``, its rule options), checked by the game's
     definition: ``GET /api/games`` lists each game's, with their defaults."""
 
+    player_key: str | None = PlayerKey
+
     model_config = ConfigDict(extra="allow")
 
     game: str = Field(max_length=40, pattern=r"^[a-z][a-z0-9_-]*$", description="A game the server hosts.")
@@ -40,6 +49,17 @@ class CreateTable(TableRequest):
 
 class ClaimSeat(Strict):
     name: str = Name
+    player_key: str | None = PlayerKey
+
+
+class NewPlayer(Strict):
+    name: str = Field(min_length=1, max_length=40, pattern=r"^[^\x00-\x1f]*$")
+
+
+class PlayerCreated(BaseModel):
+    id: str = Field(description="The public id: your profile's page is /player.html?id=...")
+    name: str
+    key: str = Field(description="The secret key: it stands for you. Keep it; it is never shown again.")
 
 
 class Rematch(Strict):
@@ -59,6 +79,7 @@ class SeatInfo(BaseModel):
     name: str
     label: str
     open: bool
+    player: str | None = Field(default=None, description="The player profile that took the seat (its public id).")
     connected: bool
     standin: bool
     standin_reason: str | None = Field(

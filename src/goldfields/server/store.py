@@ -34,8 +34,9 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
+from . import ratings
 from .migrate import upgrade
-from .models import SeatRow, StepRow, TableRow
+from .models import PlayerRow, SeatRow, StepRow, TableRow
 
 LIVE = ("waiting", "playing")
 CRASH_VARIABLE = "GOLDFIELDS_CRASH_AT"
@@ -173,7 +174,16 @@ class Store:
         await self.run(add)
         self.crash_point("create:after-commit")
 
-    async def claim_seat(self, table_id: str, seat: int, token_hash: str, name: str, start: bool, now: float) -> bool:
+    async def claim_seat(
+        self,
+        table_id: str,
+        seat: int,
+        token_hash: str,
+        name: str,
+        start: bool,
+        now: float,
+        player_id: str | None = None,
+    ) -> bool:
         """Give an open human seat its token, and start the game if that was the last open seat;
         False if someone claimed it first (then nothing changed)."""
 
@@ -186,7 +196,7 @@ class Store:
                     SeatRow.kind == "human",
                     SeatRow.token_hash.is_(None),
                 )
-                .values(token_hash=token_hash, name=name)
+                .values(token_hash=token_hash, name=name, player_id=player_id)
             )
             if result.rowcount != 1:  # type: ignore[attr-defined]
                 return False
@@ -207,8 +217,16 @@ class Store:
             lambda s: s.execute(update(TableRow).where(TableRow.id == table_id).values(status=status, updated_at=now))
         )
 
-    async def finish(self, table_id: str, record: dict[str, Any], seq: int, now: float) -> None:
-        """The game is over: its status and its record, which is what an archived table is read from."""
+    async def finish(
+        self,
+        table_id: str,
+        record: dict[str, Any],
+        seq: int,
+        now: float,
+        results: tuple[str, str, Sequence[ratings.SeatResult]] | None = None,
+    ) -> None:
+        """The game is over: its status and its record, which is what an archived table is read
+        from, and its results (game, mode, seats): the players' history and ratings."""
 
         def done(s: Session) -> None:
             s.execute(
@@ -216,6 +234,9 @@ class Store:
                 .where(TableRow.id == table_id)
                 .values(status="finished", record=record, seq=seq, finished_at=now, updated_at=now)
             )
+            if results is not None:
+                game, mode, seats = results
+                ratings.record_results(s, table_id, game, mode, seats, now)
             s.flush()
             self.crash_point("finish:before-commit")
 
@@ -288,6 +309,29 @@ class Store:
             return StoredTable(row, seats, [])
 
         return await self.run(load)
+
+    # -- players ---------------------------------------------------------------
+    async def create_player(self, player_id: str, name: str, key_hash: str, now: float) -> None:
+        def add(s: Session) -> None:
+            s.add(PlayerRow(id=player_id, name=name, key_hash=key_hash, bot=None, created_at=now))
+
+        await self.run(add)
+
+    async def player_by_key(self, key_hash: str) -> PlayerRow | None:
+        return await self.run(lambda s: s.scalars(select(PlayerRow).where(PlayerRow.key_hash == key_hash)).first())
+
+    async def rename_player(self, player_id: str, name: str) -> None:
+        await self.run(lambda s: s.execute(update(PlayerRow).where(PlayerRow.id == player_id).values(name=name)))
+
+    async def player_profile(self, player_id: str) -> dict[str, Any] | None:
+        def read(s: Session) -> dict[str, Any] | None:
+            player = s.get(PlayerRow, player_id)
+            return None if player is None else ratings.profile(s, player)
+
+        return await self.run(read)
+
+    async def leaderboard(self, game: str, mode: str, limit: int) -> list[dict[str, Any]]:
+        return await self.run(lambda s: ratings.leaderboard(s, game, mode, limit))
 
     async def tables_by_status(
         self,

@@ -29,6 +29,7 @@ from ..core.game import Event, GameState, RuleError
 from .botpool import BotPool, PoolSettings
 from .games import ConfigError, TableGame, table_game
 from .models import SeatRow, TableRow
+from .ratings import SeatResult, mode_of, ranks
 from .settings import Settings
 from .store import Store, StoredTable
 
@@ -77,6 +78,7 @@ class Seat:
     bot: str | None
     name: str
     token_hash: str | None
+    player: str | None = None  # the player profile at a human seat, if it was taken with one
     connections: int = 0  # this process's sockets at the seat
     remote: dict[str, int] = field(default_factory=dict)  # other processes' sockets, by process (cluster)
     standin: bool = False
@@ -149,6 +151,7 @@ class LiveTable:
                     "name": s.name,
                     "label": self.game.seat_label(self.config, s.index),
                     "open": s.open,
+                    "player": s.player,
                     "connected": s.present,
                     "standin": s.standin,
                     "standin_reason": s.standin_reason if s.standin else None,
@@ -188,6 +191,7 @@ class TableManager:
         claim: int | None = None,
         player_name: str = "",
         *,
+        player_id: str | None = None,
         table_id: str | None = None,
         extra: Mapping[str, Any] | None = None,
     ) -> tuple[LiveTable, str | None]:
@@ -233,6 +237,7 @@ class TableManager:
             token = secrets.token_urlsafe(18)
             seats[claim].token_hash = hash_token(token)
             seats[claim].name = player_name or f"player {claim}"
+            seats[claim].player = player_id
         now = self.wall()
         table = LiveTable(
             id=table_id or secrets.token_urlsafe(6),
@@ -260,7 +265,15 @@ class TableManager:
                 updated_at=now,
             ),
             [
-                SeatRow(table_id=table.id, seat=s.index, kind=s.kind, bot=s.bot, name=s.name, token_hash=s.token_hash)
+                SeatRow(
+                    table_id=table.id,
+                    seat=s.index,
+                    kind=s.kind,
+                    bot=s.bot,
+                    name=s.name,
+                    token_hash=s.token_hash,
+                    player_id=s.player,
+                )
                 for s in seats
             ],
         )
@@ -286,7 +299,9 @@ class TableManager:
             message = f"the server runs {bot_tables} tables of bots only, as many as it takes; seat a human"
             raise TableError("too_many_bot_tables", message, 503, {"retry_after": 60})
 
-    async def claim(self, table: LiveTable, seat: int, name: str, rematch: bool = False) -> str:
+    async def claim(
+        self, table: LiveTable, seat: int, name: str, rematch: bool = False, player_id: str | None = None
+    ) -> str:
         """Seat ``name`` in an open seat: the seat's token. A rematch keeps each seat for the
         player who held it (``rematch``: the claim comes with that player's old token)."""
         if not 0 <= seat < len(table.seats):
@@ -302,10 +317,11 @@ class TableManager:
             token = secrets.token_urlsafe(18)
             start = not any(other.open for other in table.seats if other is not s)
             now = self.wall()
-            if not await self.store.claim_seat(table.id, seat, hash_token(token), name, start, now):
+            if not await self.store.claim_seat(table.id, seat, hash_token(token), name, start, now, player_id):
                 raise TableError("seat_taken", f"seat {seat} was just taken by someone else")
             s.token_hash = hash_token(token)
             s.name = name or f"player {seat}"
+            s.player = player_id
             table.updated_at = now
             if start:
                 table.status = "playing"
@@ -354,7 +370,7 @@ class TableManager:
             config=row.config,
             secret=row.secret,
             created_at=row.created_at,
-            seats=[Seat(s.seat, s.kind, s.bot, s.name, s.token_hash) for s in stored.seats],
+            seats=[Seat(s.seat, s.kind, s.bot, s.name, s.token_hash, s.player_id) for s in stored.seats],
             state=state,
             status=row.status,
             updated_at=row.updated_at or row.created_at,
@@ -476,7 +492,7 @@ class TableManager:
             if table.status != "finished":
                 # The record is stored with the status, in one transaction: an archived
                 # table is read from it.
-                await self.store.finish(table.id, table.state.record(), table.seq, self.wall())
+                await self.store.finish(table.id, table.state.record(), table.seq, self.wall(), self._results(table))
                 table.status = "finished"
                 table.finished_mono = self.clock()
             self._cancel_timers(table)
@@ -646,6 +662,23 @@ class TableManager:
             for key in set().union(*table.watched.values()):
                 seat = None if key == "pub" else int(key)
                 self.cluster.publish_update(table.id, key, update(seat))
+
+    @staticmethod
+    def _results(table: LiveTable) -> tuple[str, str, list[SeatResult]]:
+        """Each seat's result, for the players' history and ratings."""
+        state = table.state
+        sides = [list(side) for side in table.game.definition.sides(table.game.params(table.config))]
+        scores = list(state.scores())
+        places = ranks(sides, scores, state.winners())
+        out = []
+        for i, side in enumerate(sides):
+            for seat in side:
+                s = table.seats[seat]
+                out.append(
+                    SeatResult(seat, s.player if s.kind == "human" else None, s.bot if s.kind == "bot" else None, i,
+                               places[i], sum(scores[x] for x in side))
+                )
+        return table.game.name, mode_of(table.config), sorted(out, key=lambda r: r.seat)
 
     def announce(self, table: LiveTable) -> None:
         """Tell the table's sockets that its summary changed (a rematch was asked for)."""

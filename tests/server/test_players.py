@@ -1,0 +1,116 @@
+"""Player profiles, their history and openskill ratings (teams included), and the
+leaderboard, on a real server and both databases."""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any
+
+import httpx
+from live import BOTS, HUMAN, LiveServer
+from test_play import play_seat
+
+
+def new_player(server: LiveServer, name: str) -> dict[str, Any]:
+    r = server.post("/api/players", {"name": name})
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def wait_finished(server: LiveServer, table_id: str) -> None:
+    deadline = time.monotonic() + 300
+    while server.get(f"/api/tables/{table_id}").json()["status"] != "finished":
+        assert time.monotonic() < deadline, "the game did not finish"
+        time.sleep(0.2)
+
+
+def me(server: LiveServer, key: str) -> httpx.Response:
+    return httpx.get(f"{server.base}/api/players/me", headers={"Authorization": f"Bearer {key}"}, timeout=10)
+
+
+def test_a_profile_is_a_name_and_a_secret_key_that_signs_in_anywhere(server: LiveServer) -> None:
+    ann = new_player(server, "Ann")
+    assert len(ann["key"]) >= 30 and ann["id"] != ann["key"]
+    mine = me(server, ann["key"])
+    assert mine.status_code == 200 and mine.json()["id"] == ann["id"] and mine.json()["name"] == "Ann"
+    assert me(server, "not-a-key").status_code == 401
+    assert httpx.get(f"{server.base}/api/players/me", timeout=10).status_code == 401
+    renamed = httpx.patch(f"{server.base}/api/players/me", json={"name": "Annie"},
+                          headers={"Authorization": f"Bearer {ann['key']}"}, timeout=10)
+    assert renamed.status_code == 200
+    public = server.get(f"/api/players/{ann['id']}").json()
+    assert public["name"] == "Annie" and public["ratings"] == [] and public["history"] == []
+    assert ann["key"] not in str(public)  # the key never leaves, not even hashed
+    assert server.get("/api/players/nobody").status_code == 404
+    assert server.post("/api/players", {"name": ""}).status_code == 422
+    r = server.post("/api/tables/x/seats/0/claim", {"name": "", "player_key": "wrong"})
+    assert r.status_code == 401 and r.json()["code"] == "bad_player_key"
+
+
+def test_a_rated_game_changes_the_ratings_of_the_player_and_the_bot(server: LiveServer) -> None:
+    ann = new_player(server, "Ann")
+    r = server.post("/api/tables", {"game": "digging", "players": 2, "partnership": False, "claim": 0,
+                                    "player_key": ann["key"], "seats": [HUMAN, {"kind": "bot", "bot": "heuristic"}]})
+    assert r.status_code == 201, r.text
+    table = r.json()["table"]
+    assert table["seats"][0]["player"] == ann["id"] and table["seats"][0]["name"] == "Ann"
+    play_seat(server, table["id"], 0, r.json()["you"]["token"])
+    wait_finished(server, table["id"])
+
+    profile = server.get(f"/api/players/{ann['id']}").json()
+    (rating,) = profile["ratings"]
+    assert rating["game"] == "digging" and rating["mode"] == "2p" and rating["games"] == 1
+    assert rating["rating"] != 0  # an unrated profile starts at mu 25, sigma 25/3: ordinal 0
+    (game,) = profile["history"]
+    assert game["table"] == table["id"] and game["rating_after"] == rating["rating"] and game["rating_before"] == 0
+    summary = server.get(f"/api/tables/{table['id']}/summary").json()
+    assert game["won"] == (0 in summary["winners"])
+
+    board = server.get("/api/leaderboard?game=digging&mode=2p").json()["players"]
+    names = {row["name"]: row for row in board}
+    assert set(names) == {"Ann", "heuristic"} and names["heuristic"]["bot"] == "heuristic"
+    assert [row["rank"] for row in board] == [1, 2]
+    assert board[0]["rating"] >= board[1]["rating"]
+    winner, loser = ("Ann", "heuristic") if game["won"] else ("heuristic", "Ann")
+    assert names[winner]["wins"] == 1 and names[winner]["rating"] > names[loser]["rating"]
+
+
+def test_partners_are_rated_as_one_team(server: LiveServer) -> None:
+    ann, cy = new_player(server, "Ann"), new_player(server, "Cy")
+    seats = [HUMAN, {"kind": "bot", "bot": "random"}, HUMAN, {"kind": "bot", "bot": "heuristic"}]
+    body = {"game": "digging", "players": 4, "claim": 0, "player_key": ann["key"], "seats": seats}
+    r = server.post("/api/tables", body)
+    tid, ann_token = r.json()["table"]["id"], r.json()["you"]["token"]
+    cy_token = server.post(f"/api/tables/{tid}/seats/2/claim", {"name": "", "player_key": cy["key"]}).json()["token"]
+    players = [threading.Thread(target=play_seat, args=(server, tid, s, tok)) for s, tok in ((0, ann_token), (2, cy_token))]  # noqa: E501
+    for p in players:
+        p.start()
+    for p in players:
+        p.join(timeout=300)
+    wait_finished(server, tid)
+    a = server.get(f"/api/players/{ann['id']}").json()
+    c = server.get(f"/api/players/{cy['id']}").json()
+    # Two partners who had the same rating get the same new rating, and share the result.
+    assert a["ratings"][0]["mode"] == "partnership"
+    assert a["ratings"][0]["rating"] == c["ratings"][0]["rating"]
+    assert a["history"][0]["won"] == c["history"][0]["won"] and a["history"][0]["score"] == c["history"][0]["score"]
+    board = server.get("/api/leaderboard?game=digging&mode=partnership").json()["players"]
+    assert {row["name"] for row in board} == {"Ann", "Cy", "random", "heuristic"}
+
+
+def test_a_game_with_an_anonymous_human_is_kept_in_history_but_not_rated(server: LiveServer) -> None:
+    ann = new_player(server, "Ann")
+    r = server.post("/api/tables", {"game": "digging", "players": 3, "partnership": False, "claim": 0,
+                                    "player_key": ann["key"], "seats": [HUMAN, HUMAN, BOTS]})
+    tid, ann_token = r.json()["table"]["id"], r.json()["you"]["token"]
+    anon = server.post(f"/api/tables/{tid}/seats/1/claim", {"name": "Guest"}).json()["token"]
+    players = [threading.Thread(target=play_seat, args=(server, tid, s, tok)) for s, tok in ((0, ann_token), (1, anon))]
+    for p in players:
+        p.start()
+    for p in players:
+        p.join(timeout=300)
+    wait_finished(server, tid)
+    profile = server.get(f"/api/players/{ann['id']}").json()
+    assert profile["ratings"] == []
+    assert profile["history"][0]["table"] == tid and profile["history"][0]["rating_after"] is None

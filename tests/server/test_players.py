@@ -114,3 +114,14 @@ def test_a_game_with_an_anonymous_human_is_kept_in_history_but_not_rated(server:
     profile = server.get(f"/api/players/{ann['id']}").json()
     assert profile["ratings"] == []
     assert profile["history"][0]["table"] == tid and profile["history"][0]["rating_after"] is None
+
+
+def test_a_bot_at_several_seats_keeps_its_rating_and_the_human_is_rated(server: LiveServer) -> None:
+    ann = new_player(server, "Ann")
+    body = {"game": "digging", "players": 4, "claim": 0, "player_key": ann["key"], "seats": [HUMAN, BOTS, BOTS, BOTS]}
+    r = server.post("/api/tables", body)
+    play_seat(server, r.json()["table"]["id"], 0, r.json()["you"]["token"])
+    wait_finished(server, r.json()["table"]["id"])
+    assert server.get(f"/api/players/{ann['id']}").json()["ratings"][0]["games"] == 1
+    board = server.get("/api/leaderboard?game=digging&mode=partnership").json()["players"]
+    assert [row["name"] for row in board] == ["Ann"]  # one game cannot tell which random bot was which

@@ -240,3 +240,52 @@ def test_an_opted_in_player_gets_a_sound_and_a_notification_when_their_turn_come
     assert notes and notes[0][0] == "Your turn" and "It is your turn at" in notes[0][1]
     button.click()
     assert button.get_attribute("aria-pressed") == "false"
+
+
+def test_a_rated_game_changes_the_players_rating_and_the_recovery_link_takes_the_profile_along(
+    new_page: Any, server: LiveServer
+) -> None:
+    page = new_page()
+    page.goto("/")
+    page.fill("#player-name", "Ann")
+    page.locator(".level-pick label", has_text="Easy").click()
+    page.click("#quick-digging")  # the first named game makes this browser's profile
+    page.wait_for_url(re.compile(r"/table\.html\?t=[\w-]+&seat=0$"))
+    tid = page.evaluate("new URLSearchParams(location.search).get('t')")
+    token = page.evaluate(f"localStorage.getItem('goldfields.seat.{tid}.0')")
+    player = page.evaluate("JSON.parse(localStorage.getItem('goldfields.player'))")
+    assert player["name"] == "Ann" and player["key"]
+    assert server.get(f"/api/tables/{tid}")["seats"][0]["player"] == player["id"]
+    before = server.get(f"/api/players/{player['id']}")
+    assert before["ratings"] == []
+
+    page.goto("/")  # leave the table; the game is played out over the socket
+    play_out(server, tid, 0, token)
+    after = server.get(f"/api/players/{player['id']}")
+    (rating,) = after["ratings"]
+    assert rating["mode"] == "partnership" and rating["games"] == 1 and rating["rating"] != 0
+
+    page.locator("#profile-link a").click()
+    page.wait_for_url(re.compile(r"/player\.html\?id="))
+    page.locator(".ratings tbody tr").first.wait_for()
+    assert page.locator(".ratings tbody tr").count() == 1
+    assert "rating 0.0 →" in page.locator(".history li").first.inner_text()
+    screenshot(page, "player-profile")
+    link = page.locator(".recovery input").input_value()
+    assert player["key"] in link and "#key=" in link
+
+    page.goto("/leaderboard.html?game=digging&mode=partnership")
+    page.locator(".board tr.me").wait_for()
+    assert "Ann" in page.locator(".board tr.me").inner_text()
+    assert page.locator(".board tbody tr").count() >= 1
+    screenshot(page, "leaderboard")
+
+    # Another device: the recovery link signs it in as Ann, and its address forgets the key.
+    other = new_page()
+    other.goto(link.replace(server.base, ""))
+    other.locator(".ratings").wait_for()
+    assert player["key"] not in other.url
+    assert other.evaluate("JSON.parse(localStorage.getItem('goldfields.player')).id") == player["id"]
+    other.goto("/")
+    assert other.locator("#player-name").input_value() == "Ann"
+    assert "Ann" in other.locator("#profile-link").inner_text()

@@ -1,7 +1,8 @@
 """Player ratings: openskill's Plackett-Luce model, which rates teams and any number of sides.
 
 A finished game is rated when every human seat was taken with a player profile; bots are
-rated too, one profile per bot spec. Partners form one team, so a partnership game rates
+rated too, one profile per bot spec (a bot at several seats of one game keeps its rating:
+the game cannot tell which copy it was). Partners form one team, so a partnership game rates
 two teams of two; an individual game rates each seat alone. Each game and mode (the
 partnership game, or 2, 3, 4... players) has its own ladder. A rating is shown as
 openskill's ordinal, mu - 3 sigma: it starts at 0 and rises as the system grows sure.
@@ -10,6 +11,7 @@ openskill's ordinal, mu - 3 sigma: it starts at 0 and rises as the system grows 
 from __future__ import annotations
 
 import hashlib
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -70,33 +72,41 @@ def record_results(
             if session.get(PlayerRow, ids[s.seat]) is None:
                 session.add(PlayerRow(id=ids[s.seat], name=s.bot, key_hash=None, bot=s.bot, created_at=now))
     session.flush()
-    rated = len(ids) == len(seats) and len(set(ids.values())) == len(seats)
+    # Rated when every seat is known: a human seat taken without a profile leaves it unrated.
+    rated = len(ids) == len(seats)
     before: dict[int, float | None] = {}
     after: dict[int, float | None] = {}
     if rated:
-        rows: dict[int, RatingRow] = {}
-        for s in seats:
-            row = session.get(RatingRow, (ids[s.seat], game, mode))
+        # A bot that sits at several seats (three `random` bots around one human) plays with
+        # its rating, but one game cannot say which of its copies it was: it keeps its rating.
+        copies = Counter(ids.values())
+        rows: dict[str, RatingRow] = {}
+        for pid in copies:
+            row = session.get(RatingRow, (pid, game, mode))
             if row is None:
                 fresh = MODEL.rating()
-                row = RatingRow(player_id=ids[s.seat], game=game, mode=mode, mu=fresh.mu, sigma=fresh.sigma,
+                row = RatingRow(player_id=pid, game=game, mode=mode, mu=fresh.mu, sigma=fresh.sigma,
                                 games=0, wins=0, updated_at=now)
-                session.add(row)
-            rows[s.seat] = row
+                if copies[pid] == 1:  # a ladder lists only players this game rates
+                    session.add(row)
+            rows[pid] = row
+        current = {pid: (row.mu, row.sigma) for pid, row in rows.items()}
         sides = sorted({s.side for s in seats})
         teams = [[s for s in seats if s.side == side] for side in sides]
         new = MODEL.rate(
-            [[MODEL.rating(mu=rows[s.seat].mu, sigma=rows[s.seat].sigma) for s in team] for team in teams],
+            [[MODEL.rating(mu=current[ids[s.seat]][0], sigma=current[ids[s.seat]][1]) for s in team] for team in teams],
             ranks=[team[0].rank for team in teams],
         )
         for team, rated_team in zip(teams, new, strict=True):
             for s, r in zip(team, rated_team, strict=True):
-                row = rows[s.seat]
-                before[s.seat] = ordinal(row.mu, row.sigma)
-                row.mu, row.sigma = r.mu, r.sigma
-                row.games += 1
-                row.wins += s.rank == 0
-                row.updated_at = now
+                pid = ids[s.seat]
+                row = rows[pid]
+                before[s.seat] = ordinal(*current[pid])
+                if copies[pid] == 1:
+                    row.mu, row.sigma = r.mu, r.sigma
+                    row.games += 1
+                    row.wins += s.rank == 0
+                    row.updated_at = now
                 after[s.seat] = ordinal(row.mu, row.sigma)
     for s in seats:
         if s.seat in ids:

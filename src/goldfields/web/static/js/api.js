@@ -15,12 +15,14 @@ function nextLink(response) {
   return m ? m[1] : null;
 }
 
-async function call(method, path, body, withNext = false) {
+async function call(method, path, body, withNext = false, key = null) {
   let response;
+  const headers = body === undefined ? {} : { "Content-Type": "application/json" };
+  if (key) headers.Authorization = `Bearer ${key}`;
   try {
     response = await fetch(path, {
       method,
-      headers: body === undefined ? {} : { "Content-Type": "application/json" },
+      headers,
       body: body === undefined ? undefined : JSON.stringify(body),
       cache: "no-store",
     });
@@ -53,13 +55,18 @@ export const api = {
     return call("GET", next || `/api/tables?${query}`, undefined, true);
   },
   table: (id) => call("GET", `/api/tables/${encodeURIComponent(id)}`),
-  create: (body) => call("POST", "/api/tables", body),
+  create: async (body) => call("POST", "/api/tables", { ...body, player_key: await playerKey(body.player_name) }),
   summary: (id) => call("GET", `/api/tables/${encodeURIComponent(id)}/summary`),
   replay: (id, seat) => call("GET", `/api/tables/${encodeURIComponent(id)}/replay?seat=${encodeURIComponent(seat)}`),
   replayRecord: (record, seat) => call("POST", "/api/replay", { record, seat }),
   rematch: (id, seat, token) => call("POST", `/api/tables/${encodeURIComponent(id)}/rematch`, { seat, token }),
-  claim: (id, seat, name) =>
-    call("POST", `/api/tables/${encodeURIComponent(id)}/seats/${seat}/claim`, { name: name || "" }),
+  claim: async (id, seat, name) =>
+    call("POST", `/api/tables/${encodeURIComponent(id)}/seats/${seat}/claim`, { name: name || "", player_key: await playerKey(name) }),
+  player: (id) => call("GET", `/api/players/${encodeURIComponent(id)}`),
+  me: (key) => call("GET", "/api/players/me", undefined, false, key),
+  rename: (key, name) => call("PATCH", "/api/players/me", { name }, false, key),
+  newPlayer: (name) => call("POST", "/api/players", { name }),
+  leaderboard: (game, mode) => call("GET", `/api/leaderboard?${new URLSearchParams({ game, mode })}`),
 };
 
 // ---------------------------------------------------------------------------
@@ -130,4 +137,57 @@ export function setPlayerName(name) {
   } catch {
     /* ignore */
   }
+}
+
+// ---------------------------------------------------------------------------
+// The player profile: a name and a secret key kept in this browser. Games played with it
+// count in the profile's history and ratings; the recovery link carries the key to another
+// device. A player who gives no name plays anonymously (and unrated).
+// ---------------------------------------------------------------------------
+const PLAYER_KEY = "goldfields.player";
+
+/** {id, name, key} or null. */
+export function myPlayer() {
+  try {
+    const data = JSON.parse(localStorage.getItem(PLAYER_KEY) || "null");
+    return data && data.id && data.key ? data : null;
+  } catch {
+    return null;
+  }
+}
+
+export function savePlayer(player) {
+  try {
+    localStorage.setItem(PLAYER_KEY, JSON.stringify({ id: player.id, name: player.name, key: player.key }));
+  } catch {
+    /* private mode: the profile lasts as long as the page */
+  }
+}
+
+export function forgetPlayer() {
+  try {
+    localStorage.removeItem(PLAYER_KEY);
+  } catch {
+    /* nothing kept */
+  }
+}
+
+/** The key to send with a seat: this browser's profile, created on the first named game. */
+async function playerKey(name) {
+  const mine = myPlayer();
+  if (mine) return mine.key;
+  const wanted = (name || playerName()).trim();
+  if (!wanted) return null;
+  try {
+    const made = await call("POST", "/api/players", { name: wanted.slice(0, 40) });
+    savePlayer(made);
+    return made.key;
+  } catch {
+    return null; // the game is still played, unrated
+  }
+}
+
+/** Where a profile is opened on another device: the key travels in the #fragment. */
+export function recoveryLink(player) {
+  return absolute(`/player.html#key=${encodeURIComponent(player.key)}`);
 }

@@ -7,6 +7,35 @@ import { cardName } from "./cards.js";
 export const LANGS = { en: "English", fr: "Français", de: "Deutsch" };
 
 const en = {
+  "board.title": "Leaderboard",
+  "board.game": "Game",
+  "board.mode": "Mode",
+  "board.rating": "Rating",
+  "board.games": "Games",
+  "board.wins": "Wins",
+  "board.player": "Player",
+  "board.partnership": "partnership",
+  "board.players": "{n} players",
+  "board.empty": "No rated game yet on this ladder.",
+  "player.ratings": "Ratings",
+  "player.history": "Games",
+  "player.noRatings": "No rated game yet.",
+  "player.noGames": "No game yet.",
+  "player.won": "Won",
+  "player.lost": "Lost",
+  "player.score": "{n} points",
+  "player.unrated": "unrated",
+  "player.ratingMove": "rating {from} → {to}",
+  "player.botProfile": "A bot: {spec}. Bots are rated on the same ladders as people.",
+  "player.ratingHelp": "Ratings are openskill's (Plackett-Luce): partners are rated as a team, and a rating shown is mu − 3σ, which starts at 0 and rises as the games make it surer. A game is rated when every human seat was taken with a profile.",
+  "player.recovery": "Recovery link",
+  "player.recoveryHelp": "This link is your profile's key: open it on another device to play as you there. Keep it private; anyone with it can play as you.",
+  "player.forget": "Forget this profile on this device",
+  "player.forgotten": "This browser no longer plays as this profile; the recovery link still works.",
+  "player.signedIn": "This browser now plays as {name}.",
+  "player.none": "This browser has no profile yet: give your name in the lobby and play a game.",
+  "err.bad_player_key": "That recovery link's key belongs to no player.",
+  "err.no_such_player": "There is no such player.",
   "replay.playShort": "Play",
   "replay.pause": "Pause",
   "err.not_finished": "The game is not over yet.",
@@ -399,6 +428,35 @@ const en = {
 };
 
 const fr = {
+  "board.title": "Classement",
+  "board.game": "Jeu",
+  "board.mode": "Mode",
+  "board.rating": "Cote",
+  "board.games": "Parties",
+  "board.wins": "Victoires",
+  "board.player": "Joueur",
+  "board.partnership": "en équipes",
+  "board.players": "{n} joueurs",
+  "board.empty": "Aucune partie classée dans ce classement.",
+  "player.ratings": "Cotes",
+  "player.history": "Parties",
+  "player.noRatings": "Aucune partie classée.",
+  "player.noGames": "Aucune partie.",
+  "player.won": "Gagné",
+  "player.lost": "Perdu",
+  "player.score": "{n} points",
+  "player.unrated": "non classée",
+  "player.ratingMove": "cote {from} → {to}",
+  "player.botProfile": "Un robot : {spec}. Les robots sont classés avec les humains.",
+  "player.ratingHelp": "Les cotes sont celles d'openskill (Plackett-Luce) : les partenaires sont cotés en équipe, et la cote affichée est mu − 3σ, qui part de 0 et monte à mesure que les parties la précisent. Une partie est classée quand chaque place humaine a été prise avec un profil.",
+  "player.recovery": "Lien de récupération",
+  "player.recoveryHelp": "Ce lien est la clé de votre profil : ouvrez-le sur un autre appareil pour y jouer sous votre nom. Gardez-le secret ; qui l'a joue à votre place.",
+  "player.forget": "Oublier ce profil sur cet appareil",
+  "player.forgotten": "Ce navigateur ne joue plus sous ce profil ; le lien de récupération reste valable.",
+  "player.signedIn": "Ce navigateur joue maintenant sous le nom de {name}.",
+  "player.none": "Ce navigateur n'a pas encore de profil : donnez votre nom dans le salon et jouez une partie.",
+  "err.bad_player_key": "La clé de ce lien ne correspond à aucun joueur.",
+  "err.no_such_player": "Ce joueur n'existe pas.",
   "replay.playShort": "Lecture",
   "replay.pause": "Pause",
   "err.not_finished": "La partie n'est pas encore finie.",
@@ -791,6 +849,35 @@ const fr = {
 };
 
 const de = {
+  "board.title": "Rangliste",
+  "board.game": "Spiel",
+  "board.mode": "Modus",
+  "board.rating": "Wertung",
+  "board.games": "Partien",
+  "board.wins": "Siege",
+  "board.player": "Spieler",
+  "board.partnership": "Teams",
+  "board.players": "{n} Spieler",
+  "board.empty": "Noch keine gewertete Partie in dieser Liste.",
+  "player.ratings": "Wertungen",
+  "player.history": "Partien",
+  "player.noRatings": "Noch keine gewertete Partie.",
+  "player.noGames": "Noch keine Partie.",
+  "player.won": "Gewonnen",
+  "player.lost": "Verloren",
+  "player.score": "{n} Punkte",
+  "player.unrated": "ungewertet",
+  "player.ratingMove": "Wertung {from} → {to}",
+  "player.botProfile": "Ein Bot: {spec}. Bots stehen in denselben Ranglisten wie Menschen.",
+  "player.ratingHelp": "Die Wertungen sind die von openskill (Plackett-Luce): Partner werden als Team gewertet, und die gezeigte Wertung ist mu − 3σ; sie beginnt bei 0 und steigt, je sicherer die Partien sie machen. Eine Partie wird gewertet, wenn jeder menschliche Platz mit einem Profil besetzt war.",
+  "player.recovery": "Wiederherstellungslink",
+  "player.recoveryHelp": "Dieser Link ist der Schlüssel deines Profils: Öffne ihn auf einem anderen Gerät, um dort als du zu spielen. Halte ihn geheim; wer ihn hat, spielt als du.",
+  "player.forget": "Dieses Profil auf diesem Gerät vergessen",
+  "player.forgotten": "Dieser Browser spielt nicht mehr mit diesem Profil; der Wiederherstellungslink gilt weiter.",
+  "player.signedIn": "Dieser Browser spielt jetzt als {name}.",
+  "player.none": "Dieser Browser hat noch kein Profil: Gib in der Lobby deinen Namen ein und spiele eine Partie.",
+  "err.bad_player_key": "Der Schlüssel dieses Links gehört zu keinem Spieler.",
+  "err.no_such_player": "Diesen Spieler gibt es nicht.",
   "replay.playShort": "Abspielen",
   "replay.pause": "Pause",
   "err.not_finished": "Die Partie ist noch nicht vorbei.",
@@ -1407,6 +1494,11 @@ export function errorText(err) {
 export function botText(name, serverText) {
   const key = `botDesc.${name}`;
   return STRINGS.en[key] ? t(key) : serverText || "";
+}
+
+/** A ladder's name: the partnership game, or a number of players. */
+export function modeText(mode) {
+  return mode === "partnership" ? t("board.partnership") : t("board.players", { n: parseInt(mode, 10) });
 }
 
 /** A seat label from the server ("team A") in the page's language. */

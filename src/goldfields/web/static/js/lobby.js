@@ -1,6 +1,6 @@
 // index.html: play against bots in one click, create a table, join or watch one, share a link.
 
-import { absolute, api, mySeats, playerName, saveToken, seatLink, setPlayerName } from "./api.js";
+import { absolute, api, myPlayer, mySeats, playerName, savePlayer, saveToken, seatLink, setPlayerName } from "./api.js";
 import { copyText, fill, h, icon, toast } from "./dom.js";
 import { applyI18n, botText, errorText, initLanguagePicker, onLanguage, optionText, rulesHtml, t } from "./i18n.js";
 import { installIcons } from "./icons.js";
@@ -24,6 +24,27 @@ function name() {
   const value = els.name.value.trim().slice(0, 40);
   setPlayerName(value);
   return value;
+}
+
+/** A new name is the profile's new name too (games already played keep theirs). */
+async function renameProfile() {
+  const value = name();
+  const mine = myPlayer();
+  if (!mine || !value || value === mine.name) return;
+  try {
+    await api.rename(mine.key, value);
+    savePlayer({ ...mine, name: value });
+    renderProfileLink();
+  } catch (err) {
+    toast(errorText(err), "error");
+  }
+}
+
+function renderProfileLink() {
+  const mine = myPlayer();
+  const slot = document.getElementById("profile-link");
+  if (!slot) return;
+  fill(slot, mine ? h("a.btn.ghost", { href: `/player.html?id=${encodeURIComponent(mine.id)}` }, icon("user"), " ", mine.name) : null);
 }
 
 function go(link) {
@@ -384,8 +405,9 @@ async function start() {
   initLanguagePicker(document.getElementById("lang"));
   state.level = savedLevel();
   applyI18n(document);
-  els.name.value = playerName();
-  els.name.addEventListener("change", name);
+  els.name.value = (myPlayer() && myPlayer().name) || playerName();
+  els.name.addEventListener("change", renameProfile);
+  renderProfileLink();
   els.form.addEventListener("submit", submitForm);
   document.getElementById("refresh").addEventListener("click", refreshTables);
   for (const [id, key] of [["lobby-status", "status"], ["lobby-game", "game"]]) {

@@ -444,3 +444,27 @@ def test_a_relayed_refusal_names_its_rule_once_with_its_reason(cluster: list[Liv
     assert reply["code"] == "illegal" and reply["rule"] == "D2"
     assert reply["message"].startswith("D2: ") and not reply["message"].startswith("D2: D2")
     assert reply["reason"] and reply["params"]["move"] == "pass G"
+
+
+def test_chat_crosses_processes_and_a_reconnecting_player_reads_it(cluster: list[LiveServer]) -> None:
+    table, tokens = start_table(cluster, "digging", 2)
+
+    def hello(server: LiveServer, seat: int) -> Any:
+        ws = connect(f"ws://127.0.0.1:{server.port}/api/tables/{table}/ws", open_timeout=30)
+        send(ws, {"type": "hello", "seat": seat, "token": tokens[seat]})
+        while receive(ws)["type"] != "update":
+            pass
+        return ws
+
+    # Both players on processes that do not own the table: the chat goes through the owner.
+    with hello(cluster[1], 0) as a, hello(cluster[2], 1) as b:
+        send(a, {"type": "chat", "text": "hello from process 1"})
+        while (msg := receive(b))["type"] != "chat":
+            pass
+        assert msg["seat"] == 0 and msg["text"] == "hello from process 1"
+    # Seat 1 comes back through the other process: the full update brings what was said.
+    with connect(f"ws://127.0.0.1:{cluster[1].port}/api/tables/{table}/ws", open_timeout=30) as ws:
+        send(ws, {"type": "hello", "seat": 1, "token": tokens[1]})
+        while (full := receive(ws))["type"] != "update":
+            pass
+    assert [m["text"] for m in full["chat"]] == ["hello from process 1"]

@@ -289,3 +289,46 @@ def test_a_rated_game_changes_the_players_rating_and_the_recovery_link_takes_the
     other.goto("/")
     assert other.locator("#player-name").input_value() == "Ann"
     assert "Ann" in other.locator("#profile-link").inner_text()
+
+
+def test_two_players_chat_in_text_with_translated_phrases_and_a_mute(new_page: Any, server: LiveServer) -> None:
+    created = server.post("/api/tables", {"game": "digging", "seats": [HUMAN, HUMAN, bot()], "claim": 0,
+                                          "player_name": "Ann", "partnership": False})
+    tid = created["table"]["id"]
+    bob = server.post(f"/api/tables/{tid}/seats/1/claim", {"name": "Bob"})["token"]
+    a, b = new_page(), new_page()
+    a.goto(seat_link(tid, 0, created["you"]["token"]))
+    b.goto(seat_link(tid, 1, bob))
+    for page in (a, b):
+        page.locator("#chat-form").wait_for()
+
+    a.fill("#chat-input", "<b>good luck</b>")
+    a.press("#chat-input", "Enter")
+    line = b.locator("#chat-list li").filter(has_text="good luck")
+    line.wait_for()
+    assert line.inner_text() == "Ann: <b>good luck</b>"  # shown as text, never as markup
+    assert b.locator("#chat-list b").count() == 0
+    assert a.locator("#chat-input").input_value() == ""
+
+    b.locator('#chat-phrases [data-phrase="gg"]').click()
+    a.locator("#chat-list li").filter(has_text="Good game!").wait_for()
+    a.locator("#lang").select_option("fr")
+    a.locator("#chat-list li").filter(has_text="Bien joué à tous !").wait_for()  # each reader's language
+    a.locator("#lang").select_option("en")
+    screenshot(a, "table-chat", full_page=False)
+
+    # Ann mutes Bob: his messages leave her page (and his next ones never show).
+    a.locator('#chat-mutes input[data-seat="1"]').check()
+    assert a.locator("#chat-list li").filter(has_text="Good game!").count() == 0
+    b.locator('#chat-phrases [data-phrase="thanks"]').click()
+    b.locator("#chat-list li").filter(has_text="Thanks!").wait_for()
+    a.fill("#chat-input", "still here")
+    a.press("#chat-input", "Enter")
+    a.locator("#chat-list li").filter(has_text="still here").wait_for()
+    assert a.locator("#chat-list li").filter(has_text="Thanks!").count() == 0
+
+    # A spectator reads the chat but has no box to write in.
+    watcher = new_page()
+    watcher.goto(f"/table.html?t={tid}")
+    watcher.locator("#chat-list li").filter(has_text="still here").wait_for()
+    assert watcher.locator("#chat-form").is_hidden()

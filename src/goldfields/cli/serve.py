@@ -91,6 +91,9 @@ def serve_command(
     message_rate: Annotated[
         str, typer.Option(rich_help_panel=LIMITS, help="WebSocket messages of any kind one address may send.")
     ] = _default("message_rate"),
+    chat_rate: Annotated[
+        str, typer.Option(rich_help_panel=LIMITS, help="Table chat messages one address may send.")
+    ] = _default("chat_rate"),
     max_live_tables: Annotated[
         int, typer.Option(min=1, rich_help_panel=LIMITS, help="Tables waiting or in play, in all (then 503).")
     ] = _default("max_live_tables"),
@@ -185,6 +188,7 @@ def serve_command(
             claim_rate=claim_rate,
             move_rate=move_rate,
             message_rate=message_rate,
+            chat_rate=chat_rate,
             max_live_tables=max_live_tables,
             max_bot_tables=max_bot_tables,
             max_body=max_body,

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from .tables import LiveTable, TableError, TableManager, hash_token
 
@@ -27,6 +27,8 @@ class TableAccess(Protocol):
     async def submit(self, seat: int, move: str, seq: int | None, ack: Callable[[int], None]) -> None: ...
 
     async def take_back(self, seat: int) -> None: ...
+
+    async def chat(self, seat: int, text: Any, phrase: Any) -> None: ...
 
 
 class LocalAccess:
@@ -51,6 +53,9 @@ class LocalAccess:
 
     async def take_back(self, seat: int) -> None:
         await self.manager.take_back(self.table, seat)
+
+    async def chat(self, seat: int, text: Any, phrase: Any) -> None:
+        self.manager.chat(self.table, seat, text, phrase)
 
 
 class RelayAccess:
@@ -83,6 +88,9 @@ class RelayAccess:
 
     async def take_back(self, seat: int) -> None:
         await self.cluster.ask(self.table_id, "resume", seat=seat)
+
+    async def chat(self, seat: int, text: Any, phrase: Any) -> None:
+        await self.cluster.ask(self.table_id, "chat", seat=seat, text=text, phrase=phrase)
 
 
 def moving_error() -> TableError:

@@ -134,7 +134,13 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
         app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(live.allowed_hosts))
     app.state.settings = live
     app.state.rates = RateLimits(
-        {"table": live.create_rate, "claim": live.claim_rate, "move": live.move_rate, "message": live.message_rate},
+        {
+            "table": live.create_rate,
+            "claim": live.claim_rate,
+            "move": live.move_rate,
+            "message": live.message_rate,
+            "chat": live.chat_rate,
+        },
         enabled=live.rate_limits,
         storage_url=live.redis,  # several processes count in Redis, together
     )
@@ -810,7 +816,20 @@ class Session:
             if self.seat is None:
                 return self.error("spectator", "spectators have no seat to take back")
             return await self.access.take_back(self.seat)
-        return self.error("bad_message", f"unknown message type {kind!r}: hello, move, resume or ping")
+        if kind == "chat":
+            return await self.chat(msg)
+        return self.error("bad_message", f"unknown message type {kind!r}: hello, move, resume, chat or ping")
+
+    async def chat(self, msg: dict[str, Any]) -> None:
+        if self.seat is None:
+            return self.error("spectator", "spectators watch; only the players at the table chat")
+        refused = self.rates.check("chat", self.client)
+        if refused is not None:
+            return self.error(refused.code, f"slow down: {refused.message}", retry_after=refused.retry_after)
+        try:
+            await self.access.chat(self.seat, msg.get("text"), msg.get("phrase"))
+        except TableError as err:
+            self.error(err.code, str(err))
 
     async def hello(self, msg: dict[str, Any]) -> None:
         if self.joined:

@@ -476,6 +476,9 @@ class Cluster:
                     player_id=request.get("player_id"),
                 )
                 reply(token=token)
+            elif op == "chat":
+                manager.chat(table, request["seat"], request.get("text"), request.get("phrase"))
+                reply(ok=True)
             elif op == "summary":
                 reply(summary=table.summary())
             elif op == "view":
@@ -593,7 +596,8 @@ class Relay:
             ready = self.ready.get(cid)
             if ready is None or seat_key(conn.seat) != key:
                 continue
-            if message["seq"] > ready or (message["seq"] == ready and not message["events"]):
+            chat = message.get("type") == "chat"  # not a step: nothing to order it by
+            if chat or message["seq"] > ready or (message["seq"] == ready and not message["events"]):
                 conn.send(message)
 
     def resync(self) -> None:

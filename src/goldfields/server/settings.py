@@ -48,6 +48,8 @@ class Settings:
     """Moves one client address may send (over all its sockets)."""
     message_rate: str = "50/second"
     """WebSocket messages of any kind one client address may send."""
+    chat_rate: str = "10/minute"
+    """Table chat messages one client address may send."""
     max_live_tables: int = 2000
     """Tables waiting or in play, in all; creating one more is refused with 503."""
     max_bot_tables: int = 50
@@ -83,7 +85,7 @@ class Settings:
         self.allowed_origins = tuple(self.allowed_origins)
         from .limits import rate  # the limits library is a server extra; these defaults are read without it
 
-        for text in (self.create_rate, self.claim_rate, self.move_rate, self.message_rate):
+        for text in (self.create_rate, self.claim_rate, self.move_rate, self.message_rate, self.chat_rate):
             rate(text)  # a clear error now, not at the first request
         if self.redis is not None and not self.redis.startswith(("redis://", "rediss://", "unix://")):
             raise ValueError(f"--redis takes a Redis URL (redis://host:6379/0), not {self.redis!r}")

@@ -18,6 +18,7 @@ import logging
 import random
 import secrets
 import time
+from collections import deque
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
@@ -41,6 +42,13 @@ log = logging.getLogger("goldfields.server")
 
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+CHAT_KEPT = 50
+"""Chat messages a table keeps for a (re)connecting client; chat is not stored in the database."""
+CHAT_LENGTH = 200
+CHAT_PHRASES = ("hi", "gl", "gg", "wp", "thanks", "sorry", "oops", "wait", "bye")
+"""Quick phrases: sent as a code, shown in each reader's language."""
 
 
 def rematch_id(table_id: str, secret: str) -> str:
@@ -119,6 +127,7 @@ class LiveTable:
     finished_mono: float | None = None  # monotonic time the game ended, for archiving
     watched: dict[str, set[str]] = field(default_factory=dict)  # other processes -> seat keys they relay
     rematch: dict[str, Any] | None = None  # {"table": id, "by": seat} once a player asked for a rematch
+    chat: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=CHAT_KEPT))  # the last messages
 
     def rng(self, purpose: str) -> random.Random:
         # A fresh generator per step, derived from the table's secret: chance
@@ -613,9 +622,35 @@ class TableManager:
                 self._broadcast(table, [])
 
     def full_update(self, table: LiveTable, seat: int | None) -> dict[str, Any]:
-        """Everything a (re)connecting client needs: its view and the game log so far."""
+        """Everything a (re)connecting client needs: its view, the game log and the chat so far."""
         views = [e.view(seat) for _, e in table.events]
-        return self._update(table, seat, views, full=True)
+        return {**self._update(table, seat, views, full=True), "chat": list(table.chat)}
+
+    def chat(self, table: LiveTable, seat: int, text: Any, phrase: Any) -> None:
+        """A seated player's chat message, to everyone at the table: plain text (the client
+        shows it as text, never as markup) of at most CHAT_LENGTH characters, or a quick phrase."""
+        if not 0 <= seat < len(table.seats) or table.seats[seat].kind != "human":
+            raise TableError("spectator", "only a player at the table may chat", 403)
+        message: dict[str, Any] = {"type": "chat", "seat": seat, "name": table.seats[seat].name, "at": self.wall()}
+        if phrase is not None:
+            if phrase not in CHAT_PHRASES:
+                raise TableError("bad_message", f"quick phrases are {', '.join(CHAT_PHRASES)}", 422)
+            message["phrase"] = phrase
+        else:
+            if not isinstance(text, str):
+                raise TableError("bad_message", "a chat message has a text or a phrase", 422)
+            clean = "".join(c for c in text if c.isprintable()).strip()
+            if not clean:
+                raise TableError("bad_message", "an empty chat message", 422)
+            if len(clean) > CHAT_LENGTH:
+                raise TableError("too_long", f"chat messages are at most {CHAT_LENGTH} characters", 422)
+            message["text"] = clean
+        table.chat.append(message)
+        for conn in list(table.conns):
+            conn.send(message)
+        if self.cluster is not None and table.watched:
+            for key in set().union(*table.watched.values()):
+                self.cluster.publish_update(table.id, key, message)
 
     def _update(self, table: LiveTable, seat: int | None, views: list[dict[str, Any]], full: bool) -> dict[str, Any]:
         names = {s.index: (s.name or f"seat {s.index}") for s in table.seats}

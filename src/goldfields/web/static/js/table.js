@@ -23,6 +23,12 @@ const els = {
   conn: document.getElementById("conn"),
   clock: document.getElementById("move-clock"),
   notify: document.getElementById("notify-btn"),
+  chat: document.getElementById("chat"),
+  chatList: document.getElementById("chat-list"),
+  chatForm: document.getElementById("chat-form"),
+  chatInput: document.getElementById("chat-input"),
+  chatPhrases: document.getElementById("chat-phrases"),
+  chatMutes: document.getElementById("chat-mutes"),
 };
 
 const state = {
@@ -35,6 +41,7 @@ const state = {
   log: [], // {game, ev, en}
   deadline: null,
   myTurn: false,
+  chat: [],
 };
 
 function readSeat() {
@@ -95,6 +102,14 @@ function onStatus(status, detail) {
 async function onMessage(msg) {
   if (msg.type === "update") {
     await onUpdate(msg);
+    if (msg.full) {
+      state.chat = msg.chat || [];
+      renderChat();
+    }
+  } else if (msg.type === "chat") {
+    state.chat.push(msg);
+    if (state.chat.length > 100) state.chat.splice(0, state.chat.length - 100);
+    renderChat();
   } else if (msg.type === "error") {
     if (state.view) state.view.setPending(false);
     if (msg.code === "auth") {
@@ -150,6 +165,61 @@ async function onUpdate(msg) {
   document.title = `${myTurn ? "● " : ""}${msg.table.name} · goldfields`;
   if (myTurn && !state.myTurn) notifyTurn(msg);
   state.myTurn = myTurn;
+}
+
+// ---------------------------------------------------------------------------
+// Table chat: players write, everyone at the table reads; shown as text only; each
+// reader may mute a player (kept in this browser, per table).
+// ---------------------------------------------------------------------------
+const PHRASES = ["hi", "gl", "gg", "wp", "thanks", "sorry", "oops", "wait", "bye"];
+
+function mutedSeats() {
+  try {
+    return new Set(JSON.parse(localStorage.getItem(`goldfields.mute.${tableId}`) || "[]"));
+  } catch {
+    return new Set();
+  }
+}
+
+function setMuted(seat, on) {
+  const muted = mutedSeats();
+  if (on) muted.add(seat);
+  else muted.delete(seat);
+  try {
+    localStorage.setItem(`goldfields.mute.${tableId}`, JSON.stringify([...muted]));
+  } catch {
+    /* for this page only */
+  }
+  renderChat();
+}
+
+function renderChat() {
+  if (!state.msg) return;
+  els.chat.hidden = false;
+  const muted = mutedSeats();
+  const shown = state.chat.filter((m) => !muted.has(m.seat));
+  fill(els.chatList, shown.slice(-60).map((m) => h(
+    "li", { class: { own: m.seat === state.seat } },
+    h("strong", `${seatName(m.seat)}: `),
+    // Text only: a message is never read as markup.
+    m.phrase ? h("em", t(`chat.${m.phrase}`)) : m.text,
+  )));
+  els.chatList.scrollTop = els.chatList.scrollHeight;
+  const player = state.seat !== null;
+  els.chatForm.hidden = !player;
+  els.chatPhrases.hidden = !player;
+  fill(els.chatPhrases, player ? PHRASES.map((p) => h("button.btn.small.phrase", { type: "button", "data-phrase": p,
+    onclick: () => sendChat({ phrase: p }) }, t(`chat.${p}`))) : null);
+  const others = state.msg.table.seats.filter((s) => s.kind === "human" && s.seat !== state.seat && !s.open);
+  fill(els.chatMutes, others.length ? [h("span.muted", `${t("chat.mute")} `), others.map((s) => h("label.check",
+    h("input", { type: "checkbox", "data-seat": s.seat, checked: muted.has(s.seat), onchange: (e) => setMuted(s.seat, e.target.checked) }),
+    " ", seatName(s.seat)))] : null);
+}
+
+function sendChat(body) {
+  const ok = state.socket && state.socket.send({ type: "chat", ...body });
+  if (!ok) toast(t("conn.notSent"), "error");
+  return ok;
 }
 
 // ---------------------------------------------------------------------------
@@ -476,6 +546,7 @@ function start() {
       renderHeader();
       renderNotice();
       renderNotifyButton();
+      renderChat();
       if (state.view) state.view.relabel();
       renderLog();
     }
@@ -484,6 +555,11 @@ function start() {
   document.getElementById("rules-btn").addEventListener("click", openRules);
   document.getElementById("share-btn").addEventListener("click", openShare);
   els.notify.addEventListener("click", toggleNotify);
+  els.chatForm.addEventListener("submit", (e) => {
+    e.preventDefault();
+    const text = els.chatInput.value.trim();
+    if (text && sendChat({ text })) els.chatInput.value = "";
+  });
   renderNotifyButton();
   document.addEventListener("keydown", onKey);
   setInterval(tickClock, 500);

@@ -1,0 +1,78 @@
+"""Table chat on a real server: players only, plain text, length and rate limits, quick
+phrases, and the history a reconnecting client gets."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from live import BOTS, HUMAN, LiveServer, receive, send
+from websockets.sync.client import ClientConnection
+
+
+def next_of(ws: ClientConnection, kind: str) -> dict[str, Any]:
+    """The next message of a kind, past updates and acks."""
+    while True:
+        msg = receive(ws)
+        if msg["type"] == kind:
+            return msg
+
+
+def seated(server: LiveServer, table_id: str, seat: int, token: str) -> ClientConnection:
+    ws = server.ws(table_id)
+    send(ws, {"type": "hello", "seat": seat, "token": token})
+    assert receive(ws)["type"] == "update"
+    return ws
+
+
+def two_players(server: LiveServer) -> tuple[str, str, str]:
+    created = server.create([HUMAN, HUMAN, BOTS], claim=0, player_name="Ann", partnership=False)
+    tid = created["table"]["id"]
+    bob = server.post(f"/api/tables/{tid}/seats/1/claim", {"name": "Bob"}).json()["token"]
+    return tid, created["you"]["token"], bob
+
+
+def test_players_chat_in_plain_text_and_spectators_only_read(server: LiveServer) -> None:
+    tid, ann, bob = two_players(server)
+    with seated(server, tid, 0, ann) as a, seated(server, tid, 1, bob) as b, server.ws(tid) as watcher:
+        send(watcher, {"type": "hello"})
+        assert receive(watcher)["type"] == "update"
+        send(a, {"type": "chat", "text": "  <b>good\x07 luck</b>  "})
+        for ws in (a, b, watcher):
+            msg = next_of(ws, "chat")
+            # Control characters go, the rest is kept as text (the page shows it as text, never markup).
+            assert msg["seat"] == 0 and msg["name"] == "Ann" and msg["text"] == "<b>good luck</b>"
+        send(b, {"type": "chat", "phrase": "gg"})
+        assert next_of(a, "chat")["phrase"] == "gg"
+        send(watcher, {"type": "chat", "text": "hello"})
+        assert next_of(watcher, "error")["code"] == "spectator"
+        send(a, {"type": "chat", "text": "x" * 201})
+        assert next_of(a, "error")["code"] == "too_long"
+        send(a, {"type": "chat", "phrase": "<script>"})
+        assert next_of(a, "error")["code"] == "bad_message"
+        send(a, {"type": "chat", "text": " \x00 "})
+        assert next_of(a, "error")["code"] == "bad_message"
+    # A player who comes back reads what was said.
+    with server.ws(tid) as again:
+        send(again, {"type": "hello", "seat": 1, "token": bob})
+        full = receive(again)
+        assert [m.get("text") or m.get("phrase") for m in full["chat"]] == ["<b>good luck</b>", "gg"]
+
+
+@pytest.fixture
+def limited(database: Path | str) -> Any:
+    live = LiveServer(database, rate_limits=True, chat_rate="3/minute").start()
+    yield live
+    live.stop()
+
+
+def test_chat_is_rate_limited(limited: LiveServer) -> None:
+    tid, ann, _ = two_players(limited)
+    with seated(limited, tid, 0, ann) as a:
+        for i in range(3):
+            send(a, {"type": "chat", "text": f"hello {i}"})
+            assert next_of(a, "chat")["text"] == f"hello {i}"
+        send(a, {"type": "chat", "text": "one too many"})
+        refused = next_of(a, "error")
+        assert refused["code"] == "rate_limited" and refused["retry_after"] > 0

@@ -8,11 +8,12 @@ WebSocket protocol (JSON text messages), client to server:
   ``seq`` (optional) is the step the client last saw, so a move meant for an
   older position is refused instead of misapplied;
 * ``{"type": "resume"}`` take the seat back from a stand-in bot;
+* ``{"type": "chat", "text": "..."}`` or ``{"phrase": "gg"}`` table chat (players only);
 * ``{"type": "ping"}``.
 
 Server to client: ``update`` (the seat's own view, new events, their log lines,
 the table summary and clocks; ``full`` on connect), ``ack`` (a move is stored),
-``error`` (``code``, ``rule`` where a game rule said no, ``message``), ``pong``.
+``error`` (``code``, ``rule`` where a game rule said no, ``message``), ``chat``, ``pong``.
 A bad message gets an error and changes nothing; the connection stays open.
 """
 

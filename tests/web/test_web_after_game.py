@@ -332,3 +332,33 @@ def test_two_players_chat_in_text_with_translated_phrases_and_a_mute(new_page: A
     watcher.goto(f"/table.html?t={tid}")
     watcher.locator("#chat-list li").filter(has_text="still here").wait_for()
     assert watcher.locator("#chat-form").is_hidden()
+
+
+def test_the_guided_first_game_teaches_one_step_at_a_time_to_its_end(new_page: Any, server: LiveServer) -> None:
+    page = new_page()
+    page.goto("/")
+    page.click("#learn-digging")
+    page.wait_for_url(re.compile(r"/tutorial\.html"))
+    page.click("#tut-start")
+    prompts = []
+    while True:
+        page.wait_for_function("document.body.dataset.coach !== ''")
+        coach = page.evaluate("document.body.dataset.coach")
+        if coach == "done":
+            break
+        prompts.append(coach)
+        move = page.evaluate("document.body.dataset.waiting")
+        code = move.split()[1]
+        # Only the card the prompt asks for can be selected.
+        selectable = page.locator(".hand .card.selectable").evaluate_all("els => els.map((e) => e.dataset.card)")
+        assert set(selectable) == {code}
+        if coach == "open":
+            screenshot(page, "tutorial-first-step", full_page=False)
+        frame = page.evaluate("document.body.dataset.frame")
+        page.locator(f'.hand .card.selectable[data-card="{code}"]').last.click()
+        page.locator(f'[data-move="{move}"]').first.click()
+        page.wait_for_function(f"document.body.dataset.frame !== {frame!r}")
+    assert prompts == ["open", "chest", "defend", "pass", "close"]
+    assert "closed your mine for 3 points" in page.locator("#coach").inner_text()
+    screenshot(page, "tutorial-done", full_page=False)
+    assert page.locator("#tut-real").get_attribute("href") == "/"

@@ -16,7 +16,7 @@ pytestmark = pytest.mark.browser
 
 PREFIXES = (
     "app|lang|nav|game|status|common|conn|err|lobby|rules|share|table|keys|metal|card|dig|colour|dg|ev|opt"
-    "|sum|replay|rematch|notify|level|board|player|chat"
+    "|sum|replay|rematch|notify|level|board|player|chat|tut"
 )
 STATIC = Path(__file__).resolve().parents[2] / "src" / "goldfields" / "web" / "static"
 

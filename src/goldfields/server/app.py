@@ -397,6 +397,16 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
         definition, record, names = await finished_game(request, table_id)
         return await computed(("summary", table_id), lambda: replays.summary(definition, record, names))
 
+    @app.get("/api/tutorial")
+    async def tutorial() -> dict[str, Any]:
+        """The guided first game of Digging: a scripted hand, position by position through the
+        player's eyes (seat 0), and the steps the page asks for (see digging/tutorial.py)."""
+        from ..digging import tutorial as script
+
+        definition = registry.get("digging")
+        data = await computed(("tutorial",), lambda: replays.frames(definition, script.record(), script.PLAYER, {}))
+        return {"frames": data["frames"], "steps": script.steps(), "names": script.NAMES, "player": script.PLAYER}
+
     @app.post("/api/replay")
     async def replay_record(request: Request, body: ReplayBody) -> dict[str, Any]:
         """A game record sent by the browser (a file the player opened), replayed as

@@ -97,7 +97,8 @@ function renderQuick() {
       " ", t(`level.${level}`))),
     h("span.field-hint", t(`level.${state.level}Help`)),
   );
-  fill(els.quick, h("div.quick-row", buttons), picker);
+  const learn = h("a.learn#learn-digging", { href: "/tutorial.html" }, t("lobby.learn"));
+  fill(els.quick, h("div.quick-row", buttons), picker, learn);
 }
 
 const LEVEL_KEY = "goldfields.level";

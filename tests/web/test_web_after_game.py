@@ -362,3 +362,20 @@ def test_the_guided_first_game_teaches_one_step_at_a_time_to_its_end(new_page: A
     assert "closed your mine for 3 points" in page.locator("#coach").inner_text()
     screenshot(page, "tutorial-done", full_page=False)
     assert page.locator("#tut-real").get_attribute("href") == "/"
+
+
+def test_the_new_pages_fit_a_phone_without_sideways_scrolling(new_page: Any, server: LiveServer) -> None:
+    tid, _ = finished_table(server, [HUMAN, bot()], ["Ann"], partnership=False)
+    page = new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    for path, ready in (
+        (f"/replay.html?t={tid}&seat=all", "#summary .score-chart"),
+        ("/tutorial.html", "#tut-start"),
+        ("/leaderboard.html", ".board-pick"),
+    ):
+        page.goto(path)
+        page.locator(ready).wait_for()
+        widths = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+        assert widths[0] <= widths[1], f"{path} scrolls sideways: {widths[0]} px in {widths[1]}"
+    page.goto(f"/replay.html?t={tid}&seat=0")
+    page.locator("#summary .score-chart").wait_for()
+    screenshot(page, "phone-replay")

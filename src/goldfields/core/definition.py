@@ -159,6 +159,9 @@ class GameDefinition(ABC, Generic[P]):
     """``"module:function"``: ``function(record)`` yields ``(state, move, events)``
     after each step of a record that :meth:`replay` accepts, where the generic
     reading of ``moves`` does not fit (Digging's per-hand decks); see :meth:`walk`."""
+    tutorial: ClassVar[str | None] = None
+    """``"module"`` of a guided first game: ``record()``, ``steps()``, ``PLAYER`` and ``NAMES``
+    (see goldfields.digging.tutorial)."""
     levels: ClassVar[Mapping[str, str]] = {}
     """Bot specs for people choosing an opponent: ``easy``, ``medium`` and ``hard``
     (see docs/bots.md, "Levels")."""

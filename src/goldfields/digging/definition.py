@@ -53,6 +53,7 @@ class Digging(GameDefinition[DiggingParams]):
     encoding = "goldfields.research.encoding:DIGGING"
     replayer = "goldfields.digging.replay:replay"
     walker = "goldfields.digging.replay:walk"
+    tutorial = "goldfields.digging.tutorial"
     narrator = "goldfields.digging.narrate:event_text"
 
     @property

@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import importlib
 import json
 import logging
 import re
@@ -36,11 +37,12 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 from urllib.parse import urlencode
 
-from fastapi import FastAPI, Header, HTTPException, Query, Request, Response, WebSocket, WebSocketDisconnect
+from fastapi import Depends, FastAPI, HTTPException, Query, Request, Response, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import JSONResponse
 from fastapi.routing import APIRoute
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import IntegrityError
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -57,6 +59,7 @@ from .cluster import Cluster, Moving
 from .games import ConfigError, table_game
 from .limits import Quiet, RateLimits, Sockets, json_depth, plain_text
 from .models import PlayerRow
+from .ratings import mode_of
 from .schemas import (
     ClaimSeat,
     Created,
@@ -78,6 +81,9 @@ log = logging.getLogger("goldfields.server")
 
 MAX_QUEUE = 500  # updates waiting for a slow client before it is dropped
 REPLAY_CACHE = 16  # finished games' replays kept computed
+# A player's key as a bearer token (``Authorization: Bearer <key>``), documented in the OpenAPI
+# schema; a missing one is answered by the handlers in the API's own words.
+player_bearer = HTTPBearer(auto_error=False, description="Your player profile's secret key.")
 
 LobbyStatus = Literal["live", "open", "playing", "finished"]
 TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")  # secrets.token_urlsafe ids
@@ -118,7 +124,10 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
         lifespan=lifespan,
         responses={
             400: {"model": Problem},
+            401: {"model": Problem},
+            403: {"model": Problem},
             404: {"model": Problem},
+            410: {"model": Problem},
             409: {"model": Problem},
             413: {"model": Problem},
             422: {"model": Problem},
@@ -236,6 +245,7 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
                     "options": _option_defaults(options),
                     "bots": available_bots(game.name),
                     "levels": dict(game.levels),
+                    "tutorial": game.tutorial is not None,
                 }
             )
         return out
@@ -397,15 +407,21 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
         definition, record, names = await finished_game(request, table_id)
         return await computed(("summary", table_id), lambda: replays.summary(definition, record, names))
 
-    @app.get("/api/tutorial")
-    async def tutorial() -> dict[str, Any]:
-        """The guided first game of Digging: a scripted hand, position by position through the
-        player's eyes (seat 0), and the steps the page asks for (see digging/tutorial.py)."""
-        from ..digging import tutorial as script
-
-        definition = registry.get("digging")
-        data = await computed(("tutorial",), lambda: replays.frames(definition, script.record(), script.PLAYER, {}))
-        return {"frames": data["frames"], "steps": script.steps(), "names": script.NAMES, "player": script.PLAYER}
+    @app.get("/api/games/{game}/tutorial")
+    async def tutorial(game: str) -> dict[str, Any]:
+        """A game's guided first game: a scripted hand, position by position through the
+        player's eyes, and the steps the page asks for (Digging's: digging/tutorial.py)."""
+        try:
+            definition = registry.get(game)
+        except registry.UnknownGame:
+            definition = None
+        if definition is None or definition.tutorial is None:
+            raise HTTPException(404, detail={"code": "no_tutorial", "message": f"no guided game for {game!r}"})
+        script = importlib.import_module(definition.tutorial)
+        player = script.PLAYER
+        data = await computed(("tutorial", game), lambda: replays.frames(definition, script.record(), player, {}))
+        steps, names = script.steps(), script.NAMES
+        return {"game": game, "frames": data["frames"], "steps": steps, "names": names, "player": player}
 
     @app.post("/api/replay")
     async def replay_record(request: Request, body: ReplayBody) -> dict[str, Any]:
@@ -496,9 +512,6 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
             raise TableError("bad_player_key", "no player has this key: check the recovery link", 401)
         return player
 
-    def bearer(authorization: str | None) -> str | None:
-        scheme, _, key = (authorization or "").partition(" ")
-        return key.strip() if scheme.lower() == "bearer" and key.strip() else None
 
     @app.post("/api/players", response_model=PlayerCreated, status_code=201)
     async def new_player(request: Request, body: NewPlayer) -> dict[str, Any]:
@@ -511,10 +524,12 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
         return {"id": player_id, "name": body.name.strip(), "key": key}
 
     @app.get("/api/players/me")
-    async def my_profile(request: Request, authorization: Annotated[str | None, Header()] = None) -> dict[str, Any]:
+    async def my_profile(
+        request: Request, key: Annotated[HTTPAuthorizationCredentials | None, Depends(player_bearer)] = None
+    ) -> dict[str, Any]:
         """Your own profile, from your key (``Authorization: Bearer <key>``): how a recovery
         link signs a new device in."""
-        player = await player_of(request, bearer(authorization))
+        player = await player_of(request, key.credentials if key is not None else None)
         if player is None:
             raise TableError("bad_player_key", "send your key as Authorization: Bearer <key>", 401)
         profile = await manager(request).store.player_profile(player.id)
@@ -523,10 +538,12 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
 
     @app.patch("/api/players/me")
     async def rename(
-        request: Request, body: NewPlayer, authorization: Annotated[str | None, Header()] = None
+        request: Request,
+        body: NewPlayer,
+        key: Annotated[HTTPAuthorizationCredentials | None, Depends(player_bearer)] = None,
     ) -> dict[str, Any]:
         """A new name for your profile (games already played keep the name they were played under)."""
-        player = await player_of(request, bearer(authorization))
+        player = await player_of(request, key.credentials if key is not None else None)
         if player is None:
             raise TableError("bad_player_key", "send your key as Authorization: Bearer <key>", 401)
         await manager(request).store.rename_player(player.id, body.name.strip())
@@ -543,12 +560,18 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
     @app.get("/api/leaderboard")
     async def leaderboard(
         request: Request,
-        game: Annotated[str, Query(pattern=r"^[a-z][a-z0-9_-]{0,39}$")] = "digging",
-        mode: Annotated[str, Query(pattern=r"^(partnership|[0-9]{1,2}p)$")] = "partnership",
+        game: Annotated[str | None, Query(pattern=r"^[a-z][a-z0-9_-]{0,39}$")] = None,
+        mode: Annotated[str | None, Query(pattern=r"^(partnership|[0-9]{1,2}p)$")] = None,
         limit: Annotated[int, Query(ge=1, le=200)] = 50,
     ) -> dict[str, Any]:
         """The ladder of one game and mode (``partnership``, ``2p``, ``3p``...), best first:
-        humans and bots, by rating (openskill's ordinal, mu - 3 sigma)."""
+        humans and bots, by rating (openskill's ordinal, mu - 3 sigma). By default the first
+        game the server hosts, at its default table."""
+        first = next(iter(registry.games()))
+        game = game or first.name
+        if mode is None:
+            hosted = next((g for g in registry.games() if g.name == game), first)
+            mode = mode_of(hosted.params().to_json())
         rows = await manager(request).store.leaderboard(game, mode, limit)
         return {"game": game, "mode": mode, "players": rows}
 

@@ -127,6 +127,7 @@ class GameInfo(BaseModel):
     levels: dict[str, str] = Field(
         default_factory=dict, description="Bot specs for people choosing opponents: easy, medium and hard."
     )
+    tutorial: bool = Field(default=False, description="Whether GET /api/games/{game}/tutorial has a guided game.")
 
 
 class Problem(BaseModel):

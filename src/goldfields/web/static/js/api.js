@@ -66,7 +66,7 @@ export const api = {
   me: (key) => call("GET", "/api/players/me", undefined, false, key),
   rename: (key, name) => call("PATCH", "/api/players/me", { name }, false, key),
   newPlayer: (name) => call("POST", "/api/players", { name }),
-  tutorial: () => call("GET", "/api/tutorial"),
+  tutorial: (game) => call("GET", `/api/games/${encodeURIComponent(game)}/tutorial`),
   leaderboard: (game, mode) => call("GET", `/api/leaderboard?${new URLSearchParams({ game, mode })}`),
 };
 

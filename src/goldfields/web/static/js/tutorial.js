@@ -149,7 +149,7 @@ async function start() {
   initLanguagePicker(document.getElementById("lang"));
   applyI18n(document);
   try {
-    state.data = await api.tutorial();
+    state.data = await api.tutorial("digging");
   } catch (err) {
     fill(els.coach, h("p", errorText(err)));
     return;

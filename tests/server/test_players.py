@@ -25,6 +25,16 @@ def wait_finished(server: LiveServer, table_id: str) -> None:
         time.sleep(0.2)
 
 
+def play_together(server: LiveServer, table_id: str, seats: dict[int, str]) -> None:
+    """The humans of a table play it out at once (each seat: its token), then it is over."""
+    players = [threading.Thread(target=play_seat, args=(server, table_id, s, tok)) for s, tok in seats.items()]
+    for p in players:
+        p.start()
+    for p in players:
+        p.join(timeout=300)
+    wait_finished(server, table_id)
+
+
 def me(server: LiveServer, key: str) -> httpx.Response:
     return httpx.get(f"{server.base}/api/players/me", headers={"Authorization": f"Bearer {key}"}, timeout=10)
 
@@ -83,12 +93,7 @@ def test_partners_are_rated_as_one_team(server: LiveServer) -> None:
     r = server.post("/api/tables", body)
     tid, ann_token = r.json()["table"]["id"], r.json()["you"]["token"]
     cy_token = server.post(f"/api/tables/{tid}/seats/2/claim", {"name": "", "player_key": cy["key"]}).json()["token"]
-    players = [threading.Thread(target=play_seat, args=(server, tid, s, tok)) for s, tok in ((0, ann_token), (2, cy_token))]  # noqa: E501
-    for p in players:
-        p.start()
-    for p in players:
-        p.join(timeout=300)
-    wait_finished(server, tid)
+    play_together(server, tid, {0: ann_token, 2: cy_token})
     a = server.get(f"/api/players/{ann['id']}").json()
     c = server.get(f"/api/players/{cy['id']}").json()
     # Two partners who had the same rating get the same new rating, and share the result.
@@ -105,12 +110,7 @@ def test_a_game_with_an_anonymous_human_is_kept_in_history_but_not_rated(server:
                                     "player_key": ann["key"], "seats": [HUMAN, HUMAN, BOTS]})
     tid, ann_token = r.json()["table"]["id"], r.json()["you"]["token"]
     anon = server.post(f"/api/tables/{tid}/seats/1/claim", {"name": "Guest"}).json()["token"]
-    players = [threading.Thread(target=play_seat, args=(server, tid, s, tok)) for s, tok in ((0, ann_token), (1, anon))]
-    for p in players:
-        p.start()
-    for p in players:
-        p.join(timeout=300)
-    wait_finished(server, tid)
+    play_together(server, tid, {0: ann_token, 1: anon})
     profile = server.get(f"/api/players/{ann['id']}").json()
     assert profile["ratings"] == []
     assert profile["history"][0]["table"] == tid and profile["history"][0]["rating_after"] is None

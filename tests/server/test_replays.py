@@ -4,24 +4,14 @@ from __future__ import annotations
 
 import json
 import threading
-import time
-from collections.abc import Callable
 from typing import Any
 
 import httpx
 from live import BOTS, HUMAN, LiveServer, receive, send
+from test_lifecycle import wait_for
 from test_play import play_seat
 
 from goldfields.core import registry
-
-
-def wait_for(check: Callable[[], Any], what: str, timeout: float = 120) -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if result := check():
-            return result
-        time.sleep(0.1)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 def finished(server: LiveServer, table_id: str) -> bool:

@@ -345,18 +345,6 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
         state, _ = registry.get(found.row.game).restore(found.row.record)
         return state.observation(None)
 
-    @app.get("/api/tables/{table_id}/record")
-    async def record(request: Request, table_id: str) -> dict[str, Any]:
-        """The game record, once the game is over (it holds every card, so not before)."""
-        table = manager(request).tables.get(table_id)
-        if table is not None:
-            if table.status != "finished":
-                raise TableError("not_finished", "the record can be downloaded once the game is over")
-            return table.state.record()
-        found = await stored(request, table_id)
-        if found.row.record is None:
-            raise TableError("not_finished", f"table {table_id!r} is {found.row.status}: it has no record")
-        return found.row.record
 
     async def finished_game(
         request: Request, table_id: str
@@ -366,12 +354,18 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
         table = manager(request).tables.get(table_id)
         if table is not None:
             if table.status != "finished":
-                raise TableError("not_finished", "a game can be replayed once it is over")
+                raise TableError("not_finished", "the game is not over: its record, replay and summary come at the end")
             return table.game.definition, table.state.record(), {s.index: s.name for s in table.seats}
         found = await stored(request, table_id)
         if found.row.record is None:
-            raise TableError("not_finished", f"table {table_id!r} is {found.row.status}: it has no game to replay")
+            raise TableError("not_finished", f"table {table_id!r} is {found.row.status}: it has no record")
         return registry.get(found.row.game), found.row.record, {s.seat: s.name for s in found.seats}
+
+    @app.get("/api/tables/{table_id}/record")
+    async def record(request: Request, table_id: str) -> dict[str, Any]:
+        """The game record, once the game is over (it holds every card, so not before)."""
+        _definition, game_record, _names = await finished_game(request, table_id)
+        return game_record
 
     async def computed(key: tuple[Any, ...], work: Callable[[], dict[str, Any]]) -> dict[str, Any]:
         """A finished game never changes: its replay is computed once (in a thread, off the

@@ -100,10 +100,12 @@ def test_a_training_round_writes_a_network_the_bots_load(tmp_path: Path) -> None
     from goldfields.learn.loop import Plan, run
     from goldfields.learn.trainer import Fit
 
-    rounds = run(Plan(rounds=1, games=1, search=8, hidden=(16,), eval_games=2, players=2, partnership=False,
+    rounds = run(Plan(rounds=1, games=2, search=8, hidden=(16,), eval_games=2, tables=((2, False), (3, False)),
                       jobs=1, fit=Fit(epochs=1)), tmp_path)  # fmt: skip
-    assert len(rounds) == 1 and rounds[0].examples > 0
-    assert (tmp_path / "curve.csv").exists() and (tmp_path / "train.json").exists()
+    assert [r.round for r in rounds] == [0, 1] and rounds[1].examples > 0
+    assert set(rounds[1].win_rates) == {"2p", "3p"}
+    assert (tmp_path / "curve.csv").exists() and (tmp_path / "curve.png").exists()
+    assert (tmp_path / "train.json").exists() and (tmp_path / "round-00.npz").exists()
     bot = make_bot(f"net:net={tmp_path / 'round-01.npz'}", "digging")
     assert bot.spec().startswith("net:net=")
 
@@ -134,6 +136,12 @@ def _game_with_a_planted_blunder(seed: int) -> tuple[dict, tuple[int, int]]:
     return state.record(), plant
 
 
+def _frame_moves(record: dict) -> list[str | None]:
+    from goldfields.core import registry
+
+    return [move for _state, move, _events in registry.get("digging").walk(record)]
+
+
 def test_analysis_finds_a_planted_blunder() -> None:
     from goldfields.bots.analysis import analyze
 
@@ -144,8 +152,9 @@ def test_analysis_finds_a_planted_blunder() -> None:
     assert planted.drop >= 0.15
     costliest = sorted(decisions, key=lambda d: -d.drop)[:3]
     assert planted in costliest
-    # Only seat 0's own decisions with a choice are judged.
+    # Only seat 0's own decisions with a choice are judged, each at the replay viewer's step.
     assert all(d.choices >= 2 for d in decisions)
+    assert _frame_moves(record)[planted.step] == planted.played
 
 
 def test_the_analyze_command_prints_and_writes_json(tmp_path: Path) -> None:

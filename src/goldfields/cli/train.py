@@ -34,8 +34,12 @@ def train(
     opponent: Annotated[str, typer.Option("--opponent", help="Bot spec the network is measured against.")] = (
         "heuristic"
     ),
-    players: Annotated[int, typer.Option("--players", "-p", min=2, max=4, help="Table size.")] = 4,
-    individual: Annotated[bool, typer.Option("--individual", help="4 players each for themselves.")] = False,
+    tables: Annotated[str, typer.Option("--tables", help="Self-play tables, played in turn and each measured: "
+                                        "2p, 3p, 4p, 4p-partnership, comma-separated.")] = "4p-partnership,2p",
+    window: Annotated[int, typer.Option("--window", min=1, help="Rounds of self-play examples the network is "
+                                        "fitted on.")] = 3,
+    guide: Annotated[bool, typer.Option("--guide/--no-guide", help="From round 2, guide the self-play search "
+                                        "with the last round's network.")] = True,
     jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Self-play processes.")] = 2,
     seed: Annotated[int, typer.Option("--seed", "-s", help="Same seed, same games and weights.")] = 0,
     out: Annotated[Path, typer.Option("--out", "-o", help="Folder for networks and the curve.")] = Path(
@@ -51,21 +55,30 @@ def train(
         console.print(f"[red]error:[/red] --hidden takes layer sizes like 256,256, not {hidden!r}")
         raise typer.Exit(2) from None
     try:
-        from ..learn.loop import Plan, Round, run
+        from ..learn.loop import Plan, Round, parse_tables, run
     except ImportError as err:
         console.print(f"[red]error:[/red] {err}")
         raise typer.Exit(2) from None
-    plan = Plan(rounds=rounds, games=games, search=search, hidden=sizes, eval_games=eval_games, opponent=opponent,
-                players=players, partnership=players == 4 and not individual, jobs=jobs, seed=seed)  # fmt: skip
+    try:
+        table_list = parse_tables(tables)
+    except ValueError as err:
+        console.print(f"[red]error:[/red] --tables: {err}")
+        raise typer.Exit(2) from None
+    plan = Plan(rounds=rounds, games=games, search=search, hidden=sizes, window=window, eval_games=eval_games,
+                opponent=opponent, tables=table_list, guide=guide, jobs=jobs, seed=seed)  # fmt: skip
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=console) as progress:  # fmt: skip
         task = progress.add_task("self-play games", total=rounds * games)
 
         def on_round(r: Round) -> None:
+            wins = ", ".join(f"{100 * w:.0f}% ({t})" for t, w in r.win_rates.items())
+            if r.round == 0:
+                progress.console.print(f"round 0 (untrained): net vs {opponent} {wins}")
+                return
             progress.console.print(
                 f"round {r.round}: {r.examples} examples, loss {r.policy_loss:.3f} (policy) "
-                f"{r.value_loss:.3f} (value), {r.games_per_second:.2f} games/s, "
-                f"net vs {opponent}: {100 * r.win_rate:.0f}%"
+                f"{r.value_loss:.3f} (value), {r.games_per_second:.2f} games/s, net vs {opponent} {wins}, "
+                f"{r.seconds / 60:.1f} min"
             )
 
         run(plan, out, on_round=on_round, on_game=lambda: progress.advance(task))

@@ -1,24 +1,29 @@
 """Expert iteration: self-play with the current network, fit, measure, repeat.
 
-Each round plays ``games`` self-play games in ``jobs`` processes (the search
-guided by the previous round's network from round 2 on), keeps the examples of
+Each round plays ``games`` self-play games in ``jobs`` processes, taking the
+tables of ``tables`` in turn (one network plays every table size: its inputs
+say how many play and who partners whom). With ``guide`` the search is guided
+by the previous round's network from round 2 on. The loop keeps the examples of
 the last ``window`` rounds, fits the network further on them, and measures the
-``net`` bot against a fixed opponent with the arena's duplicate deals. Every
-round's network, the curve (``curve.csv``, ``curve.png``) and ``train.json``
-(the command's parameters and seed) are written into ``out``.
+``net`` bot against a fixed opponent on each table with the arena's duplicate
+deals. Every round's network, the curve (``curve.csv``, ``curve.png``) and
+``train.json`` (the command's parameters and seed) are written into ``out``.
 """
 
 from __future__ import annotations
 
 import csv
 import json
+import math
 import multiprocessing
+import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from ..arena import GameSpec, Tournament, run_tournament
 from ..bots.net import GAME
+from ..research.encoding import encoding_for
 from .selfplay import Examples, SelfPlay
 from .trainer import Fit, TorchNet, train
 
@@ -34,9 +39,12 @@ class Plan:
     window: int = 3
     """Rounds of examples kept for fitting."""
     eval_games: int = 40
+    """Games per table against ``opponent`` after each round."""
     opponent: str = "heuristic"
-    players: int = 4
-    partnership: bool = True
+    tables: tuple[tuple[int, bool], ...] = ((4, True),)
+    """``(players, partnership)`` of the self-play tables, played in turn."""
+    guide: bool = True
+    """From round 2, the self-play search uses the previous round's network (expert iteration)."""
     jobs: int = 2
     seed: int = 0
     fit: Fit = field(default_factory=Fit)
@@ -48,8 +56,11 @@ class Round:
     examples: int
     policy_loss: float
     value_loss: float
-    win_rate: float
+    win_rates: dict[str, float]
+    """The ``net`` bot's win rate against the opponent, per table name."""
     games_per_second: float
+    seconds: float
+    """Wall time since training began."""
 
 
 def _play(args: tuple[SelfPlay, int]) -> Examples:
@@ -57,60 +68,88 @@ def _play(args: tuple[SelfPlay, int]) -> Examples:
     return selfplay.game(seed)
 
 
+def table_name(players: int, partnership: bool) -> str:
+    return f"{players}p-partnership" if partnership else f"{players}p"
+
+
+def parse_tables(text: str) -> tuple[tuple[int, bool], ...]:
+    """``"4p-partnership,2p"`` as ``((4, True), (2, False))``; a clear error for anything else."""
+    names = {table_name(p, part): (p, part) for p in (2, 3, 4) for part in (False, True) if not part or p == 4}
+    out = []
+    for word in (w.strip() for w in text.split(",")):
+        if word not in names:
+            raise ValueError(f"unknown table {word!r}; tables are {', '.join(names)}")
+        out.append(names[word])
+    return tuple(out)
+
+
 def run(plan: Plan, out: Path, on_round: Callable[[Round], None] | None = None,
         on_game: Callable[[], None] | None = None) -> list[Round]:  # fmt: skip
-    import time
-
+    began = time.perf_counter()
     out.mkdir(parents=True, exist_ok=True)
     (out / "train.json").write_text(json.dumps(asdict(plan), indent=2) + "\n")
-    model: TorchNet | None = None
+    model = TorchNet(encoding_for(GAME).size, plan.hidden, seed=plan.seed)
     buffer: list[Examples] = []
     rounds: list[Round] = []
     net_path: Path | None = None
     ctx = multiprocessing.get_context("spawn")
+
+    def measure(r: int, data: int, p_loss: float, v_loss: float, rate: float) -> None:
+        assert net_path is not None
+        wins = {table_name(p, partnership): _measure(plan, net_path, p, partnership,
+                                                     out / f"arena-{r:02d}-{table_name(p, partnership)}")
+                for p, partnership in plan.tables}  # fmt: skip
+        row = Round(r, data, p_loss, v_loss, wins, rate, time.perf_counter() - began)
+        rounds.append(row)
+        _write_curve(out, rounds, plan.opponent)
+        if on_round is not None:
+            on_round(row)
+
+    # Round 0 is the untrained network: where the learning curve starts.
+    net_path = out / "round-00.npz"
+    model.to_numpy({"round": 0, "examples": 0, "plan": asdict(plan)}).save(net_path)
+    measure(0, 0, math.nan, math.nan, 0.0)
     with ctx.Pool(plan.jobs) as pool:
         for r in range(1, plan.rounds + 1):
-            guide = None if net_path is None else str(net_path)
-            selfplay = SelfPlay(plan.players, plan.partnership, plan.search, guide)
-            seeds = [(selfplay, plan.seed * 1_000_003 + r * 10_007 + g) for g in range(plan.games)]
+            guide = str(net_path) if plan.guide and r > 1 else None
+            players = [SelfPlay(p, partnership, plan.search, guide) for p, partnership in plan.tables]
+            seeds = [(players[g % len(players)], plan.seed * 1_000_003 + r * 10_007 + g) for g in range(plan.games)]
             start = time.perf_counter()
             parts = []
-            for part in pool.imap_unordered(_play, seeds):
+            for part in pool.imap(_play, seeds):  # in order: the same seed gives the same weights
                 parts.append(part)
                 if on_game is not None:
                     on_game()
             rate = plan.games / (time.perf_counter() - start)
             buffer = [*buffer, Examples.join(parts)][-plan.window :]
             data = Examples.join(buffer)
-            if model is None:
-                model = TorchNet(data.x.shape[1], plan.hidden)
             p_loss, v_loss = train(model, data, plan.fit, seed=plan.seed + r)
             net_path = out / f"round-{r:02d}.npz"
             model.to_numpy({"round": r, "examples": len(data), "plan": asdict(plan)}).save(net_path)
-            win = _measure(plan, net_path, out / f"arena-{r:02d}")
-            row = Round(r, len(data), p_loss, v_loss, win, rate)
-            rounds.append(row)
-            _write_curve(out, rounds)
-            if on_round is not None:
-                on_round(row)
+            measure(r, len(data), p_loss, v_loss, rate)
     return rounds
 
 
-def _measure(plan: Plan, net_path: Path, out: Path) -> float:
-    spec = GameSpec.make(GAME, plan.players, plan.partnership)
-    t = Tournament(spec, (f"net:net={net_path}", plan.opponent), games=plan.eval_games, seed=plan.seed,
+def _measure(plan: Plan, net_path: Path, players: int, partnership: bool, out: Path) -> float:
+    spec = GameSpec.make(GAME, players, partnership)
+    sides = 2 if partnership else players  # the net against one team, or against every other seat
+    lineup = (f"net:net={net_path}", *[plan.opponent] * (sides - 1))
+    t = Tournament(spec, lineup, games=plan.eval_games, seed=plan.seed,
                    jobs=plan.jobs, out=out, records=False)  # fmt: skip
     result = run_tournament(t, progress=False)
     return result.summary[0].win_rate
 
 
-def _write_curve(out: Path, rounds: list[Round]) -> None:
+def _write_curve(out: Path, rounds: list[Round], opponent: str) -> None:
     with (out / "curve.csv").open("w", newline="") as f:
         w = csv.writer(f)
-        w.writerow(["round", "examples", "policy_loss", "value_loss", "win_rate", "games_per_second"])
+        tables = list(rounds[0].win_rates)
+        w.writerow(["round", "examples", "policy_loss", "value_loss", *(f"win_rate_{t}" for t in tables),
+                    "games_per_second", "seconds"])  # fmt: skip
         for r in rounds:
-            w.writerow([r.round, r.examples, f"{r.policy_loss:.4f}", f"{r.value_loss:.4f}", f"{r.win_rate:.4f}",
-                        f"{r.games_per_second:.3f}"])  # fmt: skip
+            w.writerow([r.round, r.examples, f"{r.policy_loss:.4f}", f"{r.value_loss:.4f}",
+                        *(f"{r.win_rates[t]:.4f}" for t in tables), f"{r.games_per_second:.3f}",
+                        f"{r.seconds:.0f}"])  # fmt: skip
     try:
         import matplotlib
 
@@ -125,11 +164,13 @@ def _write_curve(out: Path, rounds: list[Round]) -> None:
     left.set_xlabel("round")
     left.set_title("training loss")
     left.legend()
-    right.plot(xs, [100 * r.win_rate for r in rounds], marker="o")
+    for table in rounds[0].win_rates:
+        right.plot(xs, [100 * r.win_rates[table] for r in rounds], marker="o", label=table)
     right.axhline(50, color="grey", linestyle="--", linewidth=1, label="parity")
     right.set_ylim(0, 100)
     right.set_xlabel("round")
-    right.set_title("net bot's win % against the opponent")
+    right.set_ylabel("win %")
+    right.set_title(f"net bot's win % against {opponent}")
     right.legend()
     fig.tight_layout()
     fig.savefig(out / "curve.png", dpi=100)

@@ -27,8 +27,10 @@ except ImportError as err:  # pragma: no cover - the message is the point
 
 
 class TorchNet(nn.Module):
-    def __init__(self, inputs: int, hidden: tuple[int, ...]) -> None:
+    def __init__(self, inputs: int, hidden: tuple[int, ...], seed: int | None = None) -> None:
         super().__init__()
+        if seed is not None:  # the initial weights are part of "same seed, same network"
+            torch.manual_seed(seed)
         sizes = (inputs, *hidden)
         self.hidden = nn.ModuleList(nn.Linear(a, b) for a, b in itertools.pairwise(sizes))
         self.policy = nn.Linear(sizes[-1], NUM_ACTIONS)

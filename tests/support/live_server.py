@@ -61,6 +61,7 @@ class ServerProcess:
             "bot_delay": bot_delay,
             "grace_seconds": grace,
             "bot_seconds": 0.05,
+            "analysis_seconds": 0.01,
             "rate_limits": False,
             **settings,
         }

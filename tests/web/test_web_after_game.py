@@ -198,6 +198,48 @@ def test_the_replay_viewer_steps_through_a_finished_game_with_buttons_keys_and_s
     other.locator(".toast").filter(has_text="not a game record").wait_for()
 
 
+def test_the_replay_viewer_marks_the_costly_moves_the_analysis_finds(
+    new_page: Any, server: LiveServer, tmp_path: Path
+) -> None:
+    # Ann plays quickly rather than well (she closes her mines early): there is something to find.
+    tid, _ = finished_table(server, [HUMAN, bot()], ["Ann"], partnership=False)
+    page = new_page()
+    page.goto(f"/replay.html?t={tid}&seat=0")
+    panel = page.locator("#analysis-panel")
+    panel.wait_for()
+    assert page.locator("#an-seat").input_value() == "0"  # the eyes' seat
+    page.click("#an-run")
+    page.wait_for_function("document.body.dataset.analysis === 'done'", timeout=300_000)
+    assert "the bot agrees with" in page.locator("#an-status").inner_text()
+    analysis = server.get(f"/api/tables/{tid}/analysis?seat=0")
+    costly = sorted((d for d in analysis["decisions"] if d["drop"] >= 0.05), key=lambda d: -d["drop"])
+    items = page.locator("#an-list li")
+    assert items.count() == len(costly) == page.locator("#marks .mark").count()
+    if costly:  # the costliest first; a click goes to that move, which says what it cost
+        items.first.locator("button").click()
+        page.wait_for_function(f"document.body.dataset.step === '{costly[0]['step']}'")
+        assert "chance of winning" in page.locator("#step").inner_text()
+        assert costly[0]["played"] in page.locator("#step").inner_text()
+    screenshot(page, "replay-analysis")
+
+    # The same analysis from files: a record and what goldfields analyze --json writes.
+    record, saved = tmp_path / "game.json", tmp_path / "analysis.json"
+    record.write_text(json.dumps(server.get(f"/api/tables/{tid}/record")))
+    saved.write_text(json.dumps({"seat": 0, "bot": analysis["judge"], "decisions": analysis["decisions"]}))
+    other = new_page()
+    other.goto("/replay.html")
+    other.set_input_files("#record-file", str(record))
+    other.locator("#analysis-panel").wait_for()
+    assert other.locator("#an-run").is_hidden()  # a file has no server table to judge it
+    other.set_input_files("#an-file", str(saved))
+    other.wait_for_function("document.body.dataset.analysis === 'done'")
+    assert other.locator("#an-list li").count() == len(costly)
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"hello": 1}))
+    other.set_input_files("#an-file", str(bad))
+    other.locator(".toast").filter(has_text="not an analysis").wait_for()
+
+
 def test_a_digger_game_replays_and_charts_its_scores(new_page: Any, server: LiveServer) -> None:
     created = server.post("/api/tables", {"game": "digger", "seats": [bot(), bot("random", "Sal")]})
     tid = created["table"]["id"]
@@ -210,6 +252,7 @@ def test_a_digger_game_replays_and_charts_its_scores(new_page: Any, server: Live
     page.wait_for_function("document.body.dataset.step === '5'")
     assert page.locator(".die").count() >= 1 or page.locator("[data-game='digger']").count() == 1
     assert page.locator("#summary .score-chart polyline").count() == 2
+    assert page.locator("#analysis-panel").is_hidden()  # Digger offers no analysis
     page.keyboard.press("End")
     screenshot(page, "replay-digger")
 

@@ -6,23 +6,53 @@ The search sees only the seat's view at that moment (the same
 never uses cards the seat could not know, even from a finished game's record.
 The estimate of a move is the search's mean result for it: the seat's (or its
 team's) chance of winning the game, from 0 to 1.
+
+A game offers analysis by naming its judge in its definition
+(:attr:`~goldfields.core.definition.GameDefinition.analyst`, an ISMCTS spec);
+the command line (``goldfields analyze``) and the server's replay viewer both
+go through :func:`decisions` and :func:`judge` here.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from ..digging.replay import positions
+from ..core import registry
+from ..core.definition import GameDefinition
+from ..core.game import SeatView
+from .base import Budget
 from .ismcts import ISMCTSBot, Node
-from .net import GAME
 from .registry import make_bot
 
 
 @dataclass(frozen=True)
+class Position:
+    """A decision of the seat in a record: what it saw, what it played, and where that is."""
+
+    step: int
+    """Index of the step that plays the move, counted as the replay viewer counts frames."""
+    hand: int
+    """Hand number (0 for a game without hands)."""
+    move: int
+    """Index of the move within its hand."""
+    view: SeatView
+    played: int
+    text: str
+
+
+@dataclass(frozen=True)
+class Judgement:
+    best: int
+    played_win: float
+    best_win: float
+
+
+@dataclass(frozen=True)
 class Decision:
+    step: int
     hand: int
     move: int
     """Index of the move in its hand's list of moves."""
@@ -41,33 +71,77 @@ class Decision:
         return {**asdict(self), "drop": round(self.drop, 4)}
 
 
-def analyze(record: Mapping[str, Any], seat: int, bot: str = "ismcts:iterations=2000", seed: int = 0,
-            on_step: Callable[[], None] | None = None) -> list[Decision]:  # fmt: skip
-    """Every decision of ``seat`` in a Digging ``record`` that had a choice, judged by ``bot`` (an ISMCTS spec)."""
-    searcher = make_bot(bot, GAME)
-    if not isinstance(searcher, ISMCTSBot):
-        raise ValueError(f"analysis needs a search bot (ismcts...), not {bot!r}")
+def analyst(definition: GameDefinition[Any]) -> str:
+    """The game's judge, or a clear error for a game that offers no analysis."""
+    if definition.analyst is None:
+        raise ValueError(f"{definition.title} offers no analysis")
+    return definition.analyst
+
+
+def decisions(definition: GameDefinition[Any], record: Mapping[str, Any], seat: int) -> Iterator[Position]:
+    """The seat's decisions with a choice in a finished record, each through the seat's eyes.
+
+    Raises ``ValueError`` for a seat the game does not have, and
+    :class:`~goldfields.core.definition.RecordError` for a record that is not a legal game."""
     players = record.get("players")
     if not isinstance(players, int) or not 0 <= seat < players:
         raise ValueError(f"seat must be from 0 to {players - 1 if isinstance(players, int) else '?'}, not {seat}")
+    pending: tuple[SeatView, Any] | None = None
+    hand, move = -1, 0
+    for step, (state, text, _events) in enumerate(definition.walk(record)):
+        if text is None:  # a chance step written apart: a new hand
+            hand, move = hand + 1, 0
+        else:
+            if pending is not None:
+                view, before = pending
+                yield Position(step, max(hand, 0), move, view, before.string_to_action(text), text)
+            move += 1
+        pending = None
+        if not state.is_terminal() and state.current_player == seat and len(state.legal_actions()) > 1:
+            before = state.clone()  # the live state moves on; the move's text is read against this one
+            pending = (before.view(seat), before)
+
+
+def judge(searcher: ISMCTSBot, view: SeatView, played: int, rng: random.Random, budget: Budget) -> Judgement:
+    """The search's choice at ``view`` and its estimates for that move and the one played."""
+    root = searcher.search(view, rng, budget)
+    legal = view.legal_actions()
+    best = max(legal, key=lambda a: root.children[a].n if a in root.children else -1)
+    mean = sum(ch.w for ch in root.children.values()) / max(1, sum(ch.n for ch in root.children.values()))
+    return Judgement(best, _win(root, played, mean), _win(root, best, mean))
+
+
+def searcher_for(spec: str, game: str, trusted: bool = True) -> ISMCTSBot:
+    bot = make_bot(spec, game, trusted=trusted)
+    if not isinstance(bot, ISMCTSBot):
+        raise ValueError(f"analysis needs a search bot (ismcts...), not {spec!r}")
+    return bot
+
+
+def analyze(record: Mapping[str, Any], seat: int, bot: str | None = None, seed: int = 0,
+            on_step: Callable[[], None] | None = None,
+            on_total: Callable[[int], None] | None = None) -> list[Decision]:  # fmt: skip
+    """Every decision of ``seat`` in ``record`` that had a choice, judged by ``bot`` (an ISMCTS
+    spec; by default the game's analyst)."""
+    definition = registry.get(str(record.get("game")))
+    searcher = searcher_for(bot or analyst(definition), definition.name)
     rng = random.Random(seed)
     out: list[Decision] = []
-    for hand, index, state, move in positions(record):
-        if state.current_player != seat:
-            continue
-        legal = state.legal_actions()
-        if len(legal) < 2:
-            continue
-        view = state.view(seat)
-        played = state.string_to_action(move)
-        root = searcher.search(view, rng, searcher.budget())
-        best = max(legal, key=lambda a: root.children[a].n if a in root.children else -1)
-        mean = sum(ch.w for ch in root.children.values()) / max(1, sum(ch.n for ch in root.children.values()))
-        out.append(Decision(hand, index, move, state.action_to_string(best), _win(root, played, mean),
-                            _win(root, best, mean), len(legal)))  # fmt: skip
+    found = list(decisions(definition, record, seat))
+    if on_total is not None:
+        on_total(len(found))
+    for pos in found:
+        j = judge(searcher, pos.view, pos.played, rng, searcher.budget())
+        out.append(decision(pos, j))
         if on_step is not None:
             on_step()
     return out
+
+
+def decision(pos: Position, j: Judgement) -> Decision:
+    to_text = pos.view.action_to_string
+    return Decision(pos.step, pos.hand, pos.move, pos.text, to_text(j.best), j.played_win, j.best_win,
+                    len(pos.view.legal_actions()))  # fmt: skip
 
 
 SHRINK = 3.0

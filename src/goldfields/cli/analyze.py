@@ -1,4 +1,4 @@
-"""``goldfields analyze``: the strong bot's opinion of each decision one seat made in a Digging game."""
+"""``goldfields analyze``: the strong bot's opinion of each decision one seat made in a game."""
 
 from __future__ import annotations
 
@@ -13,10 +13,11 @@ from rich.table import Table
 
 HELP = "\n\n".join(
     [
-        "Go through a finished Digging game record and judge every decision of one seat.",
-        "For each move with a choice, the search bot (--bot) looks at the position from that seat's view only, "
-        "as it was then, and reports its own choice and the estimated drop in the chance of winning of the "
-        "move played. Prints the decisions that cost the most, and writes them all as JSON with --json.",
+        "Go through a finished game record (Digging) and judge every decision of one seat.",
+        "For each move with a choice, the search bot (--bot; by default the game's judge) looks at the "
+        "position from that seat's view only, as it was then, and reports its own choice and the "
+        "estimated drop in the chance of winning of the move played. Prints the decisions that cost "
+        "the most, and writes them all as JSON with --json.",
         "Example: goldfields analyze game.json --seat 0 --json analysis.json",
     ]
 )
@@ -29,14 +30,17 @@ def register(app: typer.Typer) -> None:
 def analyze(
     record: Annotated[Path, typer.Argument(help="A Digging game record (JSON).", show_default=False)],
     seat: Annotated[int, typer.Option("--seat", min=0, help="Whose decisions to judge.")] = 0,
-    bot: Annotated[str, typer.Option("--bot", help="The judging search bot.")] = "ismcts:iterations=2000",
+    bot: Annotated[str | None, typer.Option("--bot", help="The judging search bot (an ismcts spec); by default "
+                                            "the game's judge.", show_default=False)] = None,
     top: Annotated[int, typer.Option("--top", min=1, help="Decisions to print, costliest first.")] = 10,
     json_out: Annotated[Path | None, typer.Option("--json", help="Write every decision to this file.",
                                                   show_default=False)] = None,
     seed: Annotated[int, typer.Option("--seed", help="The search's seed.")] = 0,
 ) -> None:
+    from ..bots.analysis import analyst
     from ..bots.analysis import analyze as run_analysis
-    from ..bots.net import GAME
+    from ..core import registry
+    from ..core.definition import RecordError
 
     console = Console()
     try:
@@ -44,17 +48,22 @@ def analyze(
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
         console.print(f"[red]error:[/red] cannot read {record}: {err}")
         raise typer.Exit(2) from None
-    if not isinstance(data, dict) or data.get("game") != GAME:
-        console.print(f"[red]error:[/red] {record} is not a Digging record (analysis covers Digging)")
+    game = data.get("game") if isinstance(data, dict) else None
+    judges = [d.title for d in registry.games() if d.analyst is not None]
+    definition = registry.get(str(game)) if isinstance(game, str) and game in registry.names() else None
+    if definition is None or definition.analyst is None:
+        console.print(f"[red]error:[/red] {record} is not a {' or '.join(judges)} record (games with analysis)")
         raise typer.Exit(2)
+    bot = bot or analyst(definition)
     if json_out is not None and not json_out.parent.is_dir():
         console.print(f"[red]error:[/red] no folder {json_out.parent} for --json")
         raise typer.Exit(2)
     try:
         with Progress(console=console, transient=True) as progress:
             task = progress.add_task(f"seat {seat}'s decisions", total=None)
-            decisions = run_analysis(data, seat, bot, seed, on_step=lambda: progress.advance(task))
-    except ValueError as err:
+            decisions = run_analysis(data, seat, bot, seed, on_step=lambda: progress.advance(task),
+                                     on_total=lambda n: progress.update(task, total=n))  # fmt: skip
+    except (ValueError, RecordError) as err:
         console.print(f"[red]error:[/red] {err}")
         raise typer.Exit(2) from None
     mine = len(decisions)

@@ -76,6 +76,15 @@ def serve_command(
             help="Seconds a search bot (ismcts, search: the Hard level) thinks per move.",
         ),
     ] = 0.5,
+    analysis_seconds: Annotated[
+        float,
+        typer.Option(
+            min=0.01,
+            max=10.0,
+            rich_help_panel=BOTS,
+            help="Seconds of search per decision when the replay viewer asks for a seat's costly moves.",
+        ),
+    ] = 0.1,
     rate_limits: Annotated[
         bool, typer.Option(rich_help_panel=LIMITS, help="Per-client rate limits (off only for a private server).")
     ] = True,
@@ -182,6 +191,7 @@ def serve_command(
             bot_workers=bot_workers,
             bot_deadline=bot_deadline,
             bot_seconds=bot_seconds,
+            analysis_seconds=analysis_seconds,
             redis=redis,
             rate_limits=rate_limits,
             create_rate=create_rate,

@@ -162,6 +162,9 @@ class GameDefinition(ABC, Generic[P]):
     tutorial: ClassVar[str | None] = None
     """``"module"`` of a guided first game: ``record()``, ``steps()``, ``PLAYER`` and ``NAMES``
     (see goldfields.digging.tutorial)."""
+    analyst: ClassVar[str | None] = None
+    """The ISMCTS spec that judges a seat's decisions after the game (``goldfields analyze``, the
+    replay viewer's costly moves); ``None``: the game offers no analysis."""
     levels: ClassVar[Mapping[str, str]] = {}
     """Bot specs for people choosing an opponent: ``easy``, ``medium`` and ``hard``
     (see docs/bots.md, "Levels")."""

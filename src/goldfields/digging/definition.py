@@ -49,6 +49,7 @@ class Digging(GameDefinition[DiggingParams]):
         "medium": "heuristic",
         "hard": "ismcts",
     }
+    analyst = "ismcts:iterations=2000"
     search = "goldfields.bots.digging_search:DiggingSearch"
     encoding = "goldfields.research.encoding:DIGGING"
     replayer = "goldfields.digging.replay:replay"

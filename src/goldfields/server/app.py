@@ -55,6 +55,7 @@ from ..core.definition import GameDefinition, RecordError
 from ..core.game import RuleError
 from . import replays
 from .access import LocalAccess, RelayAccess, TableAccess, moving_error
+from .analysis import Analyses
 from .cluster import Cluster, Moving
 from .games import ConfigError, table_game
 from .limits import Quiet, RateLimits, Sockets, json_depth, plain_text
@@ -110,10 +111,12 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
         gc.freeze()
         gc.set_threshold(20_000, 50, 100)
         app.state.manager = manager
+        app.state.analyses = Analyses(manager.bots, live.analysis_seconds)
         try:
             yield
         finally:
             sweeper.cancel()
+            await app.state.analyses.close()
             await manager.shutdown()
             store.close()
 
@@ -246,6 +249,7 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
                     "bots": available_bots(game.name),
                     "levels": dict(game.levels),
                     "tutorial": game.tutorial is not None,
+                    "analysis": game.analyst is not None,
                 }
             )
         return out
@@ -400,6 +404,28 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
         """A finished game in figures: who won, each hand's points, the scores as they went."""
         definition, record, names = await finished_game(request, table_id)
         return await computed(("summary", table_id), lambda: replays.summary(definition, record, names))
+
+    @app.get(
+        "/api/tables/{table_id}/analysis",
+        responses={202: {"description": "Still judging: the progress, without the decisions."}},
+    )
+    async def analysis(
+        request: Request,
+        table_id: str,
+        seat: Annotated[int, Query(ge=0, le=15, description="The seat whose decisions are judged.")],
+    ) -> JSONResponse:
+        """A seat's decisions in a finished game, each judged by the game's analyst from that
+        seat's view as it was: the analyst's choice, the estimated chance of winning of the
+        move played and of that choice. The first ask starts the work: ``202`` with the
+        progress (``judged`` of ``total``) until it is done, then ``200`` with ``decisions``."""
+        definition, record, _names = await finished_game(request, table_id)
+        if definition.analyst is None:
+            raise TableError("no_analysis", f"{definition.title} offers no analysis", 404)
+        if seat >= int(record.get("players", 0)):
+            raise TableError("no_such_seat", f"this game has no seat {seat}", 404)
+        job = request.app.state.analyses.ask(table_id, seat, definition, record)
+        report = job.report()
+        return JSONResponse(report, status_code=200 if report["status"] != "running" else 202)
 
     @app.get("/api/games/{game}/tutorial")
     async def tutorial(game: str) -> dict[str, Any]:

@@ -82,6 +82,18 @@ def _decide(spec: str, game: str, view: SeatView, rng: random.Random, seconds: f
         raise BotFailure(f"{type(err).__name__}: {err}"[:300]) from None
 
 
+def _judge(spec: str, game: str, view: SeatView, played: int, seed: int, seconds: float) -> tuple[int, float, float]:
+    """In a worker: the analysis of one decision (see :mod:`goldfields.bots.analysis`), from the seat's view."""
+    from ..bots.analysis import judge, searcher_for
+
+    try:
+        searcher = searcher_for(spec, game, trusted=False)
+        j = judge(searcher, view, played, random.Random(seed), Budget(seconds=seconds))
+    except Exception as err:
+        raise BotFailure(f"{type(err).__name__}: {err}"[:300]) from None
+    return j.best, j.played_win, j.best_win
+
+
 def fallback_action(game: str, view: SeatView, rng: random.Random) -> int:
     """The fallback bot's move, on the caller's thread; a random legal move if even that fails."""
     try:
@@ -166,6 +178,18 @@ class BotPool:
                 return int(action)
             self._note(spec, game, ValueError(f"illegal action {action!r}"))
         return fallback_action(game, view, rng)
+
+    async def judge(self, spec: str, game: str, view: SeatView, played: int, seed: int,
+                    seconds: float) -> tuple[int, float, float]:  # fmt: skip
+        """A decision's analysis in the search lane (like a search bot's move): the search's
+        choice, and its estimates for the move played and for that choice. Raises on failure."""
+        future = self._pool(False).schedule(_judge, args=(spec, game, view, played, seed, seconds),
+                                            timeout=self.settings.deadline)  # fmt: skip
+        try:
+            return await asyncio.wrap_future(future)
+        except asyncio.CancelledError:
+            future.cancel()
+            raise
 
     def _note(self, spec: str, game: str, err: BaseException) -> None:
         """One short line per failure, and at most one a second: a broken bot spec at many

@@ -128,6 +128,9 @@ class GameInfo(BaseModel):
         default_factory=dict, description="Bot specs for people choosing opponents: easy, medium and hard."
     )
     tutorial: bool = Field(default=False, description="Whether GET /api/games/{game}/tutorial has a guided game.")
+    analysis: bool = Field(
+        default=False, description="Whether GET /api/tables/{id}/analysis judges a finished game's moves."
+    )
 
 
 class Problem(BaseModel):

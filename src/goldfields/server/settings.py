@@ -23,6 +23,8 @@ class Settings:
     """How long a disconnected player's seat waits before a bot stands in."""
     bot_seconds: float = 0.5
     """Thinking budget for search bots on the server."""
+    analysis_seconds: float = 0.1
+    """Search time per decision when a finished game's moves are analysed for the replay viewer."""
     standin_bot: str = "heuristic"
     bot_workers: int = DEFAULT_WORKERS
     """Worker processes the bots think in."""

@@ -58,6 +58,8 @@ export const api = {
   create: async (body) => call("POST", "/api/tables", { ...body, player_key: await playerKey(body.player_name) }),
   summary: (id) => call("GET", `/api/tables/${encodeURIComponent(id)}/summary`),
   replay: (id, seat) => call("GET", `/api/tables/${encodeURIComponent(id)}/replay?seat=${encodeURIComponent(seat)}`),
+  // 202 while the server is still judging: {status: "running", judged, total}; then {status: "done", decisions}.
+  analysis: (id, seat) => call("GET", `/api/tables/${encodeURIComponent(id)}/analysis?seat=${seat}`),
   replayRecord: (record, seat) => call("POST", "/api/replay", { record, seat }),
   rematch: (id, seat, token) => call("POST", `/api/tables/${encodeURIComponent(id)}/rematch`, { seat, token }),
   claim: async (id, seat, name) =>

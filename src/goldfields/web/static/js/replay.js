@@ -25,7 +25,20 @@ const els = {
   log: document.getElementById("log"),
   summary: document.getElementById("summary"),
   play: document.getElementById("play"),
+  marks: document.getElementById("marks"),
+  anPanel: document.getElementById("analysis-panel"),
+  anSeat: document.getElementById("an-seat"),
+  anRun: document.getElementById("an-run"),
+  anFile: document.getElementById("an-file"),
+  anProgress: document.getElementById("an-progress"),
+  anStatus: document.getElementById("an-status"),
+  anList: document.getElementById("an-list"),
 };
+
+// A move is marked when the analysis says it cost at least this much chance of winning,
+// and marked as a blunder from BAD on.
+const COSTLY = 0.05;
+const BAD = 0.15;
 
 const state = {
   tableId: params.get("t"),
@@ -38,6 +51,9 @@ const state = {
   gameName: null,
   timer: null,
   loaded: false,
+  games: {}, // name -> /api/games entry
+  analysis: null, // {seat, decisions} from the server or a file
+  analysing: false,
 };
 
 function seatName(seat) {
@@ -67,6 +83,7 @@ async function load() {
   }
   renderEyes();
   renderSummary();
+  renderAnalysisPanel();
   await show(state.step);
 }
 
@@ -118,7 +135,16 @@ async function show(step) {
     clock: {},
   });
   els.slider.value = String(state.step);
-  fill(els.step, t("replay.step", { n: state.step + 1, total: frames.length }), frame.move ? [" · ", h("code", frame.move)] : null);
+  const judged = judgedAt(state.step);
+  fill(
+    els.step,
+    t("replay.step", { n: state.step + 1, total: frames.length }),
+    frame.move ? [" · ", h("code", frame.move)] : null,
+    judged && judged.drop >= COSTLY
+      ? [" · ", h(`span.costly${judged.drop >= BAD ? ".bad" : ""}`, t("an.cost", { pct: pct(judged.drop), best: judged.best }))]
+      : null,
+  );
+  for (const li of els.anList.children) li.classList.toggle("current", Number(li.dataset.step) === state.step);
   renderLog();
   document.body.dataset.step = String(state.step);
   const url = new URL(window.location.href);
@@ -149,6 +175,121 @@ function renderEyes() {
   for (let s = 0; s < n; s++) options.push(h("option", { value: String(s), selected: state.eyes === String(s) }, seatName(s)));
   options.push(h("option", { value: "public", selected: state.eyes === "public" }, t("replay.spectator")));
   fill(els.eyes, options);
+}
+
+function pct(x) {
+  return String(Math.round(100 * x));
+}
+
+function judgedAt(step) {
+  if (!state.analysis) return null;
+  return state.analysis.decisions.find((d) => d.step === step) || null;
+}
+
+function renderAnalysisPanel() {
+  const game = state.data ? state.data.summary.game : null;
+  const info = game ? state.games[game] : null;
+  // A record from a file can take an analysis file (goldfields analyze --json); a server table can ask.
+  const offered = Boolean(state.record) || Boolean(info && info.analysis);
+  els.anPanel.hidden = !offered;
+  if (!offered) return;
+  const n = state.data.summary.players;
+  const chosen = state.analysis ? String(state.analysis.seat) : /^\d+$/.test(state.eyes) ? state.eyes : els.anSeat.value || "0";
+  const options = [];
+  for (let s = 0; s < n; s++) options.push(h("option", { value: String(s), selected: chosen === String(s) }, seatName(s)));
+  fill(els.anSeat, options);
+  els.anRun.hidden = !state.tableId || !(info && info.analysis);
+  els.anRun.disabled = state.analysing;
+  renderAnalysis();
+}
+
+function renderAnalysis() {
+  const frames = state.data ? state.data.frames : [];
+  const a = state.analysis;
+  if (!a) {
+    fill(els.marks);
+    fill(els.anList);
+    if (!state.analysing) fill(els.anStatus);
+    return;
+  }
+  const costly = a.decisions.filter((d) => d.drop >= COSTLY);
+  const agree = a.decisions.filter((d) => d.played === d.best).length;
+  fill(els.anStatus, t("an.summary", { name: seatName(a.seat), agree, total: a.decisions.length, costly: costly.length, pct: pct(COSTLY) }));
+  const last = Math.max(1, frames.length - 1);
+  fill(
+    els.marks,
+    costly.map((d) => h(`span.mark${d.drop >= BAD ? ".bad" : ""}`, { style: `left: ${(100 * d.step) / last}%` })),
+  );
+  const items = [...costly].sort((x, y) => y.drop - x.drop).map((d) =>
+    h(
+      `li${d.drop >= BAD ? ".bad" : ""}`,
+      { dataset: { step: String(d.step) }, class: { current: d.step === state.step } },
+      h(
+        "button",
+        { type: "button", onclick: () => show(d.step) },
+        h("span.an-step", t("replay.step", { n: d.step + 1, total: frames.length })),
+        h("code", d.played),
+        h("span.an-best", t("an.best", { best: d.best })),
+        h("span.drop", `−${pct(d.drop)}%`),
+      ),
+    ),
+  );
+  fill(els.anList, items);
+}
+
+function setAnalysis(analysis) {
+  state.analysis = analysis;
+  document.body.dataset.analysis = analysis ? "done" : "";
+  renderAnalysisPanel();
+  if (state.data) show(state.step);
+}
+
+async function runAnalysis() {
+  if (!state.tableId || state.analysing) return;
+  const seat = Number(els.anSeat.value || 0);
+  state.analysing = true;
+  els.anRun.disabled = true;
+  els.anProgress.hidden = false;
+  els.anProgress.removeAttribute("value"); // indeterminate until the total is known
+  fill(els.anStatus, t("an.starting"));
+  try {
+    for (;;) {
+      const body = await api.analysis(state.tableId, seat);
+      if (body.status === "done") {
+        setAnalysis({ seat: body.seat, decisions: body.decisions });
+        break;
+      }
+      if (body.status === "failed") throw new Error(body.message);
+      if (body.total) {
+        els.anProgress.max = body.total;
+        els.anProgress.value = body.judged;
+        fill(els.anStatus, t("an.progress", { n: body.judged, total: body.total }));
+      }
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+  } catch (err) {
+    fill(els.anStatus, h("span.error", errorText(err)));
+  } finally {
+    state.analysing = false;
+    els.anRun.disabled = false;
+    els.anProgress.hidden = true;
+  }
+}
+
+async function openAnalysisFile(file) {
+  let data;
+  try {
+    data = JSON.parse(await file.text());
+  } catch {
+    data = null;
+  }
+  const ok =
+    data && Number.isInteger(data.seat) && Array.isArray(data.decisions) && data.decisions.every((d) => Number.isInteger(d.step));
+  if (!ok) {
+    toast(t("an.notAnalysis"), "error", 8000);
+    return;
+  }
+  setAnalysis({ seat: data.seat, decisions: data.decisions });
 }
 
 function renderSummary() {
@@ -204,6 +345,7 @@ async function openFile(file) {
   }
   state.record = record;
   state.tableId = null;
+  state.analysis = null;
   state.table = {
     name: file.name,
     seats: Array.from({ length: Number(record.players) || 0 }, (_, i) => ({ seat: i, kind: "human", name: "" })),
@@ -226,6 +368,7 @@ async function start() {
       renderHeader();
       renderEyes();
       renderSummary();
+      renderAnalysisPanel();
       show(state.step);
     }
   });
@@ -246,6 +389,13 @@ async function start() {
     await show(keep);
   });
   els.file.addEventListener("change", () => els.file.files[0] && openFile(els.file.files[0]));
+  els.anRun.addEventListener("click", runAnalysis);
+  els.anFile.addEventListener("change", () => els.anFile.files[0] && openAnalysisFile(els.anFile.files[0]));
+  try {
+    for (const g of await api.games()) state.games[g.name] = g;
+  } catch {
+    /* the lobby's list only decides whether to offer the analysis button */
+  }
   document.addEventListener("keydown", onKey);
   if (!state.tableId) {
     fill(els.notice, h("div.notice", t("replay.chooseFile")));

@@ -1,0 +1,106 @@
+"""A finished game's costly moves, for the replay viewer.
+
+``GET /api/tables/{id}/analysis?seat=N`` starts the work the first time and
+answers ``202`` with its progress until every decision of the seat is judged,
+then ``200`` with the decisions (see :mod:`goldfields.bots.analysis`). Each
+decision is judged from the seat's own view, in the bot pool's search lane, so
+the event loop never searches and a live table's bot is never starved for
+long: one analysis runs at a time, a decision at a time, between bot moves.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections import OrderedDict
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..bots.analysis import Judgement, Position, decision, decisions
+from ..core.definition import GameDefinition
+from .botpool import BotPool
+
+log = logging.getLogger("goldfields.server")
+
+KEEP = 64
+"""Analyses kept, finished or running; the oldest finished one goes first."""
+
+
+@dataclass
+class Job:
+    seat: int
+    judge: str
+    total: int | None = None
+    """Decisions to judge; ``None`` while the record is still being read."""
+    decisions: list[dict[str, Any]] = field(default_factory=list)
+    error: str | None = None
+    task: asyncio.Task[None] | None = None
+
+    @property
+    def done(self) -> bool:
+        return self.error is not None or (self.total is not None and len(self.decisions) == self.total)
+
+    def report(self) -> dict[str, Any]:
+        status = "failed" if self.error else "done" if self.done else "running"
+        out: dict[str, Any] = {"status": status, "seat": self.seat, "judge": self.judge,
+                               "judged": len(self.decisions), "total": self.total}  # fmt: skip
+        if self.error:
+            out["message"] = self.error
+        if status == "done":
+            out["decisions"] = self.decisions
+        return out
+
+
+class Analyses:
+    """Analysis jobs by ``(table, seat)``: started on the first ask, kept for the next."""
+
+    def __init__(self, bots: BotPool, seconds: float) -> None:
+        self.bots = bots
+        self.seconds = seconds
+        """Search time per decision."""
+        self.jobs: OrderedDict[tuple[str, int], Job] = OrderedDict()
+        self._one_at_a_time = asyncio.Semaphore(1)
+
+    def ask(self, table: str, seat: int, definition: GameDefinition[Any], record: Mapping[str, Any]) -> Job:
+        key = (table, seat)
+        job = self.jobs.get(key)
+        if job is not None and job.error is None:
+            self.jobs.move_to_end(key)
+            return job
+        assert definition.analyst is not None
+        job = self.jobs[key] = Job(seat, definition.analyst)
+        job.task = asyncio.create_task(self._run(job, definition, record))
+        while len(self.jobs) > KEEP:
+            oldest = next((k for k, j in self.jobs.items() if j.done), None)
+            if oldest is None:
+                break
+            del self.jobs[oldest]
+        return job
+
+    async def _run(self, job: Job, definition: GameDefinition[Any], record: Mapping[str, Any]) -> None:
+        try:
+            positions: list[Position] = await asyncio.to_thread(
+                lambda: list(decisions(definition, record, job.seat))
+            )
+            job.total = len(positions)
+            async with self._one_at_a_time:
+                for pos in positions:
+                    best, played_win, best_win = await self.bots.judge(
+                        job.judge, definition.name, pos.view, pos.played, pos.step, self.seconds
+                    )
+                    job.decisions.append(decision(pos, Judgement(best, played_win, best_win)).to_json())
+        except asyncio.CancelledError:
+            raise
+        except Exception as err:  # a worker that died or overran: say so, and let the next ask retry
+            log.warning("analysis of seat %d failed: %r", job.seat, err)
+            job.error = "the analysis could not finish; ask again to retry"
+
+    async def close(self) -> None:
+        tasks = [j.task for j in self.jobs.values() if j.task is not None and not j.task.done()]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task

@@ -77,6 +77,10 @@ def test_the_prior_covers_the_legal_moves_and_values_are_per_absolute_seat(posit
         prior, value = ev.evaluate_state(state, legal)
         assert prior.shape == (len(legal),) and prior.sum() == pytest.approx(1.0, abs=1e-5)
         assert value.shape == (3,)
+        # The search's fast path reads the state; a bot reads the observation: the same figures.
+        seen_prior, seen_value = ev.evaluate(state.observation(state.current_player), state.current_player, legal)
+        np.testing.assert_array_equal(prior, seen_prior)
+        np.testing.assert_array_equal(value, seen_value)
 
 
 def test_the_torch_model_computes_what_numpy_computes(tmp_path: Path) -> None:

@@ -150,18 +150,23 @@ class NetEvaluator:
     def evaluate(self, obs: Mapping[str, Any], seat: int, legal: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
         """Prior probabilities over ``legal`` (in its order) and win probability per *absolute* seat."""
         self.encoding.encode(obs, self._x[0])
+        return self._run(seat, int(obs["players"]), legal)
+
+    def evaluate_state(self, state: GameState, legal: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`evaluate` for the player to move, encoded straight from the state (the search's own
+        determinised states): the same vector as its observation, several times faster."""
+        seat = state.current_player
+        self.encoding.encode_state(state, seat, self._x[0])
+        return self._run(seat, state.num_players, legal)
+
+    def _run(self, seat: int, players: int, legal: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
         logits, value = self.net.forward(self._x)
-        players = int(obs["players"])
         rel = [relative_action(a, seat, players) for a in legal]
         chosen = logits[0, rel]
         chosen = np.exp(chosen - chosen.max())
         prior = chosen / chosen.sum()
         absolute = np.array([value[0, (s - seat) % players] for s in range(players)])
         return prior, absolute
-
-    def evaluate_state(self, state: GameState, legal: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
-        seat = state.current_player
-        return self.evaluate(state.observation(seat), seat, legal)
 
 
 @cache

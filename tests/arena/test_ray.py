@@ -38,3 +38,19 @@ def test_ray_gives_the_same_results_as_the_local_pool(tmp_path: Path, local_ray:
     run_tournament(local, progress=False)
     assert (tmp_path / "ray" / "games.csv").read_text() == (tmp_path / "local" / "games.csv").read_text()
     assert len(list((tmp_path / "ray" / "records").glob("*.json"))) == 4
+
+
+def test_training_on_ray_makes_the_same_network_as_local_processes(tmp_path: Path, local_ray: None) -> None:
+    pytest.importorskip("torch")
+    import numpy as np
+
+    from goldfields.learn.loop import Plan, run
+    from goldfields.learn.trainer import Fit
+
+    plan = Plan(rounds=1, games=2, search=8, hidden=(8,), eval_games=2, tables=((2, False),), jobs=1,
+                fit=Fit(epochs=1), seed=3)  # fmt: skip
+    run(plan, tmp_path / "local")
+    run(Plan(**{**plan.__dict__, "ray": "auto"}), tmp_path / "ray")
+    with np.load(tmp_path / "local" / "round-01.npz") as a, np.load(tmp_path / "ray" / "round-01.npz") as b:
+        for key in a.files:
+            np.testing.assert_array_equal(a[key], b[key])

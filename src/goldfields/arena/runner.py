@@ -15,11 +15,14 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 from .schedule import GameJob
 from .worker import GameResult, run_job
 
 OnDone = Callable[[GameResult], None]
+A = TypeVar("A")
+R = TypeVar("R")
 
 
 def default_jobs() -> int:
@@ -99,6 +102,13 @@ def _watch_parent(parent: int) -> None:
 
 def run_ray(jobs: Sequence[GameJob], address: str, on_done: OnDone | None = None) -> list[GameResult]:
     """Run the games as Ray tasks on the cluster at ``address`` (``local``: start one here)."""
+    return sorted(ray_map(run_job, jobs, address, on_done), key=lambda r: r.index)
+
+
+def ray_map(fn: Callable[[A], R], items: Sequence[A], address: str,
+            on_each: Callable[[R], None] | None = None) -> list[R]:  # fmt: skip
+    """``[fn(x) for x in items]`` as Ray tasks on the cluster at ``address`` (``local``: start
+    one here), in the items' order; ``on_each`` hears of each result as it comes."""
     try:
         import ray
     except ImportError:
@@ -113,22 +123,24 @@ def run_ray(jobs: Sequence[GameJob], address: str, on_done: OnDone | None = None
         started = True
         if ours is not None:
             # ray.init puts a native crash handler on SIGTERM that aborts the process, skipping
-            # ray.shutdown (the local instance's processes are orphaned) and the arena's cleanup.
+            # ray.shutdown (the local instance's processes are orphaned) and the caller's cleanup.
             signal.signal(signal.SIGTERM, ours)
     try:
-        remote = ray.remote(run_job)
-        pending = [remote.remote(job) for job in jobs]
-        results: list[GameResult] = []
+        remote = ray.remote(fn)
+        refs = [remote.remote(item) for item in items]
+        where = {ref: i for i, ref in enumerate(refs)}
+        results: list[R | None] = [None] * len(refs)
+        pending = list(refs)
         try:
             while pending:
                 done, pending = ray.wait(pending, num_returns=1)
                 for ref in done:
                     result = ray.get(ref)
-                    results.append(result)
-                    if on_done:
-                        on_done(result)
+                    results[where[ref]] = result
+                    if on_each:
+                        on_each(result)
         except BaseException:
-            # Stopped: someone else's cluster should not go on playing games nobody will read.
+            # Stopped: someone else's cluster should not go on working for nobody.
             # One we started goes with ray.shutdown below; force-cancelling its tasks first
             # races their replies, which can crash Ray's core worker on the way out.
             if not started:
@@ -139,4 +151,4 @@ def run_ray(jobs: Sequence[GameJob], address: str, on_done: OnDone | None = None
     finally:
         if started:
             ray.shutdown()
-    return sorted(results, key=lambda r: r.index)
+    return [r for r in results if r is not None]

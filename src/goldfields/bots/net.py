@@ -22,7 +22,7 @@ import json
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 from importlib import resources
 from pathlib import Path
 from typing import Any, ClassVar
@@ -92,6 +92,21 @@ class PolicyValueNet:
         value = 1.0 / (1.0 + np.exp(-(h @ self.value[0] + self.value[1])))
         return logits, value
 
+    def forward_one(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`forward` for one input row ``x`` of shape ``(1, inputs)``: the two heads share one
+        product, which is what a search calls thousands of times a move."""
+        h = x
+        for w, b in self.hidden:
+            h = np.maximum(h @ w + b, 0.0)
+        out = (h @ self._heads[0] + self._heads[1])[0]
+        actions = self.policy[1].shape[0]
+        return out[:actions], 1.0 / (1.0 + np.exp(-out[actions:]))
+
+    @cached_property
+    def _heads(self) -> tuple[np.ndarray, np.ndarray]:
+        return (np.concatenate([self.policy[0], self.value[0]], axis=1),
+                np.concatenate([self.policy[1], self.value[1]]))  # fmt: skip
+
     def save(self, path: Path) -> None:
         """Write ``path`` (``.npz``) and its description beside it (``.json``)."""
         np.savez_compressed(path, **self.arrays())  # type: ignore[arg-type]
@@ -160,13 +175,21 @@ class NetEvaluator:
         return self._run(seat, state.num_players, legal)
 
     def _run(self, seat: int, players: int, legal: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
-        logits, value = self.net.forward(self._x)
-        rel = [relative_action(a, seat, players) for a in legal]
-        chosen = logits[0, rel]
+        # One call per node of the search: a table lookup for the relative ids, and the
+        # heads' small vectors as Python lists, cost less than numpy's per-call overheads.
+        logits, value = self.net.forward_one(self._x)
+        rel = _relative_table(seat, players).take(legal)
+        chosen = logits.take(rel)
         chosen = np.exp(chosen - chosen.max())
         prior = chosen / chosen.sum()
-        absolute = np.array([value[0, (s - seat) % players] for s in range(players)])
-        return prior, absolute
+        v = value.tolist()
+        return prior, np.array([v[(s - seat) % players] for s in range(players)])
+
+
+@cache
+def _relative_table(seat: int, players: int) -> np.ndarray:
+    """``relative_action(a, seat, players)`` for every action id, as one array."""
+    return np.array([relative_action(a, seat, players) for a in range(A.NUM_ACTIONS)], dtype=np.intp)
 
 
 @cache

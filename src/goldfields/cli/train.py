@@ -41,6 +41,8 @@ def train(
     guide: Annotated[bool, typer.Option("--guide/--no-guide", help="From round 2, guide the self-play search "
                                         "with the last round's network.")] = True,
     jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Self-play processes.")] = 2,
+    ray: Annotated[str | None, typer.Option("--ray", help="Play on a Ray cluster at this address ('local' starts "
+                                            "one here) instead of --jobs processes.", show_default=False)] = None,
     seed: Annotated[int, typer.Option("--seed", "-s", help="Same seed, same games and weights.")] = 0,
     out: Annotated[Path, typer.Option("--out", "-o", help="Folder for networks and the curve.")] = Path(
         "train-results"
@@ -65,7 +67,7 @@ def train(
         console.print(f"[red]error:[/red] --tables: {err}")
         raise typer.Exit(2) from None
     plan = Plan(rounds=rounds, games=games, search=search, hidden=sizes, window=window, eval_games=eval_games,
-                opponent=opponent, tables=table_list, guide=guide, jobs=jobs, seed=seed)  # fmt: skip
+                opponent=opponent, tables=table_list, guide=guide, jobs=jobs, ray=ray, seed=seed)  # fmt: skip
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=console) as progress:  # fmt: skip
         task = progress.add_task("self-play games", total=rounds * games)

@@ -22,6 +22,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from ..arena import GameSpec, Tournament, run_tournament
+from ..arena.runner import ray_map
 from ..bots.net import GAME
 from ..research.encoding import encoding_for
 from .selfplay import Examples, SelfPlay
@@ -46,6 +47,9 @@ class Plan:
     guide: bool = True
     """From round 2, the self-play search uses the previous round's network (expert iteration)."""
     jobs: int = 2
+    ray: str | None = None
+    """A Ray cluster's address (``local``: start one here) for the self-play games and the
+    measurements, instead of ``jobs`` local processes."""
     seed: int = 0
     fit: Fit = field(default_factory=Fit)
 
@@ -109,17 +113,20 @@ def run(plan: Plan, out: Path, on_round: Callable[[Round], None] | None = None,
     net_path = out / "round-00.npz"
     model.to_numpy({"round": 0, "examples": 0, "plan": asdict(plan)}).save(net_path)
     measure(0, 0, math.nan, math.nan, 0.0)
-    with ctx.Pool(plan.jobs) as pool:
+    with ctx.Pool(1 if plan.ray else plan.jobs) as pool:
         for r in range(1, plan.rounds + 1):
             guide = str(net_path) if plan.guide and r > 1 else None
             players = [SelfPlay(p, partnership, plan.search, guide) for p, partnership in plan.tables]
             seeds = [(players[g % len(players)], plan.seed * 1_000_003 + r * 10_007 + g) for g in range(plan.games)]
             start = time.perf_counter()
             parts = []
-            for part in pool.imap(_play, seeds):  # in order: the same seed gives the same weights
-                parts.append(part)
-                if on_game is not None:
-                    on_game()
+            if plan.ray is not None:
+                parts = ray_map(_play, seeds, plan.ray, on_each=lambda _: on_game() if on_game else None)
+            else:
+                for part in pool.imap(_play, seeds):  # in order: the same seed gives the same weights
+                    parts.append(part)
+                    if on_game is not None:
+                        on_game()
             rate = plan.games / (time.perf_counter() - start)
             buffer = [*buffer, Examples.join(parts)][-plan.window :]
             data = Examples.join(buffer)
@@ -135,7 +142,7 @@ def _measure(plan: Plan, net_path: Path, players: int, partnership: bool, out: P
     sides = 2 if partnership else players  # the net against one team, or against every other seat
     lineup = (f"net:net={net_path}", *[plan.opponent] * (sides - 1))
     t = Tournament(spec, lineup, games=plan.eval_games, seed=plan.seed,
-                   jobs=plan.jobs, out=out, records=False)  # fmt: skip
+                   jobs=plan.jobs, out=out, records=False, ray_address=plan.ray)  # fmt: skip
     result = run_tournament(t, progress=False)
     return result.summary[0].win_rate
 

@@ -1,0 +1,88 @@
+"""The network's cost: ISMCTS iterations per second with and without it, and the net bot's time a move.
+
+Run:  python benchmarks/bench_net.py [--net default] [--iterations 400] [--positions 30] [--rounds 3]
+
+Positions: decisions with a choice from heuristic games on both tables the
+network plays (4-player partnership and 2 players). Each round times, side by
+side on the same positions, plain ``ismcts`` and ``ismcts:net=NET`` at the same
+iteration budget, and the ``net`` bot. The ratio of the two search rates is
+the iteration budget that gives the network's search the same time a move as
+the plain one: the arena matches in docs/bots.md use it, so that "equal time"
+does not depend on the load of the machine that plays them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+
+from goldfields.bots.base import Budget
+from goldfields.bots.ismcts import ISMCTSBot
+from goldfields.bots.registry import make_bot
+from goldfields.core.game import GameState
+from goldfields.digging import new_game
+
+
+def positions(players: int, partnership: bool, count: int, seed: int) -> list[GameState]:
+    rng = random.Random(seed)
+    bot = make_bot("heuristic", "digging")
+    out: list[GameState] = []
+    while len(out) < count:
+        state = new_game(players, partnership, rng=rng)
+        while not state.is_terminal() and len(out) < count:
+            if state.is_chance_node():
+                state.apply_chance(state.sample_chance(rng))
+                continue
+            if len(state.legal_actions()) > 2 and rng.random() < 0.1:
+                out.append(state.clone())
+            state.apply_action(bot.act(state.view(state.current_player), rng))
+    return out
+
+
+def rate(bot: ISMCTSBot, states: list[GameState], iterations: int) -> float:
+    """Iterations per second over ``states``."""
+    spent = 0.0
+    for i, state in enumerate(states):
+        t0 = time.perf_counter()
+        bot.search(state.view(state.current_player), random.Random(i), Budget(iterations=iterations))
+        spent += time.perf_counter() - t0
+    return iterations * len(states) / spent
+
+
+def net_move_ms(spec: str, states: list[GameState]) -> float:
+    bot = make_bot(spec, "digging")
+    t0 = time.perf_counter()
+    for i, state in enumerate(states):
+        bot.act(state.view(state.current_player), random.Random(i))
+    return 1000 * (time.perf_counter() - t0) / len(states)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--net", default="default", help="a shipped network's name or a .npz path")
+    parser.add_argument("--iterations", type=int, default=400)
+    parser.add_argument("--positions", type=int, default=30, help="positions per table")
+    parser.add_argument("--rounds", type=int, default=3)
+    args = parser.parse_args()
+    states = positions(4, True, args.positions, 1) + positions(2, False, args.positions, 2)
+    plain = ISMCTSBot()
+    guided = ISMCTSBot(net=args.net)
+    ratios, plain_rates, net_rates, ms = [], [], [], []
+    for _ in range(args.rounds):
+        a = rate(plain, states, args.iterations)
+        b = rate(guided, states, args.iterations)
+        plain_rates.append(a)
+        net_rates.append(b)
+        ratios.append(b / a)
+        ms.append(net_move_ms(f"net:net={args.net}", states))
+    print(f"positions: {len(states)} (4p partnership and 2p), {args.iterations} iterations, {args.rounds} rounds")
+    print(f"ismcts            {statistics.median(plain_rates):8.0f} iterations/s")
+    print(f"ismcts:net={args.net:<6} {statistics.median(net_rates):8.0f} iterations/s")
+    print(f"ratio (net/plain) {statistics.median(ratios):8.2f}  (rounds: {', '.join(f'{r:.2f}' for r in ratios)})")
+    print(f"net bot           {statistics.median(ms):8.2f} ms a move")
+
+
+if __name__ == "__main__":
+    main()

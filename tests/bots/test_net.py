@@ -104,9 +104,10 @@ def test_a_training_round_writes_a_network_the_bots_load(tmp_path: Path) -> None
     from goldfields.learn.loop import Plan, run
     from goldfields.learn.trainer import Fit
 
-    rounds = run(Plan(rounds=1, games=2, search=8, hidden=(16,), eval_games=2, tables=((2, False), (3, False)),
-                      jobs=1, fit=Fit(epochs=1)), tmp_path)  # fmt: skip
+    rounds = run(Plan(rounds=1, games=3, search=8, hidden=(16,), eval_games=2, tables=((2, False), (3, False)),
+                      holdout=3, jobs=1, fit=Fit(epochs=1)), tmp_path)  # fmt: skip
     assert [r.round for r in rounds] == [0, 1] and rounds[1].examples > 0
+    assert rounds[1].val_policy_loss > 0 and rounds[1].val_value_loss > 0  # the third game, held out
     assert set(rounds[1].win_rates) == {"2p", "3p"}
     assert (tmp_path / "curve.csv").exists() and (tmp_path / "curve.png").exists()
     assert (tmp_path / "train.json").exists() and (tmp_path / "round-00.npz").exists()

@@ -79,7 +79,8 @@ def train(
                 return
             progress.console.print(
                 f"round {r.round}: {r.examples} examples, loss {r.policy_loss:.3f} (policy) "
-                f"{r.value_loss:.3f} (value), {r.games_per_second:.2f} games/s, net vs {opponent} {wins}, "
+                f"{r.value_loss:.3f} (value), held out {r.val_policy_loss:.3f} {r.val_value_loss:.3f}, "
+                f"{r.games_per_second:.2f} games/s, net vs {opponent} {wins}, "
                 f"{r.seconds / 60:.1f} min"
             )
 

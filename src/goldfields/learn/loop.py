@@ -26,7 +26,7 @@ from ..arena.runner import ray_map
 from ..bots.net import GAME
 from ..research.encoding import encoding_for
 from .selfplay import Examples, SelfPlay
-from .trainer import Fit, TorchNet, train
+from .trainer import Fit, TorchNet, losses, train
 
 
 @dataclass(frozen=True)
@@ -39,6 +39,9 @@ class Plan:
     hidden: tuple[int, ...] = (256, 256)
     window: int = 3
     """Rounds of examples kept for fitting."""
+    holdout: int = 10
+    """Every ``holdout``-th self-play game is kept out of fitting and gives the validation losses,
+    which show when the network learns games by heart (0: none held out)."""
     eval_games: int = 40
     """Games per table against ``opponent`` after each round."""
     opponent: str = "heuristic"
@@ -60,6 +63,9 @@ class Round:
     examples: int
     policy_loss: float
     value_loss: float
+    val_policy_loss: float
+    val_value_loss: float
+    """The same losses on held-out games (``nan`` without any)."""
     win_rates: dict[str, float]
     """The ``net`` bot's win rate against the opponent, per table name."""
     games_per_second: float
@@ -98,12 +104,12 @@ def run(plan: Plan, out: Path, on_round: Callable[[Round], None] | None = None,
     net_path: Path | None = None
     ctx = multiprocessing.get_context("spawn")
 
-    def measure(r: int, data: int, p_loss: float, v_loss: float, rate: float) -> None:
+    def measure(r: int, data: int, losses: tuple[float, float, float, float], rate: float) -> None:
         assert net_path is not None
         wins = {table_name(p, partnership): _measure(plan, net_path, p, partnership,
                                                      out / f"arena-{r:02d}-{table_name(p, partnership)}")
                 for p, partnership in plan.tables}  # fmt: skip
-        row = Round(r, data, p_loss, v_loss, wins, rate, time.perf_counter() - began)
+        row = Round(r, data, *losses, wins, rate, time.perf_counter() - began)
         rounds.append(row)
         _write_curve(out, rounds, plan.opponent)
         if on_round is not None:
@@ -112,7 +118,8 @@ def run(plan: Plan, out: Path, on_round: Callable[[Round], None] | None = None,
     # Round 0 is the untrained network: where the learning curve starts.
     net_path = out / "round-00.npz"
     model.to_numpy({"round": 0, "examples": 0, "plan": asdict(plan)}).save(net_path)
-    measure(0, 0, math.nan, math.nan, 0.0)
+    measure(0, 0, (math.nan,) * 4, 0.0)
+    held: list[Examples] = []
     with ctx.Pool(1 if plan.ray else plan.jobs) as pool:
         for r in range(1, plan.rounds + 1):
             guide = str(net_path) if plan.guide and r > 1 else None
@@ -128,12 +135,18 @@ def run(plan: Plan, out: Path, on_round: Callable[[Round], None] | None = None,
                     if on_game is not None:
                         on_game()
             rate = plan.games / (time.perf_counter() - start)
-            buffer = [*buffer, Examples.join(parts)][-plan.window :]
+            out_of_fit = [plan.holdout > 1 and g % plan.holdout == plan.holdout - 1 for g in range(len(parts))]
+            fitted = [part for part, kept in zip(parts, out_of_fit, strict=True) if not kept]
+            buffer = [*buffer, Examples.join(fitted)][-plan.window :]
+            if any(out_of_fit):
+                held = [*held, Examples.join([p for p, kept in zip(parts, out_of_fit, strict=True) if kept])]
+                held = held[-plan.window :]
             data = Examples.join(buffer)
             p_loss, v_loss = train(model, data, plan.fit, seed=plan.seed + r)
+            val = losses(model, Examples.join(held)) if held else (math.nan, math.nan)
             net_path = out / f"round-{r:02d}.npz"
             model.to_numpy({"round": r, "examples": len(data), "plan": asdict(plan)}).save(net_path)
-            measure(r, len(data), p_loss, v_loss, rate)
+            measure(r, len(data), (p_loss, v_loss, *val), rate)
     return rounds
 
 
@@ -151,10 +164,12 @@ def _write_curve(out: Path, rounds: list[Round], opponent: str) -> None:
     with (out / "curve.csv").open("w", newline="") as f:
         w = csv.writer(f)
         tables = list(rounds[0].win_rates)
-        w.writerow(["round", "examples", "policy_loss", "value_loss", *(f"win_rate_{t}" for t in tables),
+        w.writerow(["round", "examples", "policy_loss", "value_loss", "val_policy_loss", "val_value_loss",
+                    *(f"win_rate_{t}" for t in tables),
                     "games_per_second", "seconds"])  # fmt: skip
         for r in rounds:
             w.writerow([r.round, r.examples, f"{r.policy_loss:.4f}", f"{r.value_loss:.4f}",
+                        f"{r.val_policy_loss:.4f}", f"{r.val_value_loss:.4f}",
                         *(f"{r.win_rates[t]:.4f}" for t in tables), f"{r.games_per_second:.3f}",
                         f"{r.seconds:.0f}"])  # fmt: skip
     try:
@@ -168,6 +183,8 @@ def _write_curve(out: Path, rounds: list[Round], opponent: str) -> None:
     xs = [r.round for r in rounds]
     left.plot(xs, [r.policy_loss for r in rounds], marker="o", label="policy")
     left.plot(xs, [r.value_loss for r in rounds], marker="o", label="value")
+    left.plot(xs, [r.val_policy_loss for r in rounds], marker="o", linestyle="--", color="C0", label="policy, held out")
+    left.plot(xs, [r.val_value_loss for r in rounds], marker="o", linestyle="--", color="C1", label="value, held out")
     left.set_xlabel("round")
     left.set_title("training loss")
     left.legend()

@@ -70,6 +70,16 @@ class Fit:
     value_weight: float = 1.0
 
 
+def losses(model: TorchNet, data: Examples) -> tuple[float, float]:
+    """The mean policy and value losses of ``model`` on ``data``, without fitting."""
+    with torch.no_grad():
+        logits, v = model(torch.from_numpy(data.x))
+        logits = logits.masked_fill(~(torch.from_numpy(data.mask) > 0), -1e9)
+        lp = -(torch.from_numpy(data.policy) * torch.log_softmax(logits, dim=1)).sum(dim=1).mean()
+        lv = nn.BCEWithLogitsLoss()(v, torch.from_numpy(data.value))
+    return float(lp), float(lv)
+
+
 def train(model: TorchNet, data: Examples, fit: Fit, seed: int,
           on_epoch: Callable[[int, float, float], None] | None = None) -> tuple[float, float]:  # fmt: skip
     """Fit ``model`` on ``data``; returns the last epoch's mean policy and value losses."""

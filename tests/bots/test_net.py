@@ -111,6 +111,13 @@ def test_a_training_round_writes_a_network_the_bots_load(tmp_path: Path) -> None
     assert set(rounds[1].win_rates) == {"2p", "3p"}
     assert (tmp_path / "curve.csv").exists() and (tmp_path / "curve.png").exists()
     assert (tmp_path / "train.json").exists() and (tmp_path / "round-00.npz").exists()
+    # The round's games are kept as examples, and its network can start another run.
+    from goldfields.learn.selfplay import Examples
+
+    assert len(Examples.load(tmp_path / "examples-01.npz")) >= rounds[1].examples
+    again = run(Plan(rounds=1, games=1, search=8, hidden=(16,), eval_games=2, tables=((2, False),), jobs=1,
+                     init=str(tmp_path / "round-01.npz"), fit=Fit(epochs=1)), tmp_path / "again")  # fmt: skip
+    assert again[0].win_rates == {"2p": rounds[1].win_rates["2p"]}  # round 0 there is round 1 here
     bot = make_bot(f"net:net={tmp_path / 'round-01.npz'}", "digging")
     assert bot.spec().startswith("net:net=")
 

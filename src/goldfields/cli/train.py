@@ -43,6 +43,8 @@ def train(
     jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Self-play processes.")] = 2,
     ray: Annotated[str | None, typer.Option("--ray", help="Play on a Ray cluster at this address ('local' starts "
                                             "one here) instead of --jobs processes.", show_default=False)] = None,
+    init: Annotated[Path | None, typer.Option("--init", help="Start from this network (.npz) instead of random "
+                                              "weights.", show_default=False, exists=True, dir_okay=False)] = None,
     seed: Annotated[int, typer.Option("--seed", "-s", help="Same seed, same games and weights.")] = 0,
     out: Annotated[Path, typer.Option("--out", "-o", help="Folder for networks and the curve.")] = Path(
         "train-results"
@@ -67,7 +69,8 @@ def train(
         console.print(f"[red]error:[/red] --tables: {err}")
         raise typer.Exit(2) from None
     plan = Plan(rounds=rounds, games=games, search=search, hidden=sizes, window=window, eval_games=eval_games,
-                opponent=opponent, tables=table_list, guide=guide, jobs=jobs, ray=ray, seed=seed)  # fmt: skip
+                opponent=opponent, tables=table_list, guide=guide, jobs=jobs, ray=ray, seed=seed,
+                init=None if init is None else str(init))  # fmt: skip
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=console) as progress:  # fmt: skip
         task = progress.add_task("self-play games", total=rounds * games)

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from ..arena import GameSpec, Tournament, run_tournament
 from ..arena.runner import ray_map
-from ..bots.net import GAME
+from ..bots.net import GAME, load_net
 from ..research.encoding import encoding_for
 from .selfplay import Examples, SelfPlay
 from .trainer import Fit, TorchNet, losses, train
@@ -54,6 +54,8 @@ class Plan:
     """A Ray cluster's address (``local``: start one here) for the self-play games and the
     measurements, instead of ``jobs`` local processes."""
     seed: int = 0
+    init: str | None = None
+    """A network (``.npz``) to start from instead of random weights: a finished run's, to go on."""
     fit: Fit = field(default_factory=Fit)
 
 
@@ -98,7 +100,10 @@ def run(plan: Plan, out: Path, on_round: Callable[[Round], None] | None = None,
     began = time.perf_counter()
     out.mkdir(parents=True, exist_ok=True)
     (out / "train.json").write_text(json.dumps(asdict(plan), indent=2) + "\n")
-    model = TorchNet(encoding_for(GAME).size, plan.hidden, seed=plan.seed)
+    if plan.init is not None:
+        model = TorchNet.from_numpy(load_net(plan.init))
+    else:
+        model = TorchNet(encoding_for(GAME).size, plan.hidden, seed=plan.seed)
     buffer: list[Examples] = []
     rounds: list[Round] = []
     net_path: Path | None = None
@@ -135,6 +140,7 @@ def run(plan: Plan, out: Path, on_round: Callable[[Round], None] | None = None,
                     if on_game is not None:
                         on_game()
             rate = plan.games / (time.perf_counter() - start)
+            Examples.join(parts).save(out / f"examples-{r:02d}.npz")  # to fit again, or study, without playing
             out_of_fit = [plan.holdout > 1 and g % plan.holdout == plan.holdout - 1 for g in range(len(parts))]
             fitted = [part for part, kept in zip(parts, out_of_fit, strict=True) if not kept]
             buffer = [*buffer, Examples.join(fitted)][-plan.window :]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -43,6 +44,15 @@ class Examples:
 
     def __len__(self) -> int:
         return len(self.x)
+
+    def save(self, path: Path) -> None:
+        np.savez_compressed(path, x=self.x, mask=self.mask, policy=self.policy, value=self.value,
+                            games=np.array(self.games))  # fmt: skip
+
+    @classmethod
+    def load(cls, path: Path) -> Examples:
+        with np.load(path) as d:
+            return cls(d["x"], d["mask"], d["policy"], d["value"], int(d["games"]))
 
 
 @dataclass(frozen=True)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import shlex
+import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -87,5 +89,6 @@ def train(
                 f"{r.seconds / 60:.1f} min"
             )
 
-        run(plan, out, on_round=on_round, on_game=lambda: progress.advance(task))
+        command = "goldfields train " + " ".join(shlex.quote(a) for a in sys.argv[1:] if a != "train")
+        run(plan, out, on_round=on_round, on_game=lambda: progress.advance(task), command=command)
     console.print(f"wrote {out}/round-NN.npz, {out}/curve.csv, {out}/curve.png, {out}/train.json")

@@ -96,10 +96,13 @@ def parse_tables(text: str) -> tuple[tuple[int, bool], ...]:
 
 
 def run(plan: Plan, out: Path, on_round: Callable[[Round], None] | None = None,
-        on_game: Callable[[], None] | None = None) -> list[Round]:  # fmt: skip
+        on_game: Callable[[], None] | None = None, command: str | None = None) -> list[Round]:  # fmt: skip
+    """Train as ``plan`` says, into ``out``; ``command`` (the command line that asked) is written
+    into ``train.json`` and every network's description, so that a shipped network says how it was made."""
     began = time.perf_counter()
     out.mkdir(parents=True, exist_ok=True)
-    (out / "train.json").write_text(json.dumps(asdict(plan), indent=2) + "\n")
+    made = {"plan": asdict(plan), "command": command, "goldfields": _version()}
+    (out / "train.json").write_text(json.dumps(made, indent=2) + "\n")
     if plan.init is not None:
         model = TorchNet.from_numpy(load_net(plan.init))
     else:
@@ -122,7 +125,7 @@ def run(plan: Plan, out: Path, on_round: Callable[[Round], None] | None = None,
 
     # Round 0 is the untrained network: where the learning curve starts.
     net_path = out / "round-00.npz"
-    model.to_numpy({"round": 0, "examples": 0, "plan": asdict(plan)}).save(net_path)
+    model.to_numpy({"round": 0, "examples": 0, **made}).save(net_path)
     measure(0, 0, (math.nan,) * 4, 0.0)
     held: list[Examples] = []
     with ctx.Pool(1 if plan.ray else plan.jobs) as pool:
@@ -151,9 +154,20 @@ def run(plan: Plan, out: Path, on_round: Callable[[Round], None] | None = None,
             p_loss, v_loss = train(model, data, plan.fit, seed=plan.seed + r)
             val = losses(model, Examples.join(held)) if held else (math.nan, math.nan)
             net_path = out / f"round-{r:02d}.npz"
-            model.to_numpy({"round": r, "examples": len(data), "plan": asdict(plan)}).save(net_path)
+            meta = {"round": r, "examples": len(data), "games": r * plan.games,
+                    "wall_seconds": round(time.perf_counter() - began), **made}  # fmt: skip
+            model.to_numpy(meta).save(net_path)
             measure(r, len(data), (p_loss, v_loss, *val), rate)
     return rounds
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("goldfields")
+    except PackageNotFoundError:
+        return "unknown"
 
 
 def _measure(plan: Plan, net_path: Path, players: int, partnership: bool, out: Path) -> float:

@@ -206,3 +206,25 @@ def test_the_lobby_offers_net_only_once_a_network_ships() -> None:
     else:
         assert "net" in available_bots("digging")
     assert {"random", "heuristic", "ismcts"} <= set(available_bots("digging"))
+
+
+def test_the_train_command_refuses_bad_tables_and_records_how_it_ran(tmp_path: Path) -> None:
+    pytest.importorskip("torch")
+    import json
+
+    from typer.testing import CliRunner
+
+    from goldfields.cli.app import app
+
+    bad = CliRunner().invoke(app, ["train", "--tables", "5p", "--out", str(tmp_path / "x")])
+    assert bad.exit_code == 2 and "unknown table '5p'" in bad.output
+    assert not (tmp_path / "x").exists()
+    out = tmp_path / "run"
+    args = ["train", "--rounds", "1", "--games", "1", "--search", "8", "--hidden", "8", "--eval-games", "2",
+            "--tables", "2p", "--jobs", "1", "--seed", "5", "--out", str(out)]  # fmt: skip
+    result = CliRunner(env={"COLUMNS": "160"}).invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert "round 0 (untrained)" in result.output and "round 1:" in result.output
+    made = json.loads((out / "round-01.json").read_text())
+    assert made["plan"]["seed"] == 5 and made["plan"]["tables"] == [[2, False]]
+    assert "--seed 5" in made["command"] and made["round"] == 1

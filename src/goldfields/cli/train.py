@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import shlex
-import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -89,6 +88,14 @@ def train(
                 f"{r.seconds / 60:.1f} min"
             )
 
-        command = "goldfields train " + " ".join(shlex.quote(a) for a in sys.argv[1:] if a != "train")
+        # Every option spelled out, defaults too: the command still makes this network when they change.
+        spelled = [f"--rounds {rounds}", f"--games {games}", f"--search {search}", f"--hidden {hidden}",
+                   f"--window {window}", f"--eval-games {eval_games}", f"--opponent {shlex.quote(opponent)}",
+                   f"--tables {tables}", "--guide" if guide else "--no-guide", f"--jobs {jobs}", f"--seed {seed}"]
+        if ray is not None:
+            spelled.append(f"--ray {shlex.quote(ray)}")
+        if init is not None:
+            spelled.append(f"--init {shlex.quote(str(init))}")
+        command = "goldfields train " + " ".join(spelled)
         run(plan, out, on_round=on_round, on_game=lambda: progress.advance(task), command=command)
     console.print(f"wrote {out}/round-NN.npz, {out}/curve.csv, {out}/curve.png, {out}/train.json")

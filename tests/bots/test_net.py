@@ -102,24 +102,51 @@ def test_the_torch_model_computes_what_numpy_computes(tmp_path: Path) -> None:
 def test_a_training_round_writes_a_network_the_bots_load(tmp_path: Path) -> None:
     pytest.importorskip("torch")
     from goldfields.learn.loop import Plan, run
+    from goldfields.learn.selfplay import Examples
     from goldfields.learn.trainer import Fit
 
-    rounds = run(Plan(rounds=1, games=3, search=8, hidden=(16,), eval_games=2, tables=((2, False), (3, False)),
-                      holdout=3, jobs=1, fit=Fit(epochs=1)), tmp_path)  # fmt: skip
-    assert [r.round for r in rounds] == [0, 1] and rounds[1].examples > 0
-    assert rounds[1].val_policy_loss > 0 and rounds[1].val_value_loss > 0  # the third game, held out
-    assert set(rounds[1].win_rates) == {"2p", "3p"}
-    assert (tmp_path / "curve.csv").exists() and (tmp_path / "curve.png").exists()
-    assert (tmp_path / "train.json").exists() and (tmp_path / "round-00.npz").exists()
-    # The round's games are kept as examples, and its network can start another run.
-    from goldfields.learn.selfplay import Examples
-
-    assert len(Examples.load(tmp_path / "examples-01.npz")) >= rounds[1].examples
-    again = run(Plan(rounds=1, games=1, search=8, hidden=(16,), eval_games=2, tables=((2, False),), jobs=1,
-                     init=str(tmp_path / "round-01.npz"), fit=Fit(epochs=1)), tmp_path / "again")  # fmt: skip
-    assert again[0].win_rates == {"2p": rounds[1].win_rates["2p"]}  # round 0 there is round 1 here
-    bot = make_bot(f"net:net={tmp_path / 'round-01.npz'}", "digging")
+    plan = Plan(rounds=1, games=3, search=8, hidden=(16,), eval_games=2, tables=((2, False), (3, False)),
+                holdout=3, warmup=2, guide=False, jobs=1, fit=Fit(epochs=1))  # fmt: skip
+    rounds = run(plan, tmp_path / "a")
+    assert [(r.round, r.stage) for r in rounds] == [(0, "untrained"), (0, "warm-up"), (1, "self-play")]
+    first = rounds[-1]
+    assert first.examples > 0 and set(first.win_rates) == {"2p", "3p"}
+    assert first.val_policy_loss > 0 and first.val_value_loss > 0  # the third game, held out
+    out = tmp_path / "a"
+    for name in ("curve.csv", "curve.png", "train.json", "round-00.npz", "warmup.npz", "round-01.npz"):
+        assert (out / name).exists(), name
+    bot = make_bot(f"net:net={out / 'round-01.npz'}", "digging")
     assert bot.spec().startswith("net:net=")
+
+    # Every game is kept, one part per game; a warm-up example has its teacher's move as the target.
+    played = Examples.load(out / "examples-01.npz")
+    assert played.games == 3 and sum(len(p) for p in played.split()) == len(played)
+    warm = Examples.load(out / "examples-warmup.npz")
+    assert warm.games == 2 and set(np.unique(warm.policy)) <= {0.0, 1.0}
+    assert (warm.policy.sum(1) == 1).all() and (warm.policy <= warm.mask).all()
+
+    # A second run reads those games instead of playing them, and makes the same network.
+    again = run(Plan(**{**plan.__dict__, "examples_from": str(out)}), tmp_path / "b")
+    assert again[-1].win_rates == first.win_rates
+    with np.load(out / "round-01.npz") as x, np.load(tmp_path / "b" / "round-01.npz") as y:
+        assert all(np.array_equal(x[k], y[k]) for k in x.files)
+    with pytest.raises(ValueError, match="seed"):
+        run(Plan(**{**plan.__dict__, "examples_from": str(out), "seed": 9}), tmp_path / "c")
+
+    # A network can start another run.
+    on = run(Plan(rounds=1, games=1, search=8, hidden=(16,), eval_games=2, tables=((2, False),), jobs=1,
+                  init=str(out / "round-01.npz"), fit=Fit(epochs=1)), tmp_path / "d")  # fmt: skip
+    assert on[0].win_rates == {"2p": first.win_rates["2p"]}  # round 0 there is round 1 here
+
+
+def test_games_saved_without_their_sizes_are_split_where_a_new_game_begins(tmp_path: Path) -> None:
+    from goldfields.learn.selfplay import Examples, SelfPlay
+
+    games = [SelfPlay(p, p == 4, teacher="heuristic").game(seed) for seed, p in enumerate((4, 2, 2, 3))]
+    joined = Examples.join(games)
+    np.savez_compressed(tmp_path / "old.npz", x=joined.x, mask=joined.mask, policy=joined.policy,
+                        value=joined.value, games=np.array(4))  # fmt: skip
+    assert Examples.load(tmp_path / "old.npz").sizes == tuple(len(g) for g in games)
 
 
 def _game_with_a_planted_blunder(seed: int) -> tuple[dict, tuple[int, int]]:

@@ -44,6 +44,14 @@ def train(
     jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Self-play processes.")] = 2,
     ray: Annotated[str | None, typer.Option("--ray", help="Play on a Ray cluster at this address ('local' starts "
                                             "one here) instead of --jobs processes.", show_default=False)] = None,
+    warmup: Annotated[int, typer.Option("--warmup", min=0, help="Games of --warmup-teacher (a quick bot, "
+                                        "labelling every decision) fitted on before the self-play rounds.")] = 0,
+    warmup_teacher: Annotated[str, typer.Option("--warmup-teacher", help="The quick bot that labels the "
+                                                "warm-up games.")] = "heuristic",
+    examples_from: Annotated[Path | None, typer.Option("--examples-from", help="An earlier run's --out: its "
+                                                       "saved games are read instead of played again, when "
+                                                       "they are this plan's.", show_default=False,
+                                                       exists=True, file_okay=False)] = None,
     init: Annotated[Path | None, typer.Option("--init", help="Start from this network (.npz) instead of random "
                                               "weights.", show_default=False, exists=True, dir_okay=False)] = None,
     seed: Annotated[int, typer.Option("--seed", "-s", help="Same seed, same games and weights.")] = 0,
@@ -71,15 +79,21 @@ def train(
         raise typer.Exit(2) from None
     plan = Plan(rounds=rounds, games=games, search=search, hidden=sizes, window=window, eval_games=eval_games,
                 opponent=opponent, tables=table_list, guide=guide, jobs=jobs, ray=ray, seed=seed,
-                init=None if init is None else str(init))  # fmt: skip
+                init=None if init is None else str(init), warmup=warmup, warmup_teacher=warmup_teacher,
+                examples_from=None if examples_from is None else str(examples_from))  # fmt: skip
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=console) as progress:  # fmt: skip
-        task = progress.add_task("self-play games", total=rounds * games)
+        task = progress.add_task("games", total=warmup + rounds * games)
 
         def on_round(r: Round) -> None:
             wins = ", ".join(f"{100 * w:.0f}% ({t})" for t, w in r.win_rates.items())
-            if r.round == 0:
+            if r.stage == "untrained":
                 progress.console.print(f"round 0 (untrained): net vs {opponent} {wins}")
+                return
+            if r.stage == "warm-up":
+                progress.console.print(f"warm-up: {r.examples} examples from {warmup} {warmup_teacher} games, "
+                                       f"loss {r.policy_loss:.3f} (policy) {r.value_loss:.3f} (value), "
+                                       f"net vs {opponent} {wins}, {r.seconds / 60:.1f} min")  # fmt: skip
                 return
             progress.console.print(
                 f"round {r.round}: {r.examples} examples, loss {r.policy_loss:.3f} (policy) "
@@ -96,6 +110,13 @@ def train(
             spelled.append(f"--ray {shlex.quote(ray)}")
         if init is not None:
             spelled.append(f"--init {shlex.quote(str(init))}")
+        if warmup:
+            spelled.append(f"--warmup {warmup} --warmup-teacher {shlex.quote(warmup_teacher)}")
         command = "goldfields train " + " ".join(spelled)
-        run(plan, out, on_round=on_round, on_game=lambda: progress.advance(task), command=command)
+        try:
+            run(plan, out, on_round=on_round, on_game=lambda: progress.advance(task), command=command)
+        except ValueError as err:
+            progress.stop()
+            console.print(f"[red]error:[/red] {err}")
+            raise typer.Exit(2) from None
     console.print(f"wrote {out}/round-NN.npz, {out}/curve.csv, {out}/curve.png, {out}/train.json")

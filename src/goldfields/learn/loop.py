@@ -20,6 +20,7 @@ import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 
 from ..arena import GameSpec, Tournament, run_tournament
 from ..arena.runner import ray_map
@@ -56,12 +57,21 @@ class Plan:
     seed: int = 0
     init: str | None = None
     """A network (``.npz``) to start from instead of random weights: a finished run's, to go on."""
+    warmup: int = 0
+    """Games of ``warmup_teacher`` (a quick bot) fitted on before the self-play rounds: its
+    choices start the policy, and the many cheap results the value."""
+    warmup_teacher: str = "heuristic"
+    examples_from: str | None = None
+    """An earlier run's folder: games whose ``examples-*.npz`` it holds for the same plan are read
+    from there instead of being played again."""
     fit: Fit = field(default_factory=Fit)
 
 
 @dataclass
 class Round:
     round: int
+    stage: str
+    """``untrained``, ``warm-up`` (the teacher's cheap games) or ``self-play``."""
     examples: int
     policy_loss: float
     value_loss: float
@@ -100,6 +110,8 @@ def run(plan: Plan, out: Path, on_round: Callable[[Round], None] | None = None,
     """Train as ``plan`` says, into ``out``; ``command`` (the command line that asked) is written
     into ``train.json`` and every network's description, so that a shipped network says how it was made."""
     began = time.perf_counter()
+    if plan.examples_from is not None:
+        _check_source(plan, Path(plan.examples_from))
     out.mkdir(parents=True, exist_ok=True)
     made = {"plan": asdict(plan), "command": command, "goldfields": _version()}
     (out / "train.json").write_text(json.dumps(made, indent=2) + "\n")
@@ -108,57 +120,109 @@ def run(plan: Plan, out: Path, on_round: Callable[[Round], None] | None = None,
     else:
         model = TorchNet(encoding_for(GAME).size, plan.hidden, seed=plan.seed)
     buffer: list[Examples] = []
+    held: list[Examples] = []
     rounds: list[Round] = []
-    net_path: Path | None = None
     ctx = multiprocessing.get_context("spawn")
 
-    def measure(r: int, data: int, losses: tuple[float, float, float, float], rate: float) -> None:
-        assert net_path is not None
+    def save(name: str, r: int, examples: int, games: int) -> Path:
+        path = out / f"{name}.npz"
+        meta = {"round": r, "examples": examples, "games": games,
+                "wall_seconds": round(time.perf_counter() - began), **made}  # fmt: skip
+        model.to_numpy(meta).save(path)
+        return path
+
+    def measure(r: int, stage: str, net_path: Path, data: int, losses: tuple[float, float, float, float],
+                rate: float) -> None:  # fmt: skip
+        name = f"{r:02d}" if stage != "warm-up" else "warmup"
         wins = {table_name(p, partnership): _measure(plan, net_path, p, partnership,
-                                                     out / f"arena-{r:02d}-{table_name(p, partnership)}")
+                                                     out / f"arena-{name}-{table_name(p, partnership)}")
                 for p, partnership in plan.tables}  # fmt: skip
-        row = Round(r, data, *losses, wins, rate, time.perf_counter() - began)
+        row = Round(r, stage, data, *losses, wins, rate, time.perf_counter() - began)
         rounds.append(row)
         _write_curve(out, rounds, plan.opponent)
         if on_round is not None:
             on_round(row)
 
-    # Round 0 is the untrained network: where the learning curve starts.
-    net_path = out / "round-00.npz"
-    model.to_numpy({"round": 0, "examples": 0, **made}).save(net_path)
-    measure(0, 0, (math.nan,) * 4, 0.0)
-    held: list[Examples] = []
-    with ctx.Pool(1 if plan.ray else plan.jobs) as pool:
-        for r in range(1, plan.rounds + 1):
-            guide = str(net_path) if plan.guide and r > 1 else None
-            players = [SelfPlay(p, partnership, plan.search, guide) for p, partnership in plan.tables]
-            seeds = [(players[g % len(players)], plan.seed * 1_000_003 + r * 10_007 + g) for g in range(plan.games)]
-            start = time.perf_counter()
-            parts = []
-            if plan.ray is not None:
-                parts = ray_map(_play, seeds, plan.ray, on_each=lambda _: on_game() if on_game else None)
-            else:
-                for part in pool.imap(_play, seeds):  # in order: the same seed gives the same weights
-                    parts.append(part)
+    def play(pool: Any, players: list[SelfPlay], first_seed: int, games: int, cache: str) -> tuple[list[Examples],
+                                                                                                 float]:  # fmt: skip
+        """The games' examples, one part per game, and games per second; from ``examples_from`` if
+        that folder has them (self-play that no network guides is the same game for the same seed)."""
+        cached = None if plan.examples_from is None else Path(plan.examples_from) / f"{cache}.npz"
+        if cached is not None and cached.is_file():
+            parts = Examples.load(cached).split()
+            if len(parts) == games:
+                for _ in parts:
                     if on_game is not None:
                         on_game()
-            rate = plan.games / (time.perf_counter() - start)
-            Examples.join(parts).save(out / f"examples-{r:02d}.npz")  # to fit again, or study, without playing
+                return parts, math.nan
+        seeds = [(players[g % len(players)], first_seed + g) for g in range(games)]
+        start = time.perf_counter()
+        parts = []
+        if plan.ray is not None:
+            parts = ray_map(_play, seeds, plan.ray, on_each=lambda _: on_game() if on_game else None)
+        else:
+            for part in pool.imap(_play, seeds):  # in order: the same seed gives the same weights
+                parts.append(part)
+                if on_game is not None:
+                    on_game()
+        Examples.join(parts).save(out / f"{cache}.npz")  # to fit again, or study, without playing
+        return parts, games / (time.perf_counter() - start)
+
+    # Round 0 is the untrained network: where the learning curve starts.
+    measure(0, "untrained", save("round-00", 0, 0, 0), 0, (math.nan,) * 4, 0.0)
+    warm: Examples | None = None
+    with ctx.Pool(1 if plan.ray else plan.jobs) as pool:
+        if plan.warmup:
+            teachers = [SelfPlay(p, partnership, teacher=plan.warmup_teacher) for p, partnership in plan.tables]
+            parts, rate = play(pool, teachers, plan.seed * 1_000_003 + 999_983, plan.warmup, "examples-warmup")
+            warm = Examples.join(parts)
+            p_loss, v_loss = train(model, warm, plan.fit, seed=plan.seed)
+            path = save("warmup", 0, len(warm), plan.warmup)
+            measure(0, "warm-up", path, len(warm), (p_loss, v_loss, math.nan, math.nan), rate)
+        for r in range(1, plan.rounds + 1):
+            guide = str(out / f"round-{r - 1:02d}.npz") if plan.guide and r > 1 else None
+            players = [SelfPlay(p, partnership, plan.search, guide) for p, partnership in plan.tables]
+            parts, rate = play(pool, players, plan.seed * 1_000_003 + r * 10_007, plan.games, f"examples-{r:02d}")
             out_of_fit = [plan.holdout > 1 and g % plan.holdout == plan.holdout - 1 for g in range(len(parts))]
-            fitted = [part for part, kept in zip(parts, out_of_fit, strict=True) if not kept]
-            buffer = [*buffer, Examples.join(fitted)][-plan.window :]
+            buffer = [*buffer, Examples.join([p for p, o in zip(parts, out_of_fit, strict=True) if not o])]
+            buffer = buffer[-plan.window :]
             if any(out_of_fit):
-                held = [*held, Examples.join([p for p, kept in zip(parts, out_of_fit, strict=True) if kept])]
+                held = [*held, Examples.join([p for p, o in zip(parts, out_of_fit, strict=True) if o])]
                 held = held[-plan.window :]
             data = Examples.join(buffer)
+            if warm is not None:
+                # The warm-up games go on teaching the value (there are many of them) but no longer
+                # the policy: the search's choices are better than the teacher's.
+                data = Examples.join([data, warm.values_only(len(data), seed=plan.seed + r)])
             p_loss, v_loss = train(model, data, plan.fit, seed=plan.seed + r)
             val = losses(model, Examples.join(held)) if held else (math.nan, math.nan)
-            net_path = out / f"round-{r:02d}.npz"
-            meta = {"round": r, "examples": len(data), "games": r * plan.games,
-                    "wall_seconds": round(time.perf_counter() - began), **made}  # fmt: skip
-            model.to_numpy(meta).save(net_path)
-            measure(r, len(data), (p_loss, v_loss, *val), rate)
+            path = save(f"round-{r:02d}", r, len(data), r * plan.games)
+            measure(r, "self-play", path, len(data), (p_loss, v_loss, *val), rate)
     return rounds
+
+
+SAME_GAMES = ("seed", "tables", "search", "games")
+"""What makes the self-play games of two plans the same (with no network guiding them)."""
+
+
+def _check_source(plan: Plan, source: Path) -> None:
+    """Refuse ``--examples-from`` a run whose games are not the ones this plan would play."""
+    try:
+        made = json.loads((source / "train.json").read_text())
+    except (OSError, json.JSONDecodeError) as err:
+        raise ValueError(f"--examples-from {source}: no readable train.json there ({err})") from None
+    theirs = made.get("plan", made)  # older runs wrote the plan alone
+    ours = json.loads(json.dumps(asdict(plan)))  # tuples as lists, as the file has them
+    differ = [k for k in SAME_GAMES if k in theirs and theirs[k] != ours[k]]
+    if differ:
+        raise ValueError(f"--examples-from {source}: its games differ from this plan's in "
+                         f"{', '.join(f'{k} ({theirs[k]} there, {ours[k]} here)' for k in differ)}")  # fmt: skip
+    if plan.warmup and theirs.get("warmup") == plan.warmup and theirs.get("warmup_teacher") != plan.warmup_teacher:
+        raise ValueError(f"--examples-from {source}: its warm-up games are {theirs.get('warmup_teacher')}'s, "
+                         f"not {plan.warmup_teacher}'s")  # fmt: skip
+    if (plan.guide or theirs.get("guide", True)) and plan.rounds > 1:
+        raise ValueError("--examples-from needs --no-guide here and there: a network-guided round's games "
+                         "depend on the network")  # fmt: skip
 
 
 def _version() -> str:
@@ -184,11 +248,11 @@ def _write_curve(out: Path, rounds: list[Round], opponent: str) -> None:
     with (out / "curve.csv").open("w", newline="") as f:
         w = csv.writer(f)
         tables = list(rounds[0].win_rates)
-        w.writerow(["round", "examples", "policy_loss", "value_loss", "val_policy_loss", "val_value_loss",
+        w.writerow(["round", "stage", "examples", "policy_loss", "value_loss", "val_policy_loss", "val_value_loss",
                     *(f"win_rate_{t}" for t in tables),
                     "games_per_second", "seconds"])  # fmt: skip
         for r in rounds:
-            w.writerow([r.round, r.examples, f"{r.policy_loss:.4f}", f"{r.value_loss:.4f}",
+            w.writerow([r.round, r.stage, r.examples, f"{r.policy_loss:.4f}", f"{r.value_loss:.4f}",
                         f"{r.val_policy_loss:.4f}", f"{r.val_value_loss:.4f}",
                         *(f"{r.win_rates[t]:.4f}" for t in tables), f"{r.games_per_second:.3f}",
                         f"{r.seconds:.0f}"])  # fmt: skip
@@ -199,20 +263,23 @@ def _write_curve(out: Path, rounds: list[Round], opponent: str) -> None:
         import matplotlib.pyplot as plt
     except ImportError:
         return
-    fig, (left, right) = plt.subplots(1, 2, figsize=(9, 3.5))
-    xs = [r.round for r in rounds]
+    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 3.8))
+    xs = list(range(len(rounds)))
+    ticks = ["W" if r.stage == "warm-up" else str(r.round) for r in rounds]
     left.plot(xs, [r.policy_loss for r in rounds], marker="o", label="policy")
     left.plot(xs, [r.value_loss for r in rounds], marker="o", label="value")
     left.plot(xs, [r.val_policy_loss for r in rounds], marker="o", linestyle="--", color="C0", label="policy, held out")
     left.plot(xs, [r.val_value_loss for r in rounds], marker="o", linestyle="--", color="C1", label="value, held out")
-    left.set_xlabel("round")
+    left.set_xlabel("round (W: warm-up)" if "W" in ticks else "round")
+    left.set_xticks(xs, ticks)
     left.set_title("training loss")
     left.legend()
     for table in rounds[0].win_rates:
         right.plot(xs, [100 * r.win_rates[table] for r in rounds], marker="o", label=table)
     right.axhline(50, color="grey", linestyle="--", linewidth=1, label="parity")
     right.set_ylim(0, 100)
-    right.set_xlabel("round")
+    right.set_xlabel("round (W: warm-up)" if "W" in ticks else "round")
+    right.set_xticks(xs, ticks)
     right.set_ylabel("win %")
     right.set_title(f"net bot's win % against {opponent}")
     right.legend()

@@ -18,19 +18,25 @@ import numpy as np
 
 from ..bots.ismcts import ISMCTSBot
 from ..bots.net import GAME, SEATS, relative_action
+from ..bots.registry import make_bot
 from ..core import registry
 from ..digging.actions import NUM_ACTIONS
 
 
 @dataclass
 class Examples:
-    """A batch of decisions, as arrays ready for training."""
+    """A batch of decisions, as arrays ready for training, game after game."""
 
     x: np.ndarray  # (n, inputs) encoded observations
     mask: np.ndarray  # (n, actions) legal moves, relative action ids
-    policy: np.ndarray  # (n, actions) visit shares
+    policy: np.ndarray  # (n, actions) visit shares; a row of zeros teaches the value alone
     value: np.ndarray  # (n, seats) result per relative seat
-    games: int = 0
+    sizes: tuple[int, ...] = ()
+    """Decisions per game, in order (they add up to ``n``)."""
+
+    @property
+    def games(self) -> int:
+        return len(self.sizes)
 
     @classmethod
     def join(cls, parts: list[Examples]) -> Examples:
@@ -39,25 +45,56 @@ class Examples:
             np.concatenate([p.mask for p in parts]),
             np.concatenate([p.policy for p in parts]),
             np.concatenate([p.value for p in parts]),
-            sum(p.games for p in parts),
+            tuple(n for p in parts for n in p.sizes),
         )
+
+    def split(self) -> list[Examples]:
+        """One part per game."""
+        out, at = [], 0
+        for n in self.sizes:
+            out.append(Examples(self.x[at : at + n], self.mask[at : at + n], self.policy[at : at + n],
+                                self.value[at : at + n], (n,)))  # fmt: skip
+            at += n
+        return out
+
+    def values_only(self, count: int, seed: int) -> Examples:
+        """Up to ``count`` decisions drawn at random, with no policy target: they teach the value alone."""
+        rows = np.random.default_rng(seed).permutation(len(self))[:count]
+        return Examples(self.x[rows], self.mask[rows], np.zeros_like(self.policy[rows]), self.value[rows],
+                        (len(rows),))  # fmt: skip
 
     def __len__(self) -> int:
         return len(self.x)
 
     def save(self, path: Path) -> None:
         np.savez_compressed(path, x=self.x, mask=self.mask, policy=self.policy, value=self.value,
-                            games=np.array(self.games))  # fmt: skip
+                            sizes=np.array(self.sizes, dtype=np.int64))  # fmt: skip
 
     @classmethod
     def load(cls, path: Path) -> Examples:
         with np.load(path) as d:
-            return cls(d["x"], d["mask"], d["policy"], d["value"], int(d["games"]))
+            x = d["x"]
+            sizes = tuple(int(n) for n in d["sizes"]) if "sizes" in d.files else _game_sizes(x)
+            return cls(x, d["mask"], d["policy"], d["value"], sizes)
+
+
+def _game_sizes(x: np.ndarray) -> tuple[int, ...]:
+    """Where one game ends and the next begins, for files saved without their sizes: the table
+    changes, or the hand number goes down (it only grows within a game). Two games in a row at the
+    same table, the first over within its first hand, would read as one."""
+    from ..research.encoding import encoding_for
+
+    cut = encoding_for(GAME).slices
+    table = x[:, cut["players"]].argmax(1) * 2 + x[:, cut["partnership"]][:, 0]
+    hand = x[:, cut["hand_no"]][:, 0]
+    starts = [0] + [i for i in range(1, len(x)) if table[i] != table[i - 1] or hand[i] < hand[i - 1]]
+    return tuple(b - a for a, b in zip(starts, [*starts[1:], len(x)], strict=True))
 
 
 @dataclass(frozen=True)
 class SelfPlay:
-    """How the teacher plays: ``iterations`` of ISMCTS a move, with the network ``net`` if given."""
+    """How the teacher plays: ``iterations`` of ISMCTS a move, with the network ``net`` if given;
+    or, with ``teacher``, a quick bot (``heuristic``) whose move is the policy target."""
 
     players: int = 4
     partnership: bool = True
@@ -65,6 +102,11 @@ class SelfPlay:
     net: str | None = None
     explore_moves: int = 8
     """Each hand's first moves of a seat are drawn in proportion to the visits, for varied games."""
+    teacher: str | None = None
+    """A quick bot spec that labels every decision instead of the search (cheap games for a warm start)."""
+    epsilon: float = 0.1
+    """With a ``teacher``: the share of moves played at random (still labelled with the teacher's
+    choice), so that the examples cover positions the teacher would not reach by itself."""
 
     def game(self, seed: int) -> Examples:
         """One game, seeded by ``seed`` (deal and search alike)."""
@@ -75,6 +117,7 @@ class SelfPlay:
         rng = random.Random(seed)
         state = definition.new_state(params, rng)
         bot = ISMCTSBot(iterations=self.iterations, net=self.net)
+        teacher = None if self.teacher is None else make_bot(self.teacher, GAME)
         encoding = encoding_for(GAME)
         rows: list[tuple[np.ndarray, list[int], list[float], int]] = []
         moves_in_hand = [0] * self.players
@@ -89,12 +132,18 @@ class SelfPlay:
             if len(legal) == 1:
                 state.apply_action(legal[0])
                 continue
+            rel = [relative_action(a, seat, self.players) for a in legal]
+            if teacher is not None:
+                label = teacher.act(view, rng)
+                rows.append((encoding.encode(view.data), rel, [float(a == label) for a in legal], seat))
+                action = legal[rng.randrange(len(legal))] if rng.random() < self.epsilon else label
+                state.apply_action(action)
+                continue
             root = bot.search(view, rng, bot.budget())
             visits = [root.children[a].n if a in root.children else 0 for a in legal]
             total = sum(visits)
             shares = [v / total for v in visits]
-            rows.append((encoding.encode(view.data), [relative_action(a, seat, self.players) for a in legal],
-                         shares, seat))  # fmt: skip
+            rows.append((encoding.encode(view.data), rel, shares, seat))
             if moves_in_hand[seat] < self.explore_moves:
                 action = rng.choices(legal, weights=visits)[0]
             else:
@@ -113,4 +162,4 @@ class SelfPlay:
             policy[i, rel] = shares
             for s in range(self.players):
                 value[i, (s - seat) % self.players] = returns[s]
-        return Examples(x, mask, policy, value, games=1)
+        return Examples(x, mask, policy, value, (n,))

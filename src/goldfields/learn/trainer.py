@@ -70,12 +70,20 @@ class Fit:
     value_weight: float = 1.0
 
 
+def _policy_loss(target: torch.Tensor, masked_logits: torch.Tensor) -> torch.Tensor:
+    """Cross-entropy against the targets, over the decisions that have one (a row of zeros
+    teaches the value alone)."""
+    per_row = -(target * torch.log_softmax(masked_logits, dim=1)).sum(dim=1)
+    has = target.sum(dim=1) > 0
+    return per_row[has].mean() if bool(has.any()) else per_row.sum() * 0.0
+
+
 def losses(model: TorchNet, data: Examples) -> tuple[float, float]:
     """The mean policy and value losses of ``model`` on ``data``, without fitting."""
     with torch.no_grad():
         logits, v = model(torch.from_numpy(data.x))
         logits = logits.masked_fill(~(torch.from_numpy(data.mask) > 0), -1e9)
-        lp = -(torch.from_numpy(data.policy) * torch.log_softmax(logits, dim=1)).sum(dim=1).mean()
+        lp = _policy_loss(torch.from_numpy(data.policy), logits)
         lv = nn.BCEWithLogitsLoss()(v, torch.from_numpy(data.value))
     return float(lp), float(lv)
 
@@ -100,7 +108,7 @@ def train(model: TorchNet, data: Examples, fit: Fit, seed: int,
             idx = order[start : start + fit.batch]
             logits, v = model(x[idx])
             logits = logits.masked_fill(~mask[idx], -1e9)
-            lp = -(target[idx] * torch.log_softmax(logits, dim=1)).sum(dim=1).mean()
+            lp = _policy_loss(target[idx], logits)
             lv = bce(v, value[idx])
             loss = lp + fit.value_weight * lv
             opt.zero_grad()

@@ -196,6 +196,24 @@ def test_analysis_finds_a_planted_blunder() -> None:
     assert _frame_moves(record)[planted.step] == planted.played
 
 
+def test_analysis_sees_each_decision_through_the_seats_eyes_only() -> None:
+    """The judge gets what a bot gets in play: the seat's view then, never the record's hidden cards."""
+    from goldfields.bots.analysis import decisions
+    from goldfields.core import registry
+    from goldfields.core.game import SeatView
+
+    record, _ = _game_with_a_planted_blunder(seed=1)
+    definition = registry.get("digging")
+    walked = [(state.clone(), move) for state, move, _ in definition.walk(record)]
+    found = list(decisions(definition, record, seat=1))
+    assert found and all(isinstance(p.view, SeatView) and p.view.seat == 1 for p in found)
+    for p in found:
+        before, _ = walked[p.step - 1]
+        assert p.view.data == before.observation(1)  # no more than seat 1 saw
+        assert before.observation(1).get("hand") is not None and "hands" not in p.view.data
+        assert p.text == walked[p.step][1] and p.view.action_to_string(p.played) == p.text
+
+
 def test_the_analyze_command_prints_and_writes_json(tmp_path: Path) -> None:
     import json
 

@@ -105,13 +105,13 @@ def test_a_training_round_writes_a_network_the_bots_load(tmp_path: Path) -> None
     from goldfields.learn.selfplay import Examples
     from goldfields.learn.trainer import Fit
 
-    plan = Plan(rounds=1, games=3, search=8, hidden=(16,), eval_games=2, tables=((2, False), (3, False)),
-                holdout=3, warmup=2, guide=False, jobs=1, fit=Fit(epochs=1))  # fmt: skip
+    plan = Plan(rounds=1, games=4, search=8, hidden=(16,), eval_games=2, tables=((2, False), (3, False)),
+                holdout=2, warmup=2, guide=False, jobs=1, fit=Fit(epochs=1))  # fmt: skip
     rounds = run(plan, tmp_path / "a")
     assert [(r.round, r.stage) for r in rounds] == [(0, "untrained"), (0, "warm-up"), (1, "self-play")]
     first = rounds[-1]
     assert first.examples > 0 and set(first.win_rates) == {"2p", "3p"}
-    assert first.val_policy_loss > 0 and first.val_value_loss > 0  # the third game, held out
+    assert first.val_policy_loss > 0 and first.val_value_loss > 0  # games 3 and 4, one at each table
     out = tmp_path / "a"
     for name in ("curve.csv", "curve.png", "train.json", "round-00.npz", "warmup.npz", "round-01.npz"):
         assert (out / name).exists(), name
@@ -120,7 +120,7 @@ def test_a_training_round_writes_a_network_the_bots_load(tmp_path: Path) -> None
 
     # Every game is kept, one part per game; a warm-up example has its teacher's move as the target.
     played = Examples.load(out / "examples-01.npz")
-    assert played.games == 3 and sum(len(p) for p in played.split()) == len(played)
+    assert played.games == 4 and sum(len(p) for p in played.split()) == len(played)
     warm = Examples.load(out / "examples-warmup.npz")
     assert warm.games == 2 and set(np.unique(warm.policy)) <= {0.0, 1.0}
     assert (warm.policy.sum(1) == 1).all() and (warm.policy <= warm.mask).all()

@@ -41,8 +41,8 @@ class Plan:
     window: int = 3
     """Rounds of examples kept for fitting."""
     holdout: int = 10
-    """Every ``holdout``-th self-play game is kept out of fitting and gives the validation losses,
-    which show when the network learns games by heart (0: none held out)."""
+    """Every ``holdout``-th round of the tables (a game at each) is kept out of fitting and gives
+    the validation losses, which show when the network learns games by heart (0: none held out)."""
     eval_games: int = 40
     """Games per table against ``opponent`` after each round."""
     opponent: str = "heuristic"
@@ -183,7 +183,10 @@ def run(plan: Plan, out: Path, on_round: Callable[[Round], None] | None = None,
             guide = str(out / f"round-{r - 1:02d}.npz") if plan.guide and r > 1 else None
             players = [SelfPlay(p, partnership, plan.search, guide) for p, partnership in plan.tables]
             parts, rate = play(pool, players, plan.seed * 1_000_003 + r * 10_007, plan.games, f"examples-{r:02d}")
-            out_of_fit = [plan.holdout > 1 and g % plan.holdout == plan.holdout - 1 for g in range(len(parts))]
+            # Whole cycles of the tables are held out, so that every table is in the validation.
+            cycle = len(plan.tables)
+            out_of_fit = [plan.holdout > 1 and (g // cycle) % plan.holdout == plan.holdout - 1
+                          for g in range(len(parts))]  # fmt: skip
             buffer = [*buffer, Examples.join([p for p, o in zip(parts, out_of_fit, strict=True) if not o])]
             buffer = buffer[-plan.window :]
             if any(out_of_fit):

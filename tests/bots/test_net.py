@@ -59,7 +59,10 @@ def test_a_missing_or_mismatched_network_is_a_clear_error(tmp_path: Path) -> Non
 
 
 @pytest.mark.parametrize(("players", "partnership"), [(2, False), (3, False), (4, True)])
-@pytest.mark.parametrize("spec", ["net:net={}", "net:net={},temperature=1", "ismcts:iterations=40,net={}"])
+@pytest.mark.parametrize(
+    "spec",
+    ["net:net={}", "net:net={},temperature=1", "ismcts:iterations=40,net={}", "ismcts:iterations=40,net={},leaf=net"],
+)
 def test_network_bots_return_legal_actions(spec: str, players: int, partnership: bool, positions,
                                            tmp_path: Path) -> None:  # fmt: skip
     path = random_net(tmp_path / "n.npz")

@@ -135,7 +135,13 @@ class ISMCTSBot(Bot):
     """Rollout policy: "smart" (a few rules of thumb) or "fast" (random, minus plainly bad moves)."""
     net: str | None = param(None, choices=networks, files=True)
     """A policy and value network (``default``, or a ``.npz`` path; Digging only): its policy is the prior
-    of PUCT selection and the order in which moves are first tried, and its value replaces the rollout."""
+    of PUCT selection and the order in which moves are first tried; with ``leaf=net`` its value also
+    replaces the rollout."""
+    leaf: str = param("rollout", choices=("rollout", "net"))
+    """With a network: ``rollout`` keeps the rollout and uses the network as the prior alone;
+    ``net`` scores a new node by the network's value instead (measured weaker so far: its value,
+    learnt from game results, does not tell one move from its neighbour as the rollout does;
+    docs/bots.md)."""
     clock: Clock | None = field(default=None, repr=False, metadata={"spec": False})
     last_iterations: int = field(default=0, init=False, repr=False, compare=False)
 
@@ -183,6 +189,7 @@ class ISMCTSBot(Bot):
         det: GameState | None = None
         it = 0
         net = None
+        by_value = self.net is not None and self.leaf == "net"
         if self.net is not None:
             from .net import evaluator
 
@@ -266,9 +273,9 @@ class ISMCTSBot(Bot):
                 if mover not in keymaps:
                     keymaps[mover] = game.key_map(state, observer, mover)
                 node.prior = _keyed(legal, leaf_prior.tolist(), keymaps[mover])
-                values = value.tolist()
+                values = value.tolist() if by_value else rollout(state, rng, depth, observer)
             else:
-                values = rollout(state, rng, 0 if net is not None else depth, observer)
+                values = rollout(state, rng, 0 if by_value else depth, observer)
             for nd in path:
                 nd.n += 1
                 nd.w += values[nd.player]

@@ -190,6 +190,7 @@ class ISMCTSBot(Bot):
         it = 0
         net = None
         by_value = self.net is not None and self.leaf == "net"
+        lazy = not by_value  # with the value leaf, every new node is evaluated anyway
         if self.net is not None:
             from .net import evaluator
 
@@ -229,6 +230,10 @@ class ISMCTSBot(Bot):
                 untried = [k for k in keys if k not in children]
                 child: Node | None
                 prior = node.prior
+                if prior is None and net is not None and node.n >= 1 and lazy:
+                    # A node's prior is computed on its second visit: most new nodes are visited
+                    # once, and the network costs about as much as the rest of an iteration.
+                    prior = node.prior = _keyed(legal, net.evaluate_state(state, legal)[0].tolist(), km)
                 if untried:
                     if prior is None:
                         key = untried[rng.randrange(len(untried))]
@@ -266,14 +271,14 @@ class ISMCTSBot(Bot):
                 node = child
                 if expanded:
                     break
-            if net is not None and expanded and state.current_player >= 0:
+            if net is not None and by_value and expanded and state.current_player >= 0:
                 mover = state.current_player
                 legal = state.legal_actions()
                 leaf_prior, value = net.evaluate_state(state, legal)
                 if mover not in keymaps:
                     keymaps[mover] = game.key_map(state, observer, mover)
                 node.prior = _keyed(legal, leaf_prior.tolist(), keymaps[mover])
-                values = value.tolist() if by_value else rollout(state, rng, depth, observer)
+                values = value.tolist()
             else:
                 values = rollout(state, rng, 0 if by_value else depth, observer)
             for nd in path:

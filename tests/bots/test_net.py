@@ -276,3 +276,24 @@ def test_the_train_command_refuses_bad_tables_and_records_how_it_ran(tmp_path: P
     made = json.loads((out / "round-01.json").read_text())
     assert made["plan"]["seed"] == 5 and made["plan"]["tables"] == [[2, False]]
     assert "--seed 5" in made["command"] and made["round"] == 1
+
+
+def test_the_shipped_network_says_how_it_was_made_and_plays_every_table() -> None:
+    from importlib import resources
+
+    from goldfields.bots.net import shipped_networks
+
+    assert "default" in shipped_networks()
+    npz = resources.files("goldfields.bots") / "models" / "digging-default.npz"
+    assert npz.stat().st_size < 4_000_000  # a few MB at most, inside the package
+    net = load_net("default")
+    assert net.inputs == INPUTS
+    assert net.meta["command"].startswith("goldfields train ") and "--seed 1" in net.meta["command"]
+    assert net.meta["plan"]["seed"] == 1
+    for spec in ("net", "ismcts:iterations=30,net=default"):
+        bot = make_bot(spec, "digging", trusted=False)  # what the server may build
+        for players, partnership in ((2, False), (3, False), (4, True)):
+            from goldfields.digging import new_game
+
+            state = new_game(players, partnership, rng=random.Random(players))
+            assert bot.act(state.view(state.current_player), random.Random(0)) in state.legal_actions()

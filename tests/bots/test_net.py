@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 from pathlib import Path
 
@@ -135,6 +136,16 @@ def test_a_training_round_writes_a_network_the_bots_load(tmp_path: Path) -> None
         assert all(np.array_equal(x[k], y[k]) for k in x.files)
     with pytest.raises(ValueError, match="seed"):
         run(Plan(**{**plan.__dict__, "examples_from": str(out), "seed": 9}), tmp_path / "c")
+
+    # A longer, guided run reads that run's unguided games (warm-up and round 1) and plays its
+    # guided round 2; a run reading the guided one plays its own round 2 again.
+    guided = run(Plan(**{**plan.__dict__, "examples_from": str(out), "rounds": 2, "guide": True}), tmp_path / "e")
+    with np.load(out / "round-01.npz") as x, np.load(tmp_path / "e" / "round-01.npz") as y:
+        assert all(np.array_equal(x[k], y[k]) for k in x.files)
+    read, played_here = guided[-2], guided[-1]
+    assert math.isnan(read.games_per_second) and played_here.games_per_second > 0
+    unguided = run(Plan(**{**plan.__dict__, "examples_from": str(tmp_path / "e"), "rounds": 2}), tmp_path / "f")
+    assert math.isnan(unguided[-2].games_per_second) and unguided[-1].games_per_second > 0
 
     # A network can start another run.
     on = run(Plan(rounds=1, games=1, search=8, hidden=(16,), eval_games=2, tables=((2, False),), jobs=1,

@@ -16,6 +16,7 @@ import csv
 import json
 import math
 import multiprocessing
+import shutil
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
@@ -110,8 +111,8 @@ def run(plan: Plan, out: Path, on_round: Callable[[Round], None] | None = None,
     """Train as ``plan`` says, into ``out``; ``command`` (the command line that asked) is written
     into ``train.json`` and every network's description, so that a shipped network says how it was made."""
     began = time.perf_counter()
-    if plan.examples_from is not None:
-        _check_source(plan, Path(plan.examples_from))
+    # A round's games can be read from --examples-from only if no network guided them, there or here.
+    source_guided = plan.examples_from is not None and _check_source(plan, Path(plan.examples_from))
     out.mkdir(parents=True, exist_ok=True)
     made = {"plan": asdict(plan), "command": command, "goldfields": _version()}
     (out / "train.json").write_text(json.dumps(made, indent=2) + "\n")
@@ -143,14 +144,17 @@ def run(plan: Plan, out: Path, on_round: Callable[[Round], None] | None = None,
         if on_round is not None:
             on_round(row)
 
-    def play(pool: Any, players: list[SelfPlay], first_seed: int, games: int, cache: str) -> tuple[list[Examples],
-                                                                                                 float]:  # fmt: skip
+    def play(pool: Any, players: list[SelfPlay], first_seed: int, games: int, cache: str,
+             guided: bool = False) -> tuple[list[Examples], float]:  # fmt: skip
         """The games' examples, one part per game, and games per second; from ``examples_from`` if
-        that folder has them (self-play that no network guides is the same game for the same seed)."""
-        cached = None if plan.examples_from is None else Path(plan.examples_from) / f"{cache}.npz"
+        that folder has them and no network guides them (then the same seed plays the same games;
+        a guided game depends on this run's network, so it is always played)."""
+        cached = None if plan.examples_from is None or guided else Path(plan.examples_from) / f"{cache}.npz"
         if cached is not None and cached.is_file():
             parts = Examples.load(cached).split()
             if len(parts) == games:
+                if cached.resolve() != (out / f"{cache}.npz").resolve():
+                    shutil.copyfile(cached, out / f"{cache}.npz")  # this run's folder has all its games
                 for _ in parts:
                     if on_game is not None:
                         on_game()
@@ -182,7 +186,8 @@ def run(plan: Plan, out: Path, on_round: Callable[[Round], None] | None = None,
         for r in range(1, plan.rounds + 1):
             guide = str(out / f"round-{r - 1:02d}.npz") if plan.guide and r > 1 else None
             players = [SelfPlay(p, partnership, plan.search, guide) for p, partnership in plan.tables]
-            parts, rate = play(pool, players, plan.seed * 1_000_003 + r * 10_007, plan.games, f"examples-{r:02d}")
+            parts, rate = play(pool, players, plan.seed * 1_000_003 + r * 10_007, plan.games, f"examples-{r:02d}",
+                               guided=guide is not None or (source_guided and r > 1))  # fmt: skip
             # Whole cycles of the tables are held out, so that every table is in the validation.
             cycle = len(plan.tables)
             out_of_fit = [plan.holdout > 1 and (g // cycle) % plan.holdout == plan.holdout - 1
@@ -208,8 +213,9 @@ SAME_GAMES = ("seed", "tables", "search", "games")
 """What makes the self-play games of two plans the same (with no network guiding them)."""
 
 
-def _check_source(plan: Plan, source: Path) -> None:
-    """Refuse ``--examples-from`` a run whose games are not the ones this plan would play."""
+def _check_source(plan: Plan, source: Path) -> bool:
+    """Refuse ``--examples-from`` a run whose games are not the ones this plan would play; whether
+    that run's network guided its rounds after the first."""
     try:
         made = json.loads((source / "train.json").read_text())
     except (OSError, json.JSONDecodeError) as err:
@@ -223,9 +229,7 @@ def _check_source(plan: Plan, source: Path) -> None:
     if plan.warmup and theirs.get("warmup") == plan.warmup and theirs.get("warmup_teacher") != plan.warmup_teacher:
         raise ValueError(f"--examples-from {source}: its warm-up games are {theirs.get('warmup_teacher')}'s, "
                          f"not {plan.warmup_teacher}'s")  # fmt: skip
-    if (plan.guide or theirs.get("guide", True)) and plan.rounds > 1:
-        raise ValueError("--examples-from needs --no-guide here and there: a network-guided round's games "
-                         "depend on the network")  # fmt: skip
+    return bool(theirs.get("guide", True))
 
 
 def _version() -> str:

@@ -142,3 +142,11 @@ def test_a_quick_bot_never_waits_behind_a_search(tmp_path: Path) -> None:
     finally:
         server.stop()
         unregister_toy()
+
+
+def test_a_network_bot_on_a_digger_table_is_refused_before_the_table_exists(server: LiveServer) -> None:
+    # The networks are Digging's: on a Digger table every move would fail and fall back.
+    r = server.post("/api/tables", {"game": "digger", "seats": [HUMAN, {"kind": "bot", "bot": "ismcts:net=default"}]})
+    assert r.status_code == 422, r.text
+    assert "seat 1" in r.json()["message"] and "digging only" in r.json()["message"]
+    assert server.get("/api/tables?status=live").json() == []

@@ -76,6 +76,10 @@ class Bot(ABC):
     def act(self, view: SeatView, rng: random.Random, budget: Budget | None = None) -> int:
         """A legal action for ``view.seat``, which must be the seat to move."""
 
+    def check_game(self, game: str) -> None:  # noqa: B027 - a hook: most bots play any game they are listed for
+        """Raise ``ValueError`` if this bot, as its parameters made it, cannot play ``game``
+        (a network trained for another game, say): refused when the bot is built, not at its first move."""
+
     def spec(self) -> str:
         """The spec that rebuilds this bot (name and the parameters that differ from the defaults)."""
         params = parameters(type(self))

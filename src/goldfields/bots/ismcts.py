@@ -155,6 +155,15 @@ class ISMCTSBot(Bot):
             from .net import evaluator
 
             evaluator(self.net)  # a missing or mismatched network is an error now, not at the first move
+        if self.leaf == "net" and self.net is None:
+            raise ValueError("leaf=net needs a network: add net=default (or a .npz file)")
+
+    def check_game(self, game: str) -> None:
+        if self.net is not None:
+            from .net import GAME
+
+            if game != GAME:
+                raise ValueError(f"net={self.net}: the networks play {GAME} only, not {game}")
 
     def budget(self) -> Budget:
         if self.clock is None:

@@ -156,9 +156,11 @@ def make_bot(spec: str | BotSpec, game: str, *, trusted: bool = True) -> Bot:
             raise BotParameterError(parsed.name, key, text, why)
         kwargs[key] = value
     try:
-        return cls(**kwargs)
+        bot = cls(**kwargs)
+        bot.check_game(game)
     except ValueError as err:
         raise BotSpecError(f"bad bot spec {str(parsed)!r}: {err}") from None
+    return bot
 
 
 def spec_of(bot: Bot) -> str:

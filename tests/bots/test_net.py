@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 import random
 from pathlib import Path
@@ -142,6 +143,7 @@ def test_a_training_round_writes_a_network_the_bots_load(tmp_path: Path) -> None
     guided = run(Plan(**{**plan.__dict__, "examples_from": str(out), "rounds": 2, "guide": True}), tmp_path / "e")
     with np.load(out / "round-01.npz") as x, np.load(tmp_path / "e" / "round-01.npz") as y:
         assert all(np.array_equal(x[k], y[k]) for k in x.files)
+    assert "examples_from" not in json.loads((tmp_path / "e" / "round-02.json").read_text())["plan"]  # a local path
     read, played_here = guided[-2], guided[-1]
     assert math.isnan(read.games_per_second) and played_here.games_per_second > 0
     unguided = run(Plan(**{**plan.__dict__, "examples_from": str(tmp_path / "e"), "rounds": 2}), tmp_path / "f")
@@ -229,7 +231,6 @@ def test_analysis_sees_each_decision_through_the_seats_eyes_only() -> None:
 
 
 def test_the_analyze_command_prints_and_writes_json(tmp_path: Path) -> None:
-    import json
 
     from typer.testing import CliRunner
 
@@ -269,7 +270,6 @@ def test_the_lobby_offers_net_only_once_a_network_ships() -> None:
 
 def test_the_train_command_refuses_bad_tables_and_records_how_it_ran(tmp_path: Path) -> None:
     pytest.importorskip("torch")
-    import json
 
     from typer.testing import CliRunner
 
@@ -278,15 +278,21 @@ def test_the_train_command_refuses_bad_tables_and_records_how_it_ran(tmp_path: P
     bad = CliRunner().invoke(app, ["train", "--tables", "5p", "--out", str(tmp_path / "x")])
     assert bad.exit_code == 2 and "unknown table '5p'" in bad.output
     assert not (tmp_path / "x").exists()
+    for option in ("--opponent", "--warmup-teacher"):
+        bad = CliRunner().invoke(app, ["train", option, "heuristc", "--out", str(tmp_path / "x")])
+        assert bad.exit_code == 2 and f"{option}: " in bad.output and "heuristc" in bad.output, bad.output
+        assert not (tmp_path / "x").exists()
     out = tmp_path / "run"
-    args = ["train", "--rounds", "1", "--games", "1", "--search", "8", "--hidden", "8", "--eval-games", "2",
-            "--tables", "2p", "--jobs", "1", "--seed", "5", "--out", str(out)]  # fmt: skip
+    args = ["train", "--rounds", "1", "--games", "1", "--search", "8", "--hidden", " 8", "--eval-games", "2",
+            "--tables", "2p, 2p", "--jobs", "1", "--seed", "5", "--out", str(out)]  # fmt: skip
     result = CliRunner(env={"COLUMNS": "160"}).invoke(app, args)
     assert result.exit_code == 0, result.output
     assert "round 0 (untrained)" in result.output and "round 1:" in result.output
     made = json.loads((out / "round-01.json").read_text())
-    assert made["plan"]["seed"] == 5 and made["plan"]["tables"] == [[2, False]]
+    assert made["plan"]["seed"] == 5 and made["plan"]["tables"] == [[2, False], [2, False]]
     assert "--seed 5" in made["command"] and made["round"] == 1
+    # The command is one that runs again, the sizes and tables written without their spaces.
+    assert "--hidden 8 " in made["command"] and "--tables 2p,2p " in made["command"]
 
 
 def test_the_shipped_network_says_how_it_was_made_and_plays_every_table() -> None:
@@ -308,3 +314,13 @@ def test_the_shipped_network_says_how_it_was_made_and_plays_every_table() -> Non
 
             state = new_game(players, partnership, rng=random.Random(players))
             assert bot.act(state.view(state.current_player), random.Random(0)) in state.legal_actions()
+
+
+def test_a_network_is_refused_for_a_game_it_was_not_trained_for_and_leaf_net_needs_one() -> None:
+    with pytest.raises(BotSpecError, match="digging only, not digger"):
+        make_bot("ismcts:net=default", "digger")
+    with pytest.raises(BotSpecError, match="does not play digger"):
+        make_bot("net", "digger")
+    with pytest.raises(BotSpecError, match="leaf=net needs a network"):
+        make_bot("ismcts:leaf=net", "digging")
+    assert make_bot("ismcts:net=default", "digging").spec() == "ismcts:net=default"

@@ -103,9 +103,11 @@ def train(
             )
 
         # Every option spelled out, defaults too: the command still makes this network when they change.
-        spelled = [f"--rounds {rounds}", f"--games {games}", f"--search {search}", f"--hidden {hidden}",
-                   f"--window {window}", f"--eval-games {eval_games}", f"--opponent {shlex.quote(opponent)}",
-                   f"--tables {tables}", "--guide" if guide else "--no-guide", f"--jobs {jobs}", f"--seed {seed}"]
+        table_words = ",".join(w.strip() for w in tables.split(","))
+        spelled = [f"--rounds {rounds}", f"--games {games}", f"--search {search}",
+                   f"--hidden {','.join(map(str, sizes))}", f"--window {window}", f"--eval-games {eval_games}",
+                   f"--opponent {shlex.quote(opponent)}", f"--tables {table_words}",
+                   "--guide" if guide else "--no-guide", f"--jobs {jobs}", f"--seed {seed}"]
         if ray is not None:
             spelled.append(f"--ray {shlex.quote(ray)}")
         if init is not None:

@@ -25,6 +25,7 @@ from typing import Any
 
 from ..arena import GameSpec, Tournament, run_tournament
 from ..arena.runner import ray_map
+from ..bots import make_bot
 from ..bots.net import GAME, load_net
 from ..research.encoding import encoding_for
 from .selfplay import Examples, SelfPlay
@@ -111,10 +112,16 @@ def run(plan: Plan, out: Path, on_round: Callable[[Round], None] | None = None,
     """Train as ``plan`` says, into ``out``; ``command`` (the command line that asked) is written
     into ``train.json`` and every network's description, so that a shipped network says how it was made."""
     began = time.perf_counter()
+    for option, spec in (("--opponent", plan.opponent), ("--warmup-teacher", plan.warmup_teacher)):
+        try:
+            make_bot(spec, GAME)  # a typo is refused now, not after the first games are played
+        except ValueError as err:
+            raise ValueError(f"{option}: {err}") from None
     # A round's games can be read from --examples-from only if no network guided them, there or here.
     source_guided = plan.examples_from is not None and _check_source(plan, Path(plan.examples_from))
     out.mkdir(parents=True, exist_ok=True)
-    made = {"plan": asdict(plan), "command": command, "goldfields": _version()}
+    planned = asdict(plan)
+    made = {"plan": planned, "command": command, "goldfields": _version()}
     (out / "train.json").write_text(json.dumps(made, indent=2) + "\n")
     if plan.init is not None:
         model = TorchNet.from_numpy(load_net(plan.init))
@@ -128,7 +135,9 @@ def run(plan: Plan, out: Path, on_round: Callable[[Round], None] | None = None,
     def save(name: str, r: int, examples: int, games: int) -> Path:
         path = out / f"{name}.npz"
         meta = {"round": r, "examples": examples, "games": games,
-                "wall_seconds": round(time.perf_counter() - began), **made}  # fmt: skip
+                "wall_seconds": round(time.perf_counter() - began), **made,
+                # Where the games were read from is this machine's path, and changes nothing in them.
+                "plan": {k: v for k, v in planned.items() if k != "examples_from"}}  # fmt: skip
         model.to_numpy(meta).save(path)
         return path
 

@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Iterator
+from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
+import pytest
 from live import BOTS, HUMAN, LiveServer
 from test_lifecycle import wait_for
 from test_replays import finished
 
 from goldfields.core import registry
+from goldfields.server import analysis as analysis_jobs
+from goldfields.server.settings import Settings
 
 
 def analysed(server: LiveServer, tid: str, seat: int) -> dict[str, Any] | None:
@@ -66,3 +73,64 @@ def test_the_shipped_network_plays_at_a_table_alone_and_guiding_the_search(serve
     tid = server.create(seats, partnership=False)["table"]["id"]
     wait_for(lambda: finished(server, tid), "the network bots to finish", timeout=300)
     assert server.get("/api/health").json()["bot_fallbacks"] == 0
+
+
+@pytest.fixture
+def limited(database: Path | str) -> Iterator[LiveServer]:
+    live = LiveServer(database, rate_limits=True, analysis_rate="2/hour").start()
+    yield live
+    live.stop()
+
+
+def test_starting_an_analysis_is_rate_limited_and_asking_again_is_free(limited: LiveServer) -> None:
+    tid = limited.create([BOTS, BOTS], partnership=False)["table"]["id"]
+    wait_for(lambda: finished(limited, tid), "the bots to finish")
+    for seat in (0, 1):
+        assert limited.get(f"/api/tables/{tid}/analysis?seat={seat}").status_code in (200, 202)
+    for _ in range(3):  # as the browser does while it waits
+        assert limited.get(f"/api/tables/{tid}/analysis?seat=0").status_code in (200, 202)
+    other = limited.create([BOTS, BOTS], partnership=False)["table"]["id"]
+    wait_for(lambda: finished(limited, other), "the bots to finish")
+    r = limited.get(f"/api/tables/{other}/analysis?seat=0")
+    assert r.status_code == 429 and r.json()["code"] == "rate_limited", r.text
+    assert "too many analyses" in r.json()["message"] and int(r.headers["Retry-After"]) > 0
+
+
+def test_analyses_wait_their_turn_up_to_a_cap_and_read_no_record_while_waiting(monkeypatch: pytest.MonkeyPatch) -> None:
+    read: list[int] = []
+    forever = asyncio.Event()
+
+    class Judge:
+        async def judge(self, *args: Any) -> tuple[int, float, float]:
+            await forever.wait()
+            raise AssertionError("never")
+
+    def positions(definition: Any, record: Any, seat: int) -> list[Any]:
+        read.append(seat)
+        return [SimpleNamespace(view=None, played=0, step=1)]
+
+    monkeypatch.setattr(analysis_jobs, "decisions", positions)
+    definition = registry.get("digging")
+
+    async def main() -> None:
+        jobs = analysis_jobs.Analyses(Judge(), 0.1)  # type: ignore[arg-type]
+        for seat in range(analysis_jobs.WAITING):
+            jobs.start("t", seat, definition, {})
+        with pytest.raises(analysis_jobs.Busy):
+            jobs.start("u", 0, definition, {})
+        async with asyncio.timeout(60):
+            while not read:
+                await asyncio.sleep(0.01)
+        # The first is judging (its judge never answers); the others wait without reading their records.
+        assert read == [0]
+        assert jobs.get("t", 3) is not None and jobs.get("u", 0) is None
+        await jobs.close()
+
+    asyncio.run(main())
+
+
+def test_analysis_seconds_must_fit_inside_the_bot_deadline() -> None:
+    with pytest.raises(ValueError, match=r"analysis_seconds .* less than bot_deadline"):
+        Settings(analysis_seconds=6.0, bot_deadline=5.0)
+    with pytest.raises(ValueError, match="more than 0"):
+        Settings(analysis_seconds=-1.0)

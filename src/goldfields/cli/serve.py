@@ -103,6 +103,13 @@ def serve_command(
     chat_rate: Annotated[
         str, typer.Option(rich_help_panel=LIMITS, help="Table chat messages one address may send.")
     ] = _default("chat_rate"),
+    analysis_rate: Annotated[
+        str,
+        typer.Option(
+            rich_help_panel=LIMITS,
+            help="Analyses of finished games one address may start (the replay viewer's costly moves).",
+        ),
+    ] = _default("analysis_rate"),
     max_live_tables: Annotated[
         int, typer.Option(min=1, rich_help_panel=LIMITS, help="Tables waiting or in play, in all (then 503).")
     ] = _default("max_live_tables"),
@@ -199,6 +206,7 @@ def serve_command(
             move_rate=move_rate,
             message_rate=message_rate,
             chat_rate=chat_rate,
+            analysis_rate=analysis_rate,
             max_live_tables=max_live_tables,
             max_bot_tables=max_bot_tables,
             max_body=max_body,

@@ -27,6 +27,13 @@ log = logging.getLogger("goldfields.server")
 KEEP = 64
 """Analyses kept, finished or running; the oldest finished one goes first."""
 
+WAITING = 8
+"""Analyses running or waiting their turn, in all; one more is refused (503) until one ends."""
+
+
+class Busy(Exception):
+    """As many analyses wait as the server takes."""
+
 
 @dataclass
 class Job:
@@ -63,14 +70,20 @@ class Analyses:
         self.jobs: OrderedDict[tuple[str, int], Job] = OrderedDict()
         self._one_at_a_time = asyncio.Semaphore(1)
 
-    def ask(self, table: str, seat: int, definition: GameDefinition[Any], record: Mapping[str, Any]) -> Job:
-        key = (table, seat)
-        job = self.jobs.get(key)
-        if job is not None and job.error is None:
-            self.jobs.move_to_end(key)
-            return job
+    def get(self, table: str, seat: int) -> Job | None:
+        """The analysis asked for before, unless it failed (then the next ask starts it again)."""
+        job = self.jobs.get((table, seat))
+        if job is None or job.error is not None:
+            return None
+        self.jobs.move_to_end((table, seat))
+        return job
+
+    def start(self, table: str, seat: int, definition: GameDefinition[Any], record: Mapping[str, Any]) -> Job:
+        """Start judging ``seat``'s decisions; :class:`Busy` if :data:`WAITING` analyses are under way."""
+        if sum(not j.done for j in self.jobs.values()) >= WAITING:
+            raise Busy
         assert definition.analyst is not None
-        job = self.jobs[key] = Job(seat, definition.analyst)
+        job = self.jobs[(table, seat)] = Job(seat, definition.analyst)
         job.task = asyncio.create_task(self._run(job, definition, record))
         while len(self.jobs) > KEEP:
             oldest = next((k for k, j in self.jobs.items() if j.done), None)
@@ -81,11 +94,11 @@ class Analyses:
 
     async def _run(self, job: Job, definition: GameDefinition[Any], record: Mapping[str, Any]) -> None:
         try:
-            positions: list[Position] = await asyncio.to_thread(
-                lambda: list(decisions(definition, record, job.seat))
-            )
-            job.total = len(positions)
-            async with self._one_at_a_time:
+            async with self._one_at_a_time:  # the record is read when its turn comes, not while it waits
+                positions: list[Position] = await asyncio.to_thread(
+                    lambda: list(decisions(definition, record, job.seat))
+                )
+                job.total = len(positions)
                 for pos in positions:
                     best, played_win, best_win = await self.bots.judge(
                         job.judge, definition.name, pos.view, pos.played, pos.step, self.seconds

@@ -55,7 +55,7 @@ from ..core.definition import GameDefinition, RecordError
 from ..core.game import RuleError
 from . import replays
 from .access import LocalAccess, RelayAccess, TableAccess, moving_error
-from .analysis import Analyses
+from .analysis import Analyses, Busy
 from .cluster import Cluster, Moving
 from .games import ConfigError, table_game
 from .limits import Quiet, RateLimits, Sockets, json_depth, plain_text
@@ -153,6 +153,7 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
             "move": live.move_rate,
             "message": live.message_rate,
             "chat": live.chat_rate,
+            "analysis": live.analysis_rate,
         },
         enabled=live.rate_limits,
         storage_url=live.redis,  # several processes count in Redis, together
@@ -423,7 +424,15 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
             raise TableError("no_analysis", f"{definition.title} offers no analysis", 404)
         if seat >= int(record.get("players", 0)):
             raise TableError("no_such_seat", f"this game has no seat {seat}", 404)
-        job = request.app.state.analyses.ask(table_id, seat, definition, record)
+        analyses = request.app.state.analyses
+        job = analyses.get(table_id, seat)
+        if job is None:  # only starting one costs: the browser asks every second until it is done
+            limit(request, "analysis")
+            try:
+                job = analyses.start(table_id, seat, definition, record)
+            except Busy:
+                raise TableError("too_many_analyses", "the server is judging as many games as it takes; "
+                                 "try again soon", 503, {"retry_after": 30}) from None  # fmt: skip
         report = job.report()
         return JSONResponse(report, status_code=200 if report["status"] != "running" else 202)
 

@@ -24,6 +24,8 @@ from limits import RateLimitItem, parse, storage, strategies
 
 log = logging.getLogger("goldfields.server")
 
+PLURAL = {"analysis": "analyses"}
+
 RATE_HELP = 'a rate in the notation of the limits library: "20/minute", "5/second", "100/hour"'
 
 
@@ -85,7 +87,7 @@ class RateLimits:
         except Exception:  # Redis went away between the two calls
             reset = time.time() + item.get_expiry()
         retry = max(1, math.ceil(reset - time.time()))
-        message = f"too many {kind}s from your address: at most {item}; try again in {retry} s"
+        message = f"too many {PLURAL.get(kind, kind + 's')} from your address: at most {item}; try again in {retry} s"
         return Refusal("rate_limited", message, retry)
 
 

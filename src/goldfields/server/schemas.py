@@ -141,5 +141,6 @@ class Problem(BaseModel):
     bot: str | None = None
     parameter: str | None = None
     allowed: str | None = None
-    # rate_limited (429), server_full and too_many_bot_tables (503): seconds to wait, also in Retry-After.
+    # rate_limited (429), server_full, too_many_bot_tables and too_many_analyses (503): seconds to wait,
+    # also in Retry-After.
     retry_after: int | None = None

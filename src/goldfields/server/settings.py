@@ -52,6 +52,8 @@ class Settings:
     """WebSocket messages of any kind one client address may send."""
     chat_rate: str = "10/minute"
     """Table chat messages one client address may send."""
+    analysis_rate: str = "10/hour"
+    """Analyses of a finished game one client address may start (asking again for one started is free)."""
     max_live_tables: int = 2000
     """Tables waiting or in play, in all; creating one more is refused with 503."""
     max_bot_tables: int = 50
@@ -87,7 +89,9 @@ class Settings:
         self.allowed_origins = tuple(self.allowed_origins)
         from .limits import rate  # the limits library is a server extra; these defaults are read without it
 
-        for text in (self.create_rate, self.claim_rate, self.move_rate, self.message_rate, self.chat_rate):
+        rates = (self.create_rate, self.claim_rate, self.move_rate, self.message_rate, self.chat_rate,
+                 self.analysis_rate)  # fmt: skip
+        for text in rates:
             rate(text)  # a clear error now, not at the first request
         if self.redis is not None and not self.redis.startswith(("redis://", "rediss://", "unix://")):
             raise ValueError(f"--redis takes a Redis URL (redis://host:6379/0), not {self.redis!r}")
@@ -96,4 +100,10 @@ class Settings:
         if not self.bot_deadline > self.bot_seconds:
             raise ValueError(
                 f"bot_deadline ({self.bot_deadline} s) must be longer than bot_seconds ({self.bot_seconds} s)"
+            )
+        if not 0 < self.analysis_seconds < self.bot_deadline:
+            # Past the deadline every judged decision would kill its worker, and the analysis never end.
+            raise ValueError(
+                f"analysis_seconds ({self.analysis_seconds} s) must be more than 0 and less than "
+                f"bot_deadline ({self.bot_deadline} s)"
             )

@@ -238,9 +238,15 @@ def test_the_replay_viewer_marks_the_costly_moves_the_analysis_finds(
     bad.write_text(json.dumps({"hello": 1}))
     other.set_input_files("#an-file", str(bad))
     other.locator(".toast").filter(has_text="not an analysis").wait_for()
+    # An analysis of another game (moves past this record's end) is refused, and the one shown stays.
+    longer = tmp_path / "other-game.json"
+    longer.write_text(json.dumps({"seat": 0, "decisions": [{**analysis["decisions"][0], "step": 10_000}]}))
+    other.set_input_files("#an-file", str(longer))
+    other.locator(".toast").filter(has_text="another game").wait_for()
+    assert other.locator("#an-list li").count() == len(costly)
 
 
-def test_a_digger_game_replays_and_charts_its_scores(new_page: Any, server: LiveServer) -> None:
+def test_a_digger_game_replays_and_charts_its_scores(new_page: Any, server: LiveServer, tmp_path: Path) -> None:
     created = server.post("/api/tables", {"game": "digger", "seats": [bot(), bot("random", "Sal")]})
     tid = created["table"]["id"]
     deadline = time.monotonic() + 300
@@ -255,6 +261,14 @@ def test_a_digger_game_replays_and_charts_its_scores(new_page: Any, server: Live
     assert page.locator("#analysis-panel").is_hidden()  # Digger offers no analysis
     page.keyboard.press("End")
     screenshot(page, "replay-digger")
+    # Nor does a Digger record opened from a file.
+    record = tmp_path / "digger.json"
+    record.write_text(json.dumps(server.get(f"/api/tables/{tid}/record")))
+    from_file = new_page()
+    from_file.goto("/replay.html")
+    from_file.set_input_files("#record-file", str(record))
+    from_file.wait_for_function("document.body.dataset.step !== undefined")
+    from_file.locator("#analysis-panel").wait_for(state="hidden")
 
 
 def test_the_lobby_offers_easy_medium_and_hard_bots(new_page: Any, server: LiveServer) -> None:

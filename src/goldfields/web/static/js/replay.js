@@ -35,6 +35,7 @@ const els = {
   anList: document.getElementById("an-list"),
 };
 
+const STALLED_POLLS = 300; // one a second
 // A move is marked when the analysis says it cost at least this much chance of winning,
 // and marked as a blunder from BAD on.
 const COSTLY = 0.05;
@@ -189,8 +190,9 @@ function judgedAt(step) {
 function renderAnalysisPanel() {
   const game = state.data ? state.data.summary.game : null;
   const info = game ? state.games[game] : null;
-  // A record from a file can take an analysis file (goldfields analyze --json); a server table can ask.
-  const offered = Boolean(state.record) || Boolean(info && info.analysis);
+  // A game with an analyst offers it: a server table can ask, a record from a file can take an
+  // analysis file (goldfields analyze --json). Without the list of games, a file is given the benefit.
+  const offered = info ? Boolean(info.analysis) : Boolean(state.record);
   els.anPanel.hidden = !offered;
   if (!offered) return;
   const n = state.data.summary.players;
@@ -252,6 +254,9 @@ async function runAnalysis() {
   els.anProgress.hidden = false;
   els.anProgress.removeAttribute("value"); // indeterminate until the total is known
   fill(els.anStatus, t("an.starting"));
+  // Waiting behind other analyses is fine; five minutes without one more decision judged is not.
+  let judged = -1;
+  let still = 0;
   try {
     for (;;) {
       const body = await api.analysis(state.tableId, seat);
@@ -264,6 +269,12 @@ async function runAnalysis() {
         els.anProgress.max = body.total;
         els.anProgress.value = body.judged;
         fill(els.anStatus, t("an.progress", { n: body.judged, total: body.total }));
+      }
+      if (body.judged > judged) {
+        judged = body.judged;
+        still = 0;
+      } else if (++still >= STALLED_POLLS) {
+        throw new Error(t("an.stalled"));
       }
       await new Promise((resolve) => setTimeout(resolve, 1000));
     }
@@ -287,6 +298,12 @@ async function openAnalysisFile(file) {
     data && Number.isInteger(data.seat) && Array.isArray(data.decisions) && data.decisions.every((d) => Number.isInteger(d.step));
   if (!ok) {
     toast(t("an.notAnalysis"), "error", 8000);
+    return;
+  }
+  const last = state.data ? state.data.frames.length - 1 : 0;
+  const fits = data.seat >= 0 && data.seat < (state.data ? state.data.summary.players : 0) && data.decisions.every((d) => d.step >= 1 && d.step <= last);
+  if (!fits) {
+    toast(t("an.otherGame"), "error", 8000);
     return;
   }
   setAnalysis({ seat: data.seat, decisions: data.decisions });
@@ -396,6 +413,7 @@ async function start() {
   } catch {
     /* the lobby's list only decides whether to offer the analysis button */
   }
+  if (state.data) renderAnalysisPanel(); // a file opened while the list was on its way
   document.addEventListener("keydown", onKey);
   if (!state.tableId) {
     fill(els.notice, h("div.notice", t("replay.chooseFile")));

@@ -78,9 +78,13 @@ class Analyses:
         self.jobs.move_to_end((table, seat))
         return job
 
+    def busy(self) -> bool:
+        """Whether :data:`WAITING` analyses are under way: the next one would be refused."""
+        return sum(not j.done for j in self.jobs.values()) >= WAITING
+
     def start(self, table: str, seat: int, definition: GameDefinition[Any], record: Mapping[str, Any]) -> Job:
-        """Start judging ``seat``'s decisions; :class:`Busy` if :data:`WAITING` analyses are under way."""
-        if sum(not j.done for j in self.jobs.values()) >= WAITING:
+        """Start judging ``seat``'s decisions; :class:`Busy` if the server is :meth:`busy`."""
+        if self.busy():
             raise Busy
         assert definition.analyst is not None
         job = self.jobs[(table, seat)] = Job(seat, definition.analyst)

@@ -55,7 +55,7 @@ from ..core.definition import GameDefinition, RecordError
 from ..core.game import RuleError
 from . import replays
 from .access import LocalAccess, RelayAccess, TableAccess, moving_error
-from .analysis import Analyses, Busy
+from .analysis import Analyses
 from .cluster import Cluster, Moving
 from .games import ConfigError, table_game
 from .limits import Quiet, RateLimits, Sockets, json_depth, plain_text
@@ -427,12 +427,11 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
         analyses = request.app.state.analyses
         job = analyses.get(table_id, seat)
         if job is None:  # only starting one costs: the browser asks every second until it is done
-            limit(request, "analysis")
-            try:
-                job = analyses.start(table_id, seat, definition, record)
-            except Busy:
+            if analyses.busy():  # refused before it is counted against the client's rate
                 raise TableError("too_many_analyses", "the server is judging as many games as it takes; "
-                                 "try again soon", 503, {"retry_after": 30}) from None  # fmt: skip
+                                 "try again soon", 503, {"retry_after": 30})  # fmt: skip
+            limit(request, "analysis")
+            job = analyses.start(table_id, seat, definition, record)
         report = job.report()
         return JSONResponse(report, status_code=200 if report["status"] != "running" else 202)
 

@@ -138,6 +138,20 @@ def test_a_training_round_writes_a_network_the_bots_load(tmp_path: Path) -> None
     with pytest.raises(ValueError, match="seed"):
         run(Plan(**{**plan.__dict__, "examples_from": str(out), "seed": 9}), tmp_path / "c")
 
+    # Game g depends on the seed, table and search alone: a longer run reads the four games and
+    # plays the other two; a shorter run reads the first games of that one and plays none.
+    longer = run(Plan(**{**plan.__dict__, "examples_from": str(out), "games": 6}), tmp_path / "g")
+    assert longer[-1].games_per_second > 0
+    six = Examples.load(tmp_path / "g" / "examples-01.npz")
+    assert six.games == 6
+    for a, b in zip(six.split()[:4], played.split(), strict=True):
+        assert np.array_equal(a.x, b.x) and np.array_equal(a.policy, b.policy)
+    shorter = run(Plan(**{**plan.__dict__, "examples_from": str(tmp_path / "g"), "games": 4}), tmp_path / "h")
+    assert math.isnan(shorter[-1].games_per_second)
+    assert Examples.load(tmp_path / "h" / "examples-01.npz").games == 4
+    with np.load(out / "round-01.npz") as x, np.load(tmp_path / "h" / "round-01.npz") as y:
+        assert all(np.array_equal(x[k], y[k]) for k in x.files)
+
     # A longer, guided run reads that run's unguided games (warm-up and round 1) and plays its
     # guided round 2; a run reading the guided one plays its own round 2 again.
     guided = run(Plan(**{**plan.__dict__, "examples_from": str(out), "rounds": 2, "guide": True}), tmp_path / "e")

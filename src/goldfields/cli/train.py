@@ -48,9 +48,10 @@ def train(
                                         "labelling every decision) fitted on before the self-play rounds.")] = 0,
     warmup_teacher: Annotated[str, typer.Option("--warmup-teacher", help="The quick bot that labels the "
                                                 "warm-up games.")] = "heuristic",
-    examples_from: Annotated[Path | None, typer.Option("--examples-from", help="An earlier run's --out: its "
-                                                       "saved games are read instead of played again, when "
-                                                       "they are this plan's.", show_default=False,
+    examples_from: Annotated[Path | None, typer.Option("--examples-from", help="An earlier run's --out with the "
+                                                       "same seed, tables and search: the games it saved are "
+                                                       "read instead of played again, and only the rest are "
+                                                       "played.", show_default=False,
                                                        exists=True, file_okay=False)] = None,
     init: Annotated[Path | None, typer.Option("--init", help="Start from this network (.npz) instead of random "
                                               "weights.", show_default=False, exists=True, dir_okay=False)] = None,

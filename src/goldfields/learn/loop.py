@@ -155,31 +155,36 @@ def run(plan: Plan, out: Path, on_round: Callable[[Round], None] | None = None,
 
     def play(pool: Any, players: list[SelfPlay], first_seed: int, games: int, cache: str,
              guided: bool = False) -> tuple[list[Examples], float]:  # fmt: skip
-        """The games' examples, one part per game, and games per second; from ``examples_from`` if
-        that folder has them and no network guides them (then the same seed plays the same games;
-        a guided game depends on this run's network, so it is always played)."""
+        """The games' examples, one part per game, and games per second. Game ``g`` depends only on
+        the seed, the table and the search, so the games ``examples_from`` holds for them are read
+        from there (a shorter run's are the first games of a longer one, and a longer run's first
+        games are a shorter one's) and only the rest are played. A guided game depends on this
+        run's network, so it is always played."""
         cached = None if plan.examples_from is None or guided else Path(plan.examples_from) / f"{cache}.npz"
+        parts: list[Examples] = []
         if cached is not None and cached.is_file():
-            parts = Examples.load(cached).split()
-            if len(parts) == games:
-                if cached.resolve() != (out / f"{cache}.npz").resolve():
-                    shutil.copyfile(cached, out / f"{cache}.npz")  # this run's folder has all its games
-                for _ in parts:
-                    if on_game is not None:
-                        on_game()
+            there = Examples.load(cached).split()
+            parts = there[:games]
+            for _ in parts:
+                if on_game is not None:
+                    on_game()
+            if len(parts) == games:  # this run's folder gets all its games, and no others
+                if len(there) > games:
+                    Examples.join(parts).save(out / f"{cache}.npz")
+                elif cached.resolve() != (out / f"{cache}.npz").resolve():
+                    shutil.copyfile(cached, out / f"{cache}.npz")
                 return parts, math.nan
-        seeds = [(players[g % len(players)], first_seed + g) for g in range(games)]
+        seeds = [(players[g % len(players)], first_seed + g) for g in range(len(parts), games)]
         start = time.perf_counter()
-        parts = []
         if plan.ray is not None:
-            parts = ray_map(_play, seeds, plan.ray, on_each=lambda _: on_game() if on_game else None)
+            parts += ray_map(_play, seeds, plan.ray, on_each=lambda _: on_game() if on_game else None)
         else:
             for part in pool.imap(_play, seeds):  # in order: the same seed gives the same weights
                 parts.append(part)
                 if on_game is not None:
                     on_game()
         Examples.join(parts).save(out / f"{cache}.npz")  # to fit again, or study, without playing
-        return parts, games / (time.perf_counter() - start)
+        return parts, len(seeds) / (time.perf_counter() - start)
 
     # Round 0 is the untrained network: where the learning curve starts.
     measure(0, "untrained", save("round-00", 0, 0, 0), 0, (math.nan,) * 4, 0.0)
@@ -218,8 +223,9 @@ def run(plan: Plan, out: Path, on_round: Callable[[Round], None] | None = None,
     return rounds
 
 
-SAME_GAMES = ("seed", "tables", "search", "games")
-"""What makes the self-play games of two plans the same (with no network guiding them)."""
+SAME_GAMES = ("seed", "tables", "search")
+"""What makes the self-play games of two plans the same (with no network guiding them): game ``g``
+of a round depends on these alone, whatever the number of games."""
 
 
 def _check_source(plan: Plan, source: Path) -> bool:

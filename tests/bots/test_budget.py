@@ -27,7 +27,8 @@ def test_iteration_budget_is_exact(positions) -> None:
 
 
 def test_seconds_budget_uses_the_injected_clock_and_is_deterministic(positions) -> None:
-    state = positions(4, True, 1, seed=6)[0]
+    # A position where more than one move is worth searching (not one after a round of passes).
+    state = next(s for s in positions(4, True, 10, seed=6) if s.observation(None)["passes_in_a_row"] < 4)
     view = state.view(state.current_player)
     runs = []
     for _ in range(2):

@@ -22,9 +22,10 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
-from ..core.game import CHANCE, TERMINAL, GameState
+from ..core.game import CHANCE, TERMINAL, GameState, SeatView
 from ..digging import actions as A
 from ..digging.cards import CLOSE, bandit_value
 from ..digging.state import DiggingState, mine_points
@@ -48,6 +49,21 @@ OPEN_SHARE = 0.35
 
 
 _mine_value = mine_points  # D8, the engine's one statement of it
+
+
+def without_stalling(obs: Mapping[str, Any], legal: Sequence[int]) -> list[int]:
+    """``legal`` without passing, once every seat has passed in a row and another move is legal.
+
+    D2 lets partners pass cards to each other for as long as the pile lasts, and
+    a position where every seat would rather not be the one to draw has no end:
+    four network bots held most partnership hands up for ever that way. A pass
+    changes nothing on the table, so after a whole round of them a bot draws or
+    plays; the hand then moves on at least once every ``players + 1`` turns.
+    """
+    if obs.get("passes_in_a_row", 0) < obs["players"]:
+        return list(legal)
+    moving = [a for a in legal if _KIND[a] != A.K_PASS]
+    return moving or list(legal)
 
 
 def evaluate(state: DiggingState) -> list[float]:
@@ -120,6 +136,9 @@ class DiggingSearch(SearchGame):
         if policy not in POLICIES:
             raise ValueError(f"unknown rollout policy {policy!r}; policies: {', '.join(POLICIES)}")
         self.move = POLICIES[policy]
+
+    def root_moves(self, view: SeatView, legal: Sequence[int]) -> list[int]:
+        return without_stalling(view.data, legal)
 
     def key_map(self, state: GameState, observer: int, actor: int) -> Sequence[int] | None:
         st: DiggingState = state  # type: ignore[assignment]

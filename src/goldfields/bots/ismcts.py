@@ -60,6 +60,11 @@ class SearchGame:
         """``keys[action]`` as the observer sees ``actor``'s move; ``None``: the action id itself."""
         return None
 
+    def root_moves(self, view: SeatView, legal: Sequence[int]) -> list[int]:
+        """The moves worth searching for the observer now: by default every legal one. (Digging
+        leaves out a pass that would stall the hand.)"""
+        return list(legal)
+
     def determinise(self, view: SeatView, rng: random.Random) -> GameState:
         """A full state for the next iterations: by default the view's own sampler."""
         return view.sample(rng)
@@ -171,7 +176,7 @@ class ISMCTSBot(Bot):
         return Budget(self.iterations, self.seconds, self.clock)
 
     def act(self, view: SeatView, rng: random.Random, budget: Budget | None = None) -> int:
-        legal = legal_actions_of(view)
+        legal = search_game_for(view.game_name, self.policy).root_moves(view, legal_actions_of(view))
         if len(legal) == 1:
             return legal[0]
         root = self.search(view, rng, budget or self.budget())
@@ -198,15 +203,17 @@ class ISMCTSBot(Bot):
         det: GameState | None = None
         it = 0
         net = None
+        everything = legal_actions_of(view)
+        considered = game.root_moves(view, everything)
+        left_out = frozenset(everything) - frozenset(considered)
         by_value = self.net is not None and self.leaf == "net"
         lazy = not by_value  # with the value leaf, every new node is evaluated anyway
         if self.net is not None:
             from .net import evaluator
 
             net = evaluator(self.net)
-            legal = legal_actions_of(view)
-            root_prior, _ = net.evaluate(view.data, observer, legal)
-            root.prior = dict(zip(legal, root_prior.tolist(), strict=True))
+            root_prior, _ = net.evaluate(view.data, observer, considered)
+            root.prior = dict(zip(considered, root_prior.tolist(), strict=True))
         while not done(it):
             if it % reuse == 0:
                 det = game.determinise(view, rng)
@@ -227,6 +234,8 @@ class ISMCTSBot(Bot):
                 if has_horizon and past_horizon(state):
                     break
                 legal = state.legal_actions()
+                if left_out and node is root:
+                    legal = [a for a in legal if a not in left_out]
                 if player in keymaps:
                     km = keymaps[player]
                 else:

@@ -33,6 +33,7 @@ from ..core.game import GameState, SeatView
 from ..digging import actions as A
 from ..digging.definition import DIGGING
 from .base import Bot, Budget, legal_actions_of, networks, param
+from .digging_search import without_stalling
 
 GAME = DIGGING.name
 """The network plays Digging: its inputs are Digging's encoding, its outputs Digging's actions."""
@@ -214,7 +215,7 @@ class NetBot(Bot):
         evaluator(self.net)  # a missing or mismatched network is an error now, not at the first move
 
     def act(self, view: SeatView, rng: random.Random, budget: Budget | None = None) -> int:
-        legal = legal_actions_of(view)
+        legal = without_stalling(view.data, legal_actions_of(view))
         if len(legal) == 1:
             return legal[0]
         prior, _ = evaluator(self.net).evaluate(view.data, view.seat, legal)

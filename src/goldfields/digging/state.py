@@ -161,6 +161,9 @@ class DiggingState(GameState):
         self.discard: list[int] = []
         self.fight: Fight | None = None
         self.final_left = -1  # turns left in the last round (D7); -1 until the pile is empty
+        # Public: how many turns in a row were passes. D2 lets partners pass cards back
+        # and forth for ever while the pile lasts; bots read this to avoid stalling a hand.
+        self.passes_in_a_row = 0
         self.first = (self.dealer + 1) % n
         # What each seat knows of its partner's hand: at least these counts (from passes).
         self.known = [[0] * NUM_CODES for _ in range(n)]
@@ -347,6 +350,7 @@ class DiggingState(GameState):
                 k = self.known[(seat + 2) % 4]
                 if k[code]:
                     k[code] -= 1
+        self.passes_in_a_row = self.passes_in_a_row + 1 if kind == A.K_PASS else 0
         last_draw = False
         if kind == A.K_DRAW:
             card = self.pile.pop()
@@ -638,6 +642,7 @@ class DiggingState(GameState):
             "hand_sizes": self.sizes[:],
             "pile": len(self.pile),
             "last_round": self.final_left if self.final_left >= 0 else None,
+            "passes_in_a_row": self.passes_in_a_row,
             "mines": [{**m.to_json(), "points_if_closed": self._points_if_closed(m)} for m in self.mines],
             "fight": self._fight_json(),
             "discard": [CODES[c] for c in self.discard],
@@ -815,6 +820,7 @@ class DiggingState(GameState):
         new.discard = self.discard[:]
         new.fight = None if self.fight is None else self.fight.copy()
         new.final_left = self.final_left
+        new.passes_in_a_row = self.passes_in_a_row
         new.first = self.first
         new.known = [k[:] for k in self.known]
         new.passes = [p[:] for p in self.passes]
@@ -848,6 +854,7 @@ class DiggingState(GameState):
             if self.fight is None
             else [self.fight.mine, self.fight.attacker, [list(b) for b in self.fight.bandits], self.fight.chances[:]],
             "final_left": self.final_left,
+            "passes_in_a_row": self.passes_in_a_row,
             "first": self.first,
             "known": [k[:] for k in self.known],
             "passes": [[list(p) for p in ps] for ps in self.passes],
@@ -916,6 +923,8 @@ class DiggingState(GameState):
                 r.wholes("fight chances", 0, n - 1, None, chances),
             )
         new.final_left = r.whole("final_left", -1, n)
+        # States saved before the count existed read as 0: no stall under way.
+        new.passes_in_a_row = r.whole("passes_in_a_row", 0, 1 << 30) if "passes_in_a_row" in data else 0
         new.first = r.whole("first", 0, n - 1)
         new.known = [r.wholes("known", 0, NUM_CODES, NUM_CODES, k) for k in r.seq("known", n)]
         new.passes = [

@@ -107,6 +107,9 @@ class SelfPlay:
     epsilon: float = 0.1
     """With a ``teacher``: the share of moves played at random (still labelled with the teacher's
     choice), so that the examples cover positions the teacher would not reach by itself."""
+    max_decisions: int = 20_000
+    """A game still going after this many decisions is an error, not hours of a stalled table
+    (D2 lets partners pass for ever; games here take a few hundred)."""
 
     def game(self, seed: int) -> Examples:
         """One game, seeded by ``seed`` (deal and search alike)."""
@@ -126,6 +129,9 @@ class SelfPlay:
                 state.apply_chance(state.sample_chance(rng))
                 moves_in_hand = [0] * self.players
                 continue
+            if len(rows) >= self.max_decisions:
+                raise RuntimeError(f"self-play game {seed} ({self.players} players) is still going after "
+                                   f"{len(rows)} decisions: its bots are stalling it")  # fmt: skip
             seat = state.current_player
             view = state.view(seat)
             legal = view.legal_actions()

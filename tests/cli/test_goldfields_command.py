@@ -76,3 +76,11 @@ def test_demo_rejects_bad_options() -> None:
     out = run("demo", "--players", "7")
     assert out.returncode == 2
     assert "players" in (out.stderr + out.stdout).lower()
+
+
+def test_errors_show_brackets_as_written() -> None:
+    # Rich reads "[a]" as a style tag and drops it: an error quoting the user's input, or naming an extra
+    # like goldfields[learn], must print it as text.
+    out = run("arena", "digging", "heuristic", "net=[a]", "--games", "2")
+    assert out.returncode == 2
+    assert "unknown bot 'net=[a]'" in out.stdout + out.stderr

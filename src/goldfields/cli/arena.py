@@ -15,7 +15,7 @@ from ..arena.store import differences, read_manifest
 from ..bots.registry import BotSpecError, known_bots
 from ..core import registry
 from ..core.words import plural
-from .options import FIRST_GAME, IndividualOption, PlayersOption
+from .options import FIRST_GAME, IndividualOption, PlayersOption, print_error
 
 HELP = "\n\n".join(
     [
@@ -123,10 +123,10 @@ def arena(
             if diff:
                 raise ResumeError(f"cannot resume {resume}: its run has other parameters ({'; '.join(diff)})")
     except ResumeError as err:
-        console.print(f"[red]error:[/red] {err}")
+        print_error(console, err)
         raise typer.Exit(2) from None
     except (BotSpecError, ValueError) as err:
-        console.print(f"[red]error:[/red] {err}")
+        print_error(console, err)
         names = ", ".join(f"{k} ({v})" for k, v in known_bots(game if game in registry.names() else None).items())
         console.print(f"known bots: {names}")
         raise typer.Exit(2) from None
@@ -137,7 +137,7 @@ def arena(
     try:
         result = run_tournament(t, console, progress=not quiet, resume=resume is not None)
     except ResumeError as err:
-        console.print(f"[red]error:[/red] {err}")
+        print_error(console, err)
         raise typer.Exit(2) from None
     except Interrupted as stop:
         console.print(f"stopped after {stop.done} of {stop.total} games; every finished game is saved in {t.out}/. "

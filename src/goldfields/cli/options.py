@@ -13,12 +13,20 @@ from enum import StrEnum
 from typing import Annotated
 
 import typer
+from rich.console import Console
+from rich.text import Text
 
 from ..core import registry
 
 GameName = StrEnum("GameName", {name: name for name in registry.names()})  # type: ignore[misc]
 """Every registered game, as the command line names it."""
 FIRST_GAME = registry.names()[0]
+
+
+def print_error(console: Console, message: object) -> None:
+    """Print ``error: message`` with the message as written: brackets in it (``goldfields[learn]``,
+    a bot spec's ``[...]``) are text, where Rich would read them as markup and drop them."""
+    console.print(Text.assemble(("error:", "red"), " ", str(message)))
 
 
 def players_help() -> str:

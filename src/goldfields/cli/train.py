@@ -10,6 +10,8 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from .options import print_error
+
 HELP = "\n\n".join(
     [
         "Train the network of the 'net' bot and of 'ismcts:net=...' by self-play (expert iteration).",
@@ -66,17 +68,17 @@ def train(
         if not sizes or min(sizes) < 1:
             raise ValueError
     except ValueError:
-        console.print(f"[red]error:[/red] --hidden takes layer sizes like 256,256, not {hidden!r}")
+        print_error(console, f"--hidden takes layer sizes like 256,256, not {hidden!r}")
         raise typer.Exit(2) from None
     try:
         from ..learn.loop import Plan, Round, parse_tables, run
     except ImportError as err:
-        console.print(f"[red]error:[/red] {err}")
+        print_error(console, err)
         raise typer.Exit(2) from None
     try:
         table_list = parse_tables(tables)
     except ValueError as err:
-        console.print(f"[red]error:[/red] --tables: {err}")
+        print_error(console, f"--tables: {err}")
         raise typer.Exit(2) from None
     plan = Plan(rounds=rounds, games=games, search=search, hidden=sizes, window=window, eval_games=eval_games,
                 opponent=opponent, tables=table_list, guide=guide, jobs=jobs, ray=ray, seed=seed,
@@ -120,6 +122,6 @@ def train(
             run(plan, out, on_round=on_round, on_game=lambda: progress.advance(task), command=command)
         except ValueError as err:
             progress.stop()
-            console.print(f"[red]error:[/red] {err}")
+            print_error(console, err)
             raise typer.Exit(2) from None
     console.print(f"wrote {out}/round-NN.npz, {out}/curve.csv, {out}/curve.png, {out}/train.json")

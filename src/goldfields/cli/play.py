@@ -14,7 +14,7 @@ from rich.console import Console
 from ..digger.definition import DIGGER
 from ..digging.definition import DIGGING
 from ..terminal import Display, Session, SetupError, digger_session, digging_session, resume_session
-from .options import BotsOption, DelayOption, IndividualOption, SeedOption
+from .options import BotsOption, DelayOption, IndividualOption, SeedOption, print_error
 
 PLAY_HELP = (
     "Play Digging or Digger in the terminal: you against bots, or several people at one keyboard.\n\n"
@@ -95,7 +95,7 @@ def _play(build: Callable[[], Session]) -> None:
     try:
         session = build()
     except SetupError as err:
-        Console(stderr=True, highlight=False).print(f"error: {err}", markup=False)
+        print_error(Console(stderr=True, highlight=False), err)
         raise typer.Exit(2) from None
     # Ctrl-C offers to save; that needs Python's own handler even when the
     # program was started with SIGINT ignored (as some launchers do).

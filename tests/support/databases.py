@@ -12,6 +12,7 @@ processes, comes from ``GOLDFIELDS_TEST_REDIS`` in the same way.
 from __future__ import annotations
 
 import os
+import time
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -46,8 +47,29 @@ def fresh_postgres_database() -> Iterator[str]:
     try:
         yield base.set(drivername="postgresql+psycopg", database=name).render_as_string(hide_password=False)
     finally:
-        with psycopg.connect(admin, autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        _drop(admin, name)
+
+
+def _drop(admin: str, name: str, patience: float = 120.0) -> None:
+    """Drop database ``name``, waiting for an autovacuum worker that is still in it.
+
+    ``WITH (FORCE)`` ends the test's own connections, but PostgreSQL 15 refuses to end an
+    autovacuum worker (it belongs to no role) unless the role is in ``pg_signal_backend``, which
+    scripts/test grants. Without that grant, a busy machine's autovacuum can still be in a
+    just-used database: it leaves within moments, so the drop is tried again until it has.
+    """
+    import psycopg
+
+    deadline = time.monotonic() + patience
+    while True:
+        try:
+            with psycopg.connect(admin, autocommit=True) as conn:
+                conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+            return
+        except psycopg.errors.InsufficientPrivilege:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.5)
 
 
 def redis_or_skip() -> str:

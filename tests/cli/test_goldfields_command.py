@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -13,8 +14,9 @@ import pytest
 EXE = shutil.which("goldfields") or str(Path(sys.executable).with_name("goldfields"))
 
 
-def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([EXE, *args], capture_output=True, text=True, timeout=120)
+def run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([EXE, *args], capture_output=True, text=True, timeout=120,
+                          env=None if env is None else {**os.environ, **env})  # fmt: skip
 
 
 def test_help_lists_the_commands() -> None:
@@ -84,3 +86,12 @@ def test_errors_show_brackets_as_written() -> None:
     out = run("arena", "digging", "heuristic", "net=[a]", "--games", "2")
     assert out.returncode == 2
     assert "unknown bot 'net=[a]'" in out.stdout + out.stderr
+
+
+def test_help_shows_brackets_as_written() -> None:
+    # Help is Rich markup too: the extra to install and the defaults the help text spells out are kept.
+    wide = {"COLUMNS": "250"}
+    assert "pip install 'goldfields[learn]'" in run("train", "--help", env=wide).stdout
+    arena = run("arena", "--help", env=wide).stdout
+    for shown in ("[default: 0]", "[default: arena-results]", "[default: records]"):
+        assert shown in arena

@@ -61,25 +61,27 @@ def arena(
              "seat, e.g. digging heuristic random.")] = None,
     players: PlayersOption = None,
     individual: IndividualOption = False,
+    # The defaults are written out (None means "not given", for --resume), escaped: Typer reads help as Rich
+    # markup, where a bare "[default: 0]" is a tag and vanishes.
     games: Annotated[int | None, typer.Option("--games", "-g", metavar="N", min=1, show_default=False,
                                               help="Games to play, rounded up to whole duplicate sets.  "
-                                                   f"[default: {DEFAULT_GAMES}]")] = None,
+                                                   f"\\[default: {DEFAULT_GAMES}]")] = None,
     seed: Annotated[int | None, typer.Option("--seed", "-s", metavar="N", show_default=False,
-                                             help="Tournament seed: same seed, same results.  [default: 0]")] = None,
+                                             help="Tournament seed: same seed, same results.  \\[default: 0]")] = None,
     jobs: Annotated[int | None, typer.Option("--jobs", "-j", metavar="N", min=1,
                                              help="Worker processes (default: all local cores).")] = None,
     ray: Annotated[str | None, typer.Option("--ray", metavar="ADDRESS",
                                             help="Run on the Ray cluster at ADDRESS ('auto', 'ray://host:10001', "
                                                  "or 'local' to start one here).")] = None,
     out: Annotated[Path | None, typer.Option("--out", "-o", metavar="DIR", show_default=False,
-                                             help="Folder for CSV, chart and records.  [default: arena-results]")
+                                             help="Folder for CSV, chart and records.  \\[default: arena-results]")
                    ] = None,
     resume: Annotated[Path | None, typer.Option("--resume", metavar="OUT",
                                                 help="Continue the stopped run saved in OUT, playing only the games "
                                                      "not yet there. Its parameters come from OUT/arena.json; any "
                                                      "given here must match.")] = None,
     records: Annotated[bool | None, typer.Option("--records/--no-records", show_default=False,
-                                                 help="Save every game record.  [default: records]")] = None,
+                                                 help="Save every game record.  \\[default: records]")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
 ) -> None:
     console = Console()

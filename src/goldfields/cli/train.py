@@ -8,6 +8,7 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from .options import print_error
@@ -25,7 +26,8 @@ HELP = "\n\n".join(
 
 
 def register(app: typer.Typer) -> None:
-    app.command("train", help=HELP)(train)
+    # Typer reads help as Rich markup, where "[learn]" would be a tag and vanish.
+    app.command("train", help=escape(HELP))(train)
 
 
 def train(

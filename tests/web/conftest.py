@@ -29,6 +29,10 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+# Generous: each wait ends as soon as its event happens, and a CI machine shared with other
+# jobs can take tens of seconds to serve a page (scripts/test-under-load).
+WAIT_MS = 90_000
+
 
 def _missing() -> str | None:
     if not (Path(CHROMIUM).exists() or shutil.which(CHROMIUM)):
@@ -78,8 +82,10 @@ def browser() -> Iterator[Any]:
     reason = _missing()
     if reason:
         pytest.skip(reason)
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
+    # expect(...) waits as long as the pages do (its own default is 5 s).
+    expect.set_options(timeout=WAIT_MS)
     with sync_playwright() as pw:
         b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
         yield b
@@ -104,10 +110,8 @@ def new_page(browser: Any, server: LiveServer) -> Iterator[Any]:
         # Content-Security-Policy forbids; test_web_security.py runs the client under it.
         kwargs.setdefault("bypass_csp", True)
         context = browser.new_context(base_url=server.base, **kwargs)
-        # Generous: each wait ends as soon as its event happens, and a CI machine shared
-        # with other jobs can take tens of seconds to serve a page (scripts/test-under-load).
-        context.set_default_timeout(90_000)
-        context.set_default_navigation_timeout(90_000)
+        context.set_default_timeout(WAIT_MS)  # generous: see WAIT_MS
+        context.set_default_navigation_timeout(WAIT_MS)
         contexts.append(context)
         page = context.new_page()
         page.on("pageerror", lambda err: errors.append(f"{page.url}: {err}"))

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 from websockets.sync.client import connect
 
 from conftest import LiveServer, screenshot
@@ -187,7 +188,7 @@ def test_the_replay_viewer_steps_through_a_finished_game_with_buttons_keys_and_s
     record.write_text(json.dumps(server.get(f"/api/tables/{tid}/record")))
     other = new_page()
     other.goto("/replay.html")
-    assert "Open a game record" in other.locator("#notice").inner_text()
+    expect(other.locator("#notice")).to_contain_text("Open a game record")  # once the list of games is in
     other.set_input_files("#record-file", str(record))
     other.wait_for_function(f"document.body.dataset.step === '{frames - 1}'")
     other.keyboard.press("Home")
@@ -281,6 +282,7 @@ def test_the_lobby_offers_easy_medium_and_hard_bots(new_page: Any, server: LiveS
     page.locator(".level-pick label", has_text="Hard").click()
     assert "strongest" in page.locator(".level-pick .field-hint").inner_text()
     screenshot(page, "lobby-levels", full_page=False)
+    page.locator("#f-create").wait_for()  # the list of games is in: it names each level's bot
     page.click("#quick-digging")
     page.wait_for_url(re.compile(r"/table\.html\?t=[\w-]+&seat=0$"))
     tid = page.evaluate("new URLSearchParams(location.search).get('t')")
@@ -445,15 +447,17 @@ def test_the_guided_first_game_teaches_one_step_at_a_time_to_its_end(new_page: A
 def test_the_new_pages_fit_a_phone_without_sideways_scrolling(new_page: Any, server: LiveServer) -> None:
     tid, _ = finished_table(server, [HUMAN, bot()], ["Ann"], partnership=False)
     page = new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    # Each page is measured once all of it is drawn: the replay's position too (data-step, set after
+    # the summary), and the leaderboard's rows (or "No rated game yet"), not its "…" while they load.
     for path, ready in (
-        (f"/replay.html?t={tid}&seat=all", "#summary .score-chart"),
+        (f"/replay.html?t={tid}&seat=all", "body[data-step] #summary .score-chart"),
         ("/tutorial.html", "#tut-start"),
-        ("/leaderboard.html", ".board-pick"),
+        ("/leaderboard.html", ".board-pick + :is(table.board, p.muted:not(:text-is('…')))"),
     ):
         page.goto(path)
         page.locator(ready).wait_for()
         widths = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
         assert widths[0] <= widths[1], f"{path} scrolls sideways: {widths[0]} px in {widths[1]}"
     page.goto(f"/replay.html?t={tid}&seat=0")
-    page.locator("#summary .score-chart").wait_for()
+    page.locator("body[data-step] #summary .score-chart").wait_for()
     screenshot(page, "phone-replay")

@@ -86,6 +86,7 @@ def play_a_digger_game(make_page: Any, prefix: str) -> None:
     phone.wait_for_function("document.body.dataset.status === 'finished'")
     widths = phone.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
     assert widths[0] <= widths[1]
+    phone.locator(".modal.game-over").wait_for()  # after its fetch of the summary: then closed, for the picture
     phone.keyboard.press("Escape")
     screenshot(phone, f"phone-{prefix}-table")
 

@@ -202,15 +202,10 @@ def run(plan: Plan, out: Path, on_round: Callable[[Round], None] | None = None,
             players = [SelfPlay(p, partnership, plan.search, guide) for p, partnership in plan.tables]
             parts, rate = play(pool, players, plan.seed * 1_000_003 + r * 10_007, plan.games, f"examples-{r:02d}",
                                guided=guide is not None or (source_guided and r > 1))  # fmt: skip
-            # Whole cycles of the tables are held out, so that every table is in the validation.
-            cycle = len(plan.tables)
-            out_of_fit = [plan.holdout > 1 and (g // cycle) % plan.holdout == plan.holdout - 1
-                          for g in range(len(parts))]  # fmt: skip
-            buffer = [*buffer, Examples.join([p for p, o in zip(parts, out_of_fit, strict=True) if not o])]
-            buffer = buffer[-plan.window :]
-            if any(out_of_fit):
-                held = [*held, Examples.join([p for p, o in zip(parts, out_of_fit, strict=True) if o])]
-                held = held[-plan.window :]
+            fitted, kept_out = split_held_out(parts, len(plan.tables), plan.holdout)
+            buffer = [*buffer, Examples.join(fitted)][-plan.window :]
+            if kept_out:
+                held = [*held, Examples.join(kept_out)][-plan.window :]
             data = Examples.join(buffer)
             if warm is not None:
                 # The warm-up games go on teaching the value (there are many of them) but no longer
@@ -221,6 +216,13 @@ def run(plan: Plan, out: Path, on_round: Callable[[Round], None] | None = None,
             path = save(f"round-{r:02d}", r, len(data), r * plan.games)
             measure(r, "self-play", path, len(data), (p_loss, v_loss, *val), rate)
     return rounds
+
+
+def split_held_out(parts: list[Examples], tables: int, holdout: int) -> tuple[list[Examples], list[Examples]]:
+    """A round's games (one part each) as those fitted on and those held out: every ``holdout``-th
+    cycle of the ``tables`` is held out whole, so that every table is in the validation."""
+    out = [holdout > 1 and (g // tables) % holdout == holdout - 1 for g in range(len(parts))]
+    return [p for p, o in zip(parts, out, strict=True) if not o], [p for p, o in zip(parts, out, strict=True) if o]
 
 
 SAME_GAMES = ("seed", "tables", "search")

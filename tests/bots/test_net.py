@@ -50,6 +50,18 @@ def test_a_saved_network_loads_back_exactly(tmp_path: Path) -> None:
     assert net.meta == {"made_by": "tests"}
 
 
+def test_huge_value_logits_give_certain_values_without_overflow(tmp_path: Path) -> None:
+    # A network fitted too long on few games can be this sure; numpy must not warn in every game it plays.
+    net = load_net(str(random_net(tmp_path / "n.npz")))
+    sure = PolicyValueNet(net.hidden, net.policy, (net.value[0] * 1e4, net.value[1]), net.meta)
+    x = np.random.default_rng(2).random((8, INPUTS), dtype=np.float32)
+    with np.errstate(over="raise"):
+        _, value = sure.forward(x)
+        _, one = sure.forward_one(x[:1])
+    assert ((value >= 0) & (value <= 1)).all() and (np.isin(value, (0.0, 1.0))).any()
+    assert np.array_equal(one, value[0])
+
+
 def test_a_missing_or_mismatched_network_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(BotSpecError, match="no network file"):
         make_bot(f"net:net={tmp_path / 'none.npz'}", "digging")

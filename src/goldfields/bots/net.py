@@ -90,7 +90,7 @@ class PolicyValueNet:
         for w, b in self.hidden:
             h = np.maximum(h @ w + b, 0.0)
         logits = h @ self.policy[0] + self.policy[1]
-        value = 1.0 / (1.0 + np.exp(-(h @ self.value[0] + self.value[1])))
+        value = _sigmoid(h @ self.value[0] + self.value[1])
         return logits, value
 
     def forward_one(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -101,7 +101,7 @@ class PolicyValueNet:
             h = np.maximum(h @ w + b, 0.0)
         out = (h @ self._heads[0] + self._heads[1])[0]
         actions = self.policy[1].shape[0]
-        return out[:actions], 1.0 / (1.0 + np.exp(-out[actions:]))
+        return out[:actions], _sigmoid(out[actions:])
 
     @cached_property
     def _heads(self) -> tuple[np.ndarray, np.ndarray]:
@@ -112,6 +112,12 @@ class PolicyValueNet:
         """Write ``path`` (``.npz``) and its description beside it (``.json``)."""
         np.savez_compressed(path, **self.arrays())  # type: ignore[arg-type]
         path.with_suffix(".json").write_text(json.dumps(dict(self.meta), indent=2) + "\n")
+
+
+def _sigmoid(x: np.ndarray) -> np.ndarray:
+    # A network fitted too long can give value logits past float32's exp range (overflow warnings, in
+    # every game it plays). Within +-80 this is the plain formula bit for bit; beyond, 0 or 1 anyway.
+    return 1.0 / (1.0 + np.exp(-np.clip(x, -80.0, 80.0)))
 
 
 def shipped_networks() -> tuple[str, ...]:

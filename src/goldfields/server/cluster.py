@@ -165,6 +165,7 @@ class Cluster:
         claim_every: float = 1.0,
         heartbeat: float = 5.0,
         ask_timeout: float = 15.0,
+        listen_patience: float = 5.0,
     ) -> None:
         # The multi extra: a lone server never imports redis.
         from redis.asyncio import BlockingConnectionPool, Redis
@@ -180,6 +181,7 @@ class Cluster:
         self.claim_every = claim_every
         self.heartbeat = heartbeat
         self.ask_timeout = ask_timeout
+        self.listen_patience = listen_patience
         self.owned: set[str] = set()
         self.relays: dict[str, Relay] = {}
         self._pending: dict[str, asyncio.Future[dict[str, Any]]] = {}
@@ -502,13 +504,22 @@ class Cluster:
         """Ask the table's owner to do something; its answer. Raises :class:`Moving` when
         the table has no owner right now, RuleError and TableError as the owner did."""
         req = secrets.token_hex(8)
-        fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        loop = asyncio.get_running_loop()
+        fut: asyncio.Future[dict[str, Any]] = loop.create_future()
         self._pending[req] = fut
         message = json.dumps({"op": op, "node": self.node, "req": req, **payload})
+        began = loop.time()
         try:
-            if await self.redis.publish(f"gf:t:{table_id}:in", message) == 0:
-                raise Moving(table_id)
-            answer = await asyncio.wait_for(fut, self.ask_timeout)
+            pause = 0.02
+            while await self.redis.publish(f"gf:t:{table_id}:in", message) == 0:
+                # Nobody listens for the table this moment. Its owner may be subscribing still (a table
+                # created or taken over a moment ago, on a busy machine), so ask again for a little
+                # while before telling the client to; or it died, and the handover takes longer.
+                if loop.time() - began + pause > min(self.listen_patience, self.ask_timeout):
+                    raise Moving(table_id)
+                await asyncio.sleep(pause)
+                pause = min(2 * pause, 0.5)
+            answer = await asyncio.wait_for(fut, self.ask_timeout - (loop.time() - began))
         except (TimeoutError, RedisError):
             raise Moving(table_id) from None
         finally:

@@ -181,6 +181,54 @@ def test_a_training_round_writes_a_network_the_bots_load(tmp_path: Path) -> None
     assert on[0].win_rates == {"2p": first.win_rates["2p"]}  # round 0 there is round 1 here
 
 
+def test_dagger_games_let_the_network_and_the_opponent_play_while_the_search_labels(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    from goldfields.learn import selfplay
+
+    asked: list[tuple[str, int]] = []
+    real = selfplay.make_bot
+
+    def spy(spec: str, game: str):  # a bot whose callers are counted
+        bot = real(spec, game)
+        act = bot.act
+        bot.act = lambda view, rng: (asked.append((spec.split(":")[0], view.seat)), act(view, rng))[1]
+        return bot
+
+    monkeypatch.setattr(selfplay, "make_bot", spy)
+    net = random_net(tmp_path / "n.npz")
+    for side in (0, 1):
+        asked.clear()
+        game = selfplay.SelfPlay(4, True, 8, learner=str(net), learner_side=side, opponent="heuristic").game(3)
+        # Every labelled decision was played by the network on its team's seats and by the heuristic
+        # on the others; the label is the search's visit shares over the legal moves.
+        assert len(asked) == len(game) > 0
+        assert {seat % 2 for bot, seat in asked if bot == "net"} == {side}
+        assert {seat % 2 for bot, seat in asked if bot == "heuristic"} == {1 - side}
+        assert np.allclose(game.policy.sum(1), 1) and (game.policy <= game.mask).all()
+
+
+def test_a_dagger_round_fits_again_on_the_games_its_network_played(tmp_path: Path) -> None:
+    pytest.importorskip("torch")
+    from goldfields.learn.loop import Plan, run
+    from goldfields.learn.selfplay import Examples
+    from goldfields.learn.trainer import Fit
+
+    plan = Plan(rounds=1, games=2, search=8, hidden=(16,), eval_games=2, tables=((2, False),), holdout=0,
+                guide=False, jobs=1, fit=Fit(epochs=1), dagger=4, dagger_opponents=("heuristic", "random"))  # fmt: skip
+    rounds = run(plan, tmp_path / "a")
+    out = tmp_path / "a"
+    dagger, selfplayed = Examples.load(out / "dagger-01.npz"), Examples.load(out / "examples-01.npz")
+    assert dagger.games == 4 and selfplayed.games == 2
+    assert rounds[-1].examples == len(dagger) + len(selfplayed)
+    # The games were played by the network fitted on the self-play games; the round's network is
+    # fitted again on both, so it differs from that one.
+    with np.load(out / "round-01-learner.npz") as x, np.load(out / "round-01.npz") as y:
+        assert not all(np.array_equal(x[k], y[k]) for k in x.files if k != "meta")
+    assert json.loads((out / "train.json").read_text())["plan"]["dagger_opponents"] == ["heuristic", "random"]
+    with pytest.raises(ValueError, match="--dagger-opponent"):
+        run(Plan(**{**plan.__dict__, "dagger_opponents": ()}), tmp_path / "b")
+
+
 def test_games_saved_without_their_sizes_are_split_where_a_new_game_begins(tmp_path: Path) -> None:
     from goldfields.learn.selfplay import Examples, SelfPlay
 
@@ -304,7 +352,7 @@ def test_the_train_command_refuses_bad_tables_and_records_how_it_ran(tmp_path: P
     bad = CliRunner().invoke(app, ["train", "--tables", "5p", "--out", str(tmp_path / "x")])
     assert bad.exit_code == 2 and "unknown table '5p'" in bad.output
     assert not (tmp_path / "x").exists()
-    for option in ("--opponent", "--warmup-teacher"):
+    for option in ("--opponent", "--warmup-teacher", "--dagger-opponent"):
         bad = CliRunner().invoke(app, ["train", option, "heuristc", "--out", str(tmp_path / "x")])
         assert bad.exit_code == 2 and f"{option}: " in bad.output and "heuristc" in bad.output, bad.output
         assert not (tmp_path / "x").exists()

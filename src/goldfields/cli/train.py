@@ -52,6 +52,13 @@ def train(
                                         "labelling every decision) fitted on before the self-play rounds.")] = 0,
     warmup_teacher: Annotated[str, typer.Option("--warmup-teacher", help="The quick bot that labels the "
                                                 "warm-up games.")] = "heuristic",
+    dagger: Annotated[int, typer.Option("--dagger", min=0, help="Games per round, after the round's fit, of "
+                                        "its 'net' bot against --dagger-opponent, every decision labelled by "
+                                        "the search; the round is then fitted again on both (DAgger).")] = 0,
+    dagger_opponent: Annotated[list[str] | None, typer.Option("--dagger-opponent", help="Bot spec the --dagger "
+                                                              "games are played against; repeat it for several, "
+                                                              "taken in turn.  \\[default: heuristic]",
+                                                              show_default=False)] = None,
     examples_from: Annotated[Path | None, typer.Option("--examples-from", help="An earlier run's --out with the "
                                                        "same seed, tables and search: the games it saved are "
                                                        "read instead of played again, and only the rest are "
@@ -85,10 +92,11 @@ def train(
     plan = Plan(rounds=rounds, games=games, search=search, hidden=sizes, window=window, eval_games=eval_games,
                 opponent=opponent, tables=table_list, guide=guide, jobs=jobs, ray=ray, seed=seed,
                 init=None if init is None else str(init), warmup=warmup, warmup_teacher=warmup_teacher,
+                dagger=dagger, dagger_opponents=tuple(dagger_opponent or ("heuristic",)),
                 examples_from=None if examples_from is None else str(examples_from))  # fmt: skip
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=console) as progress:  # fmt: skip
-        task = progress.add_task("games", total=warmup + rounds * games)
+        task = progress.add_task("games", total=warmup + rounds * (games + dagger))
 
         def on_round(r: Round) -> None:
             wins = ", ".join(f"{100 * w:.0f}% ({t})" for t, w in r.win_rates.items())
@@ -119,6 +127,9 @@ def train(
             spelled.append(f"--init {shlex.quote(str(init))}")
         if warmup:
             spelled.append(f"--warmup {warmup} --warmup-teacher {shlex.quote(warmup_teacher)}")
+        if dagger:
+            spelled.append(f"--dagger {dagger}")
+            spelled += [f"--dagger-opponent {shlex.quote(o)}" for o in plan.dagger_opponents]
         command = "goldfields train " + " ".join(spelled)
         try:
             run(plan, out, on_round=on_round, on_game=lambda: progress.advance(task), command=command)

@@ -12,6 +12,7 @@ deals. Every round's network, the curve (``curve.csv``, ``curve.png``) and
 
 from __future__ import annotations
 
+import copy
 import csv
 import json
 import math
@@ -63,6 +64,12 @@ class Plan:
     """Games of ``warmup_teacher`` (a quick bot) fitted on before the self-play rounds: its
     choices start the policy, and the many cheap results the value."""
     warmup_teacher: str = "heuristic"
+    dagger: int = 0
+    """Games per round, after the round's fit, in which that network (the ``net`` bot) plays one
+    side against each of ``dagger_opponents`` in turn while the search labels every decision.
+    The round's network is then fitted again, from where the round began, on both kinds of games
+    (DAgger: the policy also learns in the positions its own play leads to)."""
+    dagger_opponents: tuple[str, ...] = ("heuristic",)
     examples_from: str | None = None
     """An earlier run's folder: games whose ``examples-*.npz`` it holds for the same plan are read
     from there instead of being played again."""
@@ -112,7 +119,11 @@ def run(plan: Plan, out: Path, on_round: Callable[[Round], None] | None = None,
     """Train as ``plan`` says, into ``out``; ``command`` (the command line that asked) is written
     into ``train.json`` and every network's description, so that a shipped network says how it was made."""
     began = time.perf_counter()
-    for option, spec in (("--opponent", plan.opponent), ("--warmup-teacher", plan.warmup_teacher)):
+    specs = [("--opponent", plan.opponent), ("--warmup-teacher", plan.warmup_teacher),
+             *(("--dagger-opponent", spec) for spec in plan.dagger_opponents)]
+    if plan.dagger and not plan.dagger_opponents:
+        raise ValueError("--dagger needs at least one --dagger-opponent")
+    for option, spec in specs:
         try:
             make_bot(spec, GAME)  # a typo is refused now, not after the first games are played
         except ValueError as err:
@@ -206,16 +217,32 @@ def run(plan: Plan, out: Path, on_round: Callable[[Round], None] | None = None,
             buffer = [*buffer, Examples.join(fitted)][-plan.window :]
             if kept_out:
                 held = [*held, Examples.join(kept_out)][-plan.window :]
-            data = Examples.join(buffer)
-            if warm is not None:
-                # The warm-up games go on teaching the value (there are many of them) but no longer
-                # the policy: the search's choices are better than the teacher's.
-                data = Examples.join([data, warm.values_only(len(data), seed=plan.seed + r)])
+            began_round = copy.deepcopy(model.state_dict()) if plan.dagger else None
+            data = _with_warmup(Examples.join(buffer), warm, plan.seed + r)
             p_loss, v_loss = train(model, data, plan.fit, seed=plan.seed + r)
+            if began_round is not None:
+                learner = save(f"round-{r:02d}-learner", r, len(data), r * plan.games)
+                players = [SelfPlay(p, partnership, plan.search, guide, learner=str(learner), learner_side=side,
+                                    opponent=opponent)
+                           for side in (0, 1) for opponent in plan.dagger_opponents
+                           for p, partnership in plan.tables]  # fmt: skip
+                # Every (side, opponent, table) in turn; the games depend on the network just fitted.
+                dagger, _ = play(pool, players, plan.seed * 1_000_003 + r * 10_007 + 500_009, plan.dagger,
+                                 f"dagger-{r:02d}", guided=True)  # fmt: skip
+                buffer[-1] = Examples.join([buffer[-1], *dagger])
+                model.load_state_dict(began_round)
+                data = _with_warmup(Examples.join(buffer), warm, plan.seed + r)
+                p_loss, v_loss = train(model, data, plan.fit, seed=plan.seed + r)
             val = losses(model, Examples.join(held)) if held else (math.nan, math.nan)
             path = save(f"round-{r:02d}", r, len(data), r * plan.games)
             measure(r, "self-play", path, len(data), (p_loss, v_loss, *val), rate)
     return rounds
+
+
+def _with_warmup(data: Examples, warm: Examples | None, seed: int) -> Examples:
+    """The warm-up games go on teaching the value (there are many of them) but no longer the
+    policy: the search's choices are better than the teacher's."""
+    return data if warm is None else Examples.join([data, warm.values_only(len(data), seed=seed)])
 
 
 def split_held_out(parts: list[Examples], tables: int, holdout: int) -> tuple[list[Examples], list[Examples]]:

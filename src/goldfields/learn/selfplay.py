@@ -107,6 +107,12 @@ class SelfPlay:
     epsilon: float = 0.1
     """With a ``teacher``: the share of moves played at random (still labelled with the teacher's
     choice), so that the examples cover positions the teacher would not reach by itself."""
+    learner: str | None = None
+    """A network: with it the ``net`` bot plays side ``learner_side``, ``opponent`` plays every other
+    side, and the search only labels their decisions (DAgger: the network learns in the positions
+    its own play reaches, which self-play between searches does not visit)."""
+    learner_side: int = 0
+    opponent: str = "heuristic"
     max_decisions: int = 20_000
     """A game still going after this many decisions is an error, not hours of a stalled table
     (D2 lets partners pass for ever; games here take a few hundred)."""
@@ -121,6 +127,8 @@ class SelfPlay:
         state = definition.new_state(params, rng)
         bot = ISMCTSBot(iterations=self.iterations, net=self.net)
         teacher = None if self.teacher is None else make_bot(self.teacher, GAME)
+        if self.learner is not None:
+            learner, opponent = make_bot(f"net:net={self.learner}", GAME), make_bot(self.opponent, GAME)
         encoding = encoding_for(GAME)
         rows: list[tuple[np.ndarray, list[int], list[float], int]] = []
         moves_in_hand = [0] * self.players
@@ -150,6 +158,10 @@ class SelfPlay:
             total = sum(visits)
             shares = [v / total for v in visits]
             rows.append((encoding.encode(view.data), rel, shares, seat))
+            if self.learner is not None:
+                mover = learner if definition.side_of(params, seat) == self.learner_side else opponent
+                state.apply_action(mover.act(view, rng))
+                continue
             if moves_in_hand[seat] < self.explore_moves:
                 action = rng.choices(legal, weights=visits)[0]
             else:

@@ -219,7 +219,9 @@ def test_a_dagger_round_fits_again_on_the_games_its_network_played(tmp_path: Pat
     out = tmp_path / "a"
     dagger, selfplayed = Examples.load(out / "dagger-01.npz"), Examples.load(out / "examples-01.npz")
     assert dagger.games == 4 and selfplayed.games == 2
-    assert rounds[-1].examples == len(dagger) + len(selfplayed)
+    assert rounds[-1].examples == len(dagger) + len(selfplayed) and rounds[-1].games_per_second > 0
+    again = run(Plan(**{**plan.__dict__, "examples_from": str(out)}), tmp_path / "c")
+    assert again[-1].games_per_second > 0  # the DAgger games' rate, though self-play was read
     # The games were played by the network fitted on the self-play games; the round's network is
     # fitted again on both, so it differs from that one.
     with np.load(out / "round-01-learner.npz") as x, np.load(out / "round-01.npz") as y:

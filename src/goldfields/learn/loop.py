@@ -227,8 +227,11 @@ def run(plan: Plan, out: Path, on_round: Callable[[Round], None] | None = None,
                            for side in (0, 1) for opponent in plan.dagger_opponents
                            for p, partnership in plan.tables]  # fmt: skip
                 # Every (side, opponent, table) in turn; the games depend on the network just fitted.
-                dagger, _ = play(pool, players, plan.seed * 1_000_003 + r * 10_007 + 500_009, plan.dagger,
-                                 f"dagger-{r:02d}", guided=True)  # fmt: skip
+                dagger, dagger_rate = play(pool, players, plan.seed * 1_000_003 + r * 10_007 + 500_009,
+                                           plan.dagger, f"dagger-{r:02d}", guided=True)  # fmt: skip
+                # Games a second over the games this round played (self-play read from elsewhere is not).
+                rate = dagger_rate if math.isnan(rate) else (plan.games + plan.dagger) / (
+                    plan.games / rate + plan.dagger / dagger_rate)
                 buffer[-1] = Examples.join([buffer[-1], *dagger])
                 model.load_state_dict(began_round)
                 data = _with_warmup(Examples.join(buffer), warm, plan.seed + r)

@@ -183,35 +183,54 @@ def test_a_training_round_writes_a_network_the_bots_load(tmp_path: Path) -> None
 
 def test_dagger_games_let_the_network_and_the_opponent_play_while_the_search_labels(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    from goldfields.core import registry
     from goldfields.learn import selfplay
 
-    asked: list[tuple[str, int]] = []
+    events: list[tuple] = []  # ("asked", bot, seat, action) and ("applied", action), in order
     real = selfplay.make_bot
 
-    def spy(spec: str, game: str):  # a bot whose callers are counted
+    def spy(spec: str, game: str):  # a bot whose calls, and what it answered, are logged
         bot = real(spec, game)
         act = bot.act
-        bot.act = lambda view, rng: (asked.append((spec.split(":")[0], view.seat)), act(view, rng))[1]
+
+        def logged(view, rng):
+            action = act(view, rng)
+            events.append(("asked", spec.split(":")[0], view.seat, action))
+            return action
+
+        bot.act = logged
         return bot
 
     monkeypatch.setattr(selfplay, "make_bot", spy)
     net = random_net(tmp_path / "n.npz")
-    for side in (0, 1):
-        asked.clear()
-        game = selfplay.SelfPlay(4, True, 8, learner=str(net), learner_side=side, opponent="heuristic").game(3)
-        # Every labelled decision was played by the network on its team's seats and by the heuristic
-        # on the others; the label is the search's visit shares over the legal moves.
-        assert len(asked) == len(game) > 0
-        assert {seat % 2 for bot, seat in asked if bot == "net"} == {side}
-        assert {seat % 2 for bot, seat in asked if bot == "heuristic"} == {1 - side}
-        assert np.allclose(game.policy.sum(1), 1) and (game.policy <= game.mask).all()
+    definition = registry.get("digging")
+    state_type = type(definition.new_state(definition.params(players=2, partnership=False), random.Random(0)))
+    apply = state_type.apply_action
+    monkeypatch.setattr(state_type, "apply_action", lambda self, a: (events.append(("applied", a)), apply(self, a))[1])
+    for players, partnership in ((4, True), (2, False), (3, False)):
+        params = definition.params(players=players, partnership=partnership)
+        for side in (0, 1):
+            events.clear()
+            game = selfplay.SelfPlay(players, partnership, 8, learner=str(net), learner_side=side,
+                                     opponent="heuristic").game(3)  # fmt: skip
+            asked = [(i, e) for i, e in enumerate(events) if e[0] == "asked"]
+            # Every labelled decision was played by the network on its side's seats and by the
+            # heuristic on the others, and the move applied is the one the bot gave.
+            assert len(asked) == len(game) > 0
+            sides = {bot: {definition.side_of(params, e[2]) for _, e in asked if e[1] == bot}
+                     for bot in ("net", "heuristic")}
+            assert sides["net"] == {side} and side not in sides["heuristic"] and sides["heuristic"]
+            assert all(events[i + 1] == ("applied", e[3]) for i, e in asked)
+            # The label is the search's visit shares, not the bot's one move.
+            assert np.allclose(game.policy.sum(1), 1) and (game.policy <= game.mask).all()
+            assert ((game.policy > 0) & (game.policy < 1)).any()
 
 
 def test_a_dagger_round_fits_again_on_the_games_its_network_played(tmp_path: Path) -> None:
     pytest.importorskip("torch")
     from goldfields.learn.loop import Plan, run
     from goldfields.learn.selfplay import Examples
-    from goldfields.learn.trainer import Fit
+    from goldfields.learn.trainer import Fit, TorchNet, train
 
     plan = Plan(rounds=1, games=2, search=8, hidden=(16,), eval_games=2, tables=((2, False),), holdout=0,
                 guide=False, jobs=1, fit=Fit(epochs=1), dagger=4, dagger_opponents=("heuristic", "random"))  # fmt: skip
@@ -220,15 +239,23 @@ def test_a_dagger_round_fits_again_on_the_games_its_network_played(tmp_path: Pat
     dagger, selfplayed = Examples.load(out / "dagger-01.npz"), Examples.load(out / "examples-01.npz")
     assert dagger.games == 4 and selfplayed.games == 2
     assert rounds[-1].examples == len(dagger) + len(selfplayed) and rounds[-1].games_per_second > 0
-    again = run(Plan(**{**plan.__dict__, "examples_from": str(out)}), tmp_path / "c")
-    assert again[-1].games_per_second > 0  # the DAgger games' rate, though self-play was read
-    # The games were played by the network fitted on the self-play games; the round's network is
-    # fitted again on both, so it differs from that one.
-    with np.load(out / "round-01-learner.npz") as x, np.load(out / "round-01.npz") as y:
-        assert not all(np.array_equal(x[k], y[k]) for k in x.files if k != "meta")
-    assert json.loads((out / "train.json").read_text())["plan"]["dagger_opponents"] == ["heuristic", "random"]
+    # The round's network is fitted again from where the round began (the untrained network here),
+    # on the self-play games and then the DAgger games: made again here, it is the same bit for bit.
+    model = TorchNet.from_numpy(load_net(str(out / "round-00.npz")))
+    train(model, Examples.join([selfplayed, dagger]), plan.fit, seed=plan.seed + 1)
+    again = model.to_numpy({})
+    shipped, learner = load_net(str(out / "round-01.npz")), load_net(str(out / "round-01-learner.npz"))
+    assert all(np.array_equal(a, b) for a, b in zip(again.arrays().values(), shipped.arrays().values(), strict=True))
+    assert not np.array_equal(learner.policy[0], shipped.policy[0])
+    made = json.loads((out / "round-01.json").read_text())
+    assert made["plan"]["dagger_opponents"] == ["heuristic", "random"] and made["dagger_games"] == 4
+    again_rounds = run(Plan(**{**plan.__dict__, "examples_from": str(out)}), tmp_path / "c")
+    assert again_rounds[-1].games_per_second > 0  # the DAgger games' rate, though self-play was read
     with pytest.raises(ValueError, match="--dagger-opponent"):
         run(Plan(**{**plan.__dict__, "dagger_opponents": ()}), tmp_path / "b")
+    # Each side meets each opponent at each table equally often, or the run is refused.
+    with pytest.raises(ValueError, match="multiple of 4"):
+        run(Plan(**{**plan.__dict__, "dagger": 6}), tmp_path / "d")
 
 
 def test_games_saved_without_their_sizes_are_split_where_a_new_game_begins(tmp_path: Path) -> None:
@@ -354,10 +381,12 @@ def test_the_train_command_refuses_bad_tables_and_records_how_it_ran(tmp_path: P
     bad = CliRunner().invoke(app, ["train", "--tables", "5p", "--out", str(tmp_path / "x")])
     assert bad.exit_code == 2 and "unknown table '5p'" in bad.output
     assert not (tmp_path / "x").exists()
-    for option in ("--opponent", "--warmup-teacher", "--dagger-opponent"):
-        bad = CliRunner().invoke(app, ["train", option, "heuristc", "--out", str(tmp_path / "x")])
+    for option, extra in (("--opponent", []), ("--warmup-teacher", []), ("--dagger-opponent", ["--dagger", "4"])):
+        bad = CliRunner().invoke(app, ["train", option, "heuristc", *extra, "--out", str(tmp_path / "x")])
         assert bad.exit_code == 2 and f"{option}: " in bad.output and "heuristc" in bad.output, bad.output
         assert not (tmp_path / "x").exists()
+    bad = CliRunner().invoke(app, ["train", "--dagger-opponent", "random", "--out", str(tmp_path / "x")])
+    assert bad.exit_code == 2 and "--dagger N" in " ".join(bad.output.split()) and not (tmp_path / "x").exists()
     out = tmp_path / "run"
     args = ["train", "--rounds", "1", "--games", "1", "--search", "8", "--hidden", " 8", "--eval-games", "2",
             "--tables", "2p, 2p", "--jobs", "1", "--seed", "5", "--out", str(out)]  # fmt: skip

@@ -79,6 +79,9 @@ def train(
     except ValueError:
         print_error(console, f"--hidden takes layer sizes like 256,256, not {hidden!r}")
         raise typer.Exit(2) from None
+    if dagger_opponent and not dagger:
+        print_error(console, "--dagger-opponent names the opponents of the --dagger games; give --dagger N too")
+        raise typer.Exit(2)
     try:
         from ..learn.loop import Plan, Round, parse_tables, run
     except ImportError as err:

@@ -28,6 +28,7 @@ from ..arena import GameSpec, Tournament, run_tournament
 from ..arena.runner import ray_map
 from ..bots import make_bot
 from ..bots.net import GAME, load_net
+from ..core import registry
 from ..research.encoding import encoding_for
 from .selfplay import Examples, SelfPlay
 from .trainer import Fit, TorchNet, losses, train
@@ -123,6 +124,11 @@ def run(plan: Plan, out: Path, on_round: Callable[[Round], None] | None = None,
              *(("--dagger-opponent", spec) for spec in plan.dagger_opponents)]
     if plan.dagger and not plan.dagger_opponents:
         raise ValueError("--dagger needs at least one --dagger-opponent")
+    if plan.dagger:
+        cycle = len(_dagger_tables(plan, Path("-"), None))
+        if plan.dagger % cycle:
+            raise ValueError(f"--dagger {plan.dagger}: the games take every side, opponent and table in turn, "
+                             f"{cycle} in all; give a multiple of {cycle} so that each is played as often")  # fmt: skip
     for option, spec in specs:
         try:
             make_bot(spec, GAME)  # a typo is refused now, not after the first games are played
@@ -147,6 +153,7 @@ def run(plan: Plan, out: Path, on_round: Callable[[Round], None] | None = None,
         path = out / f"{name}.npz"
         meta = {"round": r, "examples": examples, "games": games,
                 "wall_seconds": round(time.perf_counter() - began), **made,
+                **({"dagger_games": r * plan.dagger} if plan.dagger else {}),
                 # Where the games were read from is this machine's path, and changes nothing in them.
                 "plan": {k: v for k, v in planned.items() if k != "examples_from"}}  # fmt: skip
         model.to_numpy(meta).save(path)
@@ -165,8 +172,9 @@ def run(plan: Plan, out: Path, on_round: Callable[[Round], None] | None = None,
             on_round(row)
 
     def play(pool: Any, players: list[SelfPlay], first_seed: int, games: int, cache: str,
-             guided: bool = False) -> tuple[list[Examples], float]:  # fmt: skip
-        """The games' examples, one part per game, and games per second. Game ``g`` depends only on
+             guided: bool = False) -> tuple[list[Examples], int, float]:  # fmt: skip
+        """The games' examples, one part per game, how many were played here and in how many
+        seconds (the others were read). Game ``g`` depends only on
         the seed, the table and the search, so the games ``examples_from`` holds for them are read
         from there (a shorter run's are the first games of a longer one, and a longer run's first
         games are a shorter one's) and only the rest are played. A guided game depends on this
@@ -184,7 +192,7 @@ def run(plan: Plan, out: Path, on_round: Callable[[Round], None] | None = None,
                     Examples.join(parts).save(out / f"{cache}.npz")
                 elif cached.resolve() != (out / f"{cache}.npz").resolve():
                     shutil.copyfile(cached, out / f"{cache}.npz")
-                return parts, math.nan
+                return parts, 0, 0.0
         seeds = [(players[g % len(players)], first_seed + g) for g in range(len(parts), games)]
         start = time.perf_counter()
         if plan.ray is not None:
@@ -195,7 +203,7 @@ def run(plan: Plan, out: Path, on_round: Callable[[Round], None] | None = None,
                 if on_game is not None:
                     on_game()
         Examples.join(parts).save(out / f"{cache}.npz")  # to fit again, or study, without playing
-        return parts, len(seeds) / (time.perf_counter() - start)
+        return parts, len(seeds), time.perf_counter() - start
 
     # Round 0 is the untrained network: where the learning curve starts.
     measure(0, "untrained", save("round-00", 0, 0, 0), 0, (math.nan,) * 4, 0.0)
@@ -203,16 +211,17 @@ def run(plan: Plan, out: Path, on_round: Callable[[Round], None] | None = None,
     with ctx.Pool(1 if plan.ray else plan.jobs) as pool:
         if plan.warmup:
             teachers = [SelfPlay(p, partnership, teacher=plan.warmup_teacher) for p, partnership in plan.tables]
-            parts, rate = play(pool, teachers, plan.seed * 1_000_003 + 999_983, plan.warmup, "examples-warmup")
+            parts, played, seconds = play(pool, teachers, plan.seed * 1_000_003 + 999_983, plan.warmup,
+                                          "examples-warmup")
             warm = Examples.join(parts)
             p_loss, v_loss = train(model, warm, plan.fit, seed=plan.seed)
             path = save("warmup", 0, len(warm), plan.warmup)
-            measure(0, "warm-up", path, len(warm), (p_loss, v_loss, math.nan, math.nan), rate)
+            measure(0, "warm-up", path, len(warm), (p_loss, v_loss, math.nan, math.nan), _rate(played, seconds))
         for r in range(1, plan.rounds + 1):
             guide = str(out / f"round-{r - 1:02d}.npz") if plan.guide and r > 1 else None
             players = [SelfPlay(p, partnership, plan.search, guide) for p, partnership in plan.tables]
-            parts, rate = play(pool, players, plan.seed * 1_000_003 + r * 10_007, plan.games, f"examples-{r:02d}",
-                               guided=guide is not None or (source_guided and r > 1))  # fmt: skip
+            parts, played, seconds = play(pool, players, plan.seed * 1_000_003 + r * 10_007, plan.games,
+                                          f"examples-{r:02d}", guided=guide is not None or (source_guided and r > 1))
             fitted, kept_out = split_held_out(parts, len(plan.tables), plan.holdout)
             buffer = [*buffer, Examples.join(fitted)][-plan.window :]
             if kept_out:
@@ -222,24 +231,35 @@ def run(plan: Plan, out: Path, on_round: Callable[[Round], None] | None = None,
             p_loss, v_loss = train(model, data, plan.fit, seed=plan.seed + r)
             if began_round is not None:
                 learner = save(f"round-{r:02d}-learner", r, len(data), r * plan.games)
-                players = [SelfPlay(p, partnership, plan.search, guide, learner=str(learner), learner_side=side,
-                                    opponent=opponent)
-                           for side in (0, 1) for opponent in plan.dagger_opponents
-                           for p, partnership in plan.tables]  # fmt: skip
-                # Every (side, opponent, table) in turn; the games depend on the network just fitted.
-                dagger, dagger_rate = play(pool, players, plan.seed * 1_000_003 + r * 10_007 + 500_009,
-                                           plan.dagger, f"dagger-{r:02d}", guided=True)  # fmt: skip
-                # Games a second over the games this round played (self-play read from elsewhere is not).
-                rate = dagger_rate if math.isnan(rate) else (plan.games + plan.dagger) / (
-                    plan.games / rate + plan.dagger / dagger_rate)
+                # Every (side, opponent, table) in turn, the side changing slowest; the games depend
+                # on the network just fitted, so they are never read from elsewhere.
+                dagger, more, more_seconds = play(pool, _dagger_tables(plan, learner, guide),
+                                                  plan.seed * 1_000_003 + r * 10_007 + 500_009, plan.dagger,
+                                                  f"dagger-{r:02d}", guided=True)  # fmt: skip
+                played, seconds = played + more, seconds + more_seconds
                 buffer[-1] = Examples.join([buffer[-1], *dagger])
                 model.load_state_dict(began_round)
                 data = _with_warmup(Examples.join(buffer), warm, plan.seed + r)
                 p_loss, v_loss = train(model, data, plan.fit, seed=plan.seed + r)
             val = losses(model, Examples.join(held)) if held else (math.nan, math.nan)
             path = save(f"round-{r:02d}", r, len(data), r * plan.games)
-            measure(r, "self-play", path, len(data), (p_loss, v_loss, *val), rate)
+            measure(r, "self-play", path, len(data), (p_loss, v_loss, *val), _rate(played, seconds))
     return rounds
+
+
+def _rate(played: int, seconds: float) -> float:
+    """Games a second over the games played here (``nan`` when all were read from elsewhere)."""
+    return played / seconds if played else math.nan
+
+
+def _dagger_tables(plan: Plan, learner: Path, guide: str | None) -> list[SelfPlay]:
+    """One DAgger game's set-up per (side, opponent, table): the learner takes every side of every
+    table in turn (at a table of three, each seat)."""
+    definition = registry.get(GAME)
+    sides = {t: len(definition.sides(definition.params(players=t[0], partnership=t[1]))) for t in plan.tables}
+    return [SelfPlay(p, partnership, plan.search, guide, learner=str(learner), learner_side=side, opponent=opponent)
+            for side in range(max(sides.values())) for opponent in plan.dagger_opponents
+            for p, partnership in plan.tables if side < sides[(p, partnership)]]  # fmt: skip
 
 
 def _with_warmup(data: Examples, warm: Examples | None, seed: int) -> Examples:

@@ -26,7 +26,7 @@ from pathlib import Path
 from goldfields.arena import GameSpec, Tournament, run_tournament
 from goldfields.arena.stats import wilson
 from goldfields.bots.net import GAME, load_net
-from goldfields.learn.loop import Plan, split_held_out
+from goldfields.learn.loop import Plan, split_held_out, with_warmup_values
 from goldfields.learn.selfplay import Examples
 from goldfields.learn.trainer import Fit, TorchNet, losses, train
 
@@ -39,8 +39,7 @@ def refit(run: Path, epochs: int, out: Path) -> tuple[Path, float, float]:
     fitted, held = split_held_out(Examples.load(run / "examples-01.npz").split(), len(plan.tables), plan.holdout)
     if made.get("dagger"):  # a --dagger run fits its round on the DAgger games too, after the self-play ones
         fitted.append(Examples.load(run / "dagger-01.npz"))
-    data = Examples.join(fitted)
-    data = Examples.join([data, warm.values_only(len(data), seed=plan.seed + 1)])  # as goldfields train's round 1
+    data = with_warmup_values(Examples.join(fitted), warm, seed=plan.seed + 1)  # as goldfields train's round 1
     model = TorchNet.from_numpy(load_net(str(run / "warmup.npz")))
     train(model, data, Fit(epochs=epochs), seed=plan.seed + 1)
     path = out / f"epochs-{epochs}.npz"

@@ -227,7 +227,7 @@ def run(plan: Plan, out: Path, on_round: Callable[[Round], None] | None = None,
             if kept_out:
                 held = [*held, Examples.join(kept_out)][-plan.window :]
             began_round = copy.deepcopy(model.state_dict()) if plan.dagger else None
-            data = _with_warmup(Examples.join(buffer), warm, plan.seed + r)
+            data = with_warmup_values(Examples.join(buffer), warm, plan.seed + r)
             p_loss, v_loss = train(model, data, plan.fit, seed=plan.seed + r)
             if began_round is not None:
                 learner = save(f"round-{r:02d}-learner", r, len(data), r * plan.games)
@@ -239,7 +239,7 @@ def run(plan: Plan, out: Path, on_round: Callable[[Round], None] | None = None,
                 played, seconds = played + more, seconds + more_seconds
                 buffer[-1] = Examples.join([buffer[-1], *dagger])
                 model.load_state_dict(began_round)
-                data = _with_warmup(Examples.join(buffer), warm, plan.seed + r)
+                data = with_warmup_values(Examples.join(buffer), warm, plan.seed + r)
                 p_loss, v_loss = train(model, data, plan.fit, seed=plan.seed + r)
             val = losses(model, Examples.join(held)) if held else (math.nan, math.nan)
             path = save(f"round-{r:02d}", r, len(data), r * plan.games)
@@ -262,7 +262,7 @@ def _dagger_tables(plan: Plan, learner: Path, guide: str | None) -> list[SelfPla
             for p, partnership in plan.tables if side < sides[(p, partnership)]]  # fmt: skip
 
 
-def _with_warmup(data: Examples, warm: Examples | None, seed: int) -> Examples:
+def with_warmup_values(data: Examples, warm: Examples | None, seed: int) -> Examples:
     """The warm-up games go on teaching the value (there are many of them) but no longer the
     policy: the search's choices are better than the teacher's."""
     return data if warm is None else Examples.join([data, warm.values_only(len(data), seed=seed)])

@@ -174,6 +174,12 @@ def test_a_training_round_writes_a_network_the_bots_load(tmp_path: Path) -> None
     assert math.isnan(read.games_per_second) and played_here.games_per_second > 0
     unguided = run(Plan(**{**plan.__dict__, "examples_from": str(tmp_path / "e"), "rounds": 2}), tmp_path / "f")
     assert math.isnan(unguided[-2].games_per_second) and unguided[-1].games_per_second > 0
+    # A guided run reads the guided games too: the network that guided them is the same, weight for weight.
+    again_guided = run(Plan(**{**plan.__dict__, "examples_from": str(tmp_path / "e"), "rounds": 2, "guide": True}),
+                       tmp_path / "i")  # fmt: skip
+    assert math.isnan(again_guided[-1].games_per_second)
+    with np.load(tmp_path / "e" / "round-02.npz") as x, np.load(tmp_path / "i" / "round-02.npz") as y:
+        assert all(np.array_equal(x[k], y[k]) for k in x.files)
 
     # A network can start another run.
     on = run(Plan(rounds=1, games=1, search=8, hidden=(16,), eval_games=2, tables=((2, False),), jobs=1,
@@ -249,13 +255,55 @@ def test_a_dagger_round_fits_again_on_the_games_its_network_played(tmp_path: Pat
     assert not np.array_equal(learner.policy[0], shipped.policy[0])
     made = json.loads((out / "round-01.json").read_text())
     assert made["plan"]["dagger_opponents"] == ["heuristic", "random"] and made["dagger_games"] == 4
+    # Made again from those games, the same learner plays the same DAgger games, so they are read too.
     again_rounds = run(Plan(**{**plan.__dict__, "examples_from": str(out)}), tmp_path / "c")
-    assert again_rounds[-1].games_per_second > 0  # the DAgger games' rate, though self-play was read
+    assert math.isnan(again_rounds[-1].games_per_second)
+    with np.load(out / "round-01.npz") as x, np.load(tmp_path / "c" / "round-01.npz") as y:
+        assert all(np.array_equal(x[k], y[k]) for k in x.files)
+    # Not against other opponents, nor after another self-play round (another learner).
+    other = run(Plan(**{**plan.__dict__, "examples_from": str(out), "dagger_opponents": ("random", "heuristic")}),
+                tmp_path / "o")  # fmt: skip
+    assert other[-1].games_per_second > 0
+    more = run(Plan(**{**plan.__dict__, "examples_from": str(out), "games": 4}), tmp_path / "m")
+    assert more[-1].games_per_second > 0 and Examples.load(tmp_path / "m" / "dagger-01.npz").games == 4
     with pytest.raises(ValueError, match="--dagger-opponent"):
         run(Plan(**{**plan.__dict__, "dagger_opponents": ()}), tmp_path / "b")
     # Each side meets each opponent at each table equally often, or the run is refused.
     with pytest.raises(ValueError, match="multiple of 4"):
         run(Plan(**{**plan.__dict__, "dagger": 6}), tmp_path / "d")
+    with pytest.raises(ValueError, match="--dagger-passes"):
+        run(Plan(**{**plan.__dict__, "dagger": 0, "dagger_passes": 2}), tmp_path / "e")
+
+
+def test_each_dagger_pass_is_played_by_the_network_the_last_pass_fitted(tmp_path: Path) -> None:
+    pytest.importorskip("torch")
+    from goldfields.learn.loop import Plan, run
+    from goldfields.learn.selfplay import Examples
+    from goldfields.learn.trainer import Fit, TorchNet, train
+
+    one = Plan(rounds=1, games=2, search=8, hidden=(16,), eval_games=2, tables=((2, False),), holdout=0,
+               guide=False, jobs=1, fit=Fit(epochs=1), dagger=2, dagger_opponents=("heuristic",))  # fmt: skip
+    run(one, tmp_path / "one")
+    two = Plan(**{**one.__dict__, "dagger_passes": 2, "examples_from": str(tmp_path / "one")})
+    rounds = run(two, tmp_path / "two")
+    out = tmp_path / "two"
+    # Pass 1 is the one-pass run's, read from there; pass 2 was played, by the network pass 1 fitted.
+    assert rounds[-1].games_per_second > 0
+    first, second = Examples.load(out / "dagger-01.npz"), Examples.load(out / "dagger-01-2.npz")
+    assert first.games == second.games == 2 and not np.array_equal(first.x[:50], second.x[:50])
+    passed = load_net(str(out / "round-01-learner-2.npz"))
+    before = load_net(str(tmp_path / "one" / "round-01.npz"))
+    assert all(np.array_equal(a, b) for a, b in zip(passed.arrays().values(), before.arrays().values(), strict=True))
+    # The round's network is fitted once more from where the round began, on every game of the round.
+    selfplayed = Examples.load(out / "examples-01.npz")
+    model = TorchNet.from_numpy(load_net(str(out / "round-00.npz")))
+    train(model, Examples.join([selfplayed, first, second]), two.fit, seed=two.seed + 1)
+    shipped = load_net(str(out / "round-01.npz"))
+    assert all(np.array_equal(a, b) for a, b in zip(model.to_numpy({}).arrays().values(), shipped.arrays().values(),
+                                                    strict=True))  # fmt: skip
+    assert rounds[-1].examples == len(selfplayed) + len(first) + len(second)
+    assert json.loads((out / "round-01.json").read_text())["dagger_games"] == 4
+    assert json.loads((out / "round-01-learner-2.json").read_text())["dagger_games"] == 2
 
 
 def test_games_saved_without_their_sizes_are_split_where_a_new_game_begins(tmp_path: Path) -> None:
@@ -386,6 +434,8 @@ def test_the_train_command_refuses_bad_tables_and_records_how_it_ran(tmp_path: P
         assert bad.exit_code == 2 and f"{option}: " in bad.output and "heuristc" in bad.output, bad.output
         assert not (tmp_path / "x").exists()
     bad = CliRunner().invoke(app, ["train", "--dagger-opponent", "random", "--out", str(tmp_path / "x")])
+    assert bad.exit_code == 2 and "--dagger N" in " ".join(bad.output.split()) and not (tmp_path / "x").exists()
+    bad = CliRunner().invoke(app, ["train", "--dagger-passes", "2", "--out", str(tmp_path / "x")])
     assert bad.exit_code == 2 and "--dagger N" in " ".join(bad.output.split()) and not (tmp_path / "x").exists()
     out = tmp_path / "run"
     args = ["train", "--rounds", "1", "--games", "1", "--search", "8", "--hidden", " 8", "--eval-games", "2",

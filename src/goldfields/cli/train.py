@@ -59,6 +59,9 @@ def train(
                                                               "games are played against; repeat it for several, "
                                                               "taken in turn.  \\[default: heuristic]",
                                                               show_default=False)] = None,
+    dagger_passes: Annotated[int, typer.Option("--dagger-passes", min=1, help="Times per round that the "
+                                               "newest network plays the --dagger games and the round is "
+                                               "fitted again on all of them.")] = 1,
     examples_from: Annotated[Path | None, typer.Option("--examples-from", help="An earlier run's --out with the "
                                                        "same seed, tables and search: the games it saved are "
                                                        "read instead of played again, and only the rest are "
@@ -82,6 +85,9 @@ def train(
     if dagger_opponent and not dagger:
         print_error(console, "--dagger-opponent names the opponents of the --dagger games; give --dagger N too")
         raise typer.Exit(2)
+    if dagger_passes > 1 and not dagger:
+        print_error(console, "--dagger-passes repeats the --dagger games; give --dagger N too")
+        raise typer.Exit(2)
     try:
         from ..learn.loop import Plan, Round, parse_tables, run
     except ImportError as err:
@@ -95,11 +101,11 @@ def train(
     plan = Plan(rounds=rounds, games=games, search=search, hidden=sizes, window=window, eval_games=eval_games,
                 opponent=opponent, tables=table_list, guide=guide, jobs=jobs, ray=ray, seed=seed,
                 init=None if init is None else str(init), warmup=warmup, warmup_teacher=warmup_teacher,
-                dagger=dagger, dagger_opponents=tuple(dagger_opponent or ("heuristic",)),
+                dagger=dagger, dagger_opponents=tuple(dagger_opponent or ("heuristic",)), dagger_passes=dagger_passes,
                 examples_from=None if examples_from is None else str(examples_from))  # fmt: skip
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=console) as progress:  # fmt: skip
-        task = progress.add_task("games", total=warmup + rounds * (games + dagger))
+        task = progress.add_task("games", total=warmup + rounds * (games + dagger * dagger_passes))
 
         def on_round(r: Round) -> None:
             wins = ", ".join(f"{100 * w:.0f}% ({t})" for t, w in r.win_rates.items())
@@ -133,6 +139,8 @@ def train(
         if dagger:
             spelled.append(f"--dagger {dagger}")
             spelled += [f"--dagger-opponent {shlex.quote(o)}" for o in plan.dagger_opponents]
+            if dagger_passes > 1:  # one pass is how the networks made before this option were trained
+                spelled.append(f"--dagger-passes {dagger_passes}")
         command = "goldfields train " + " ".join(spelled)
         try:
             run(plan, out, on_round=on_round, on_game=lambda: progress.advance(task), command=command)

@@ -24,6 +24,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from ..arena import GameSpec, Tournament, run_tournament
 from ..arena.runner import ray_map
 from ..bots import make_bot
@@ -71,9 +73,14 @@ class Plan:
     The round's network is then fitted again, from where the round began, on both kinds of games
     (DAgger: the policy also learns in the positions its own play leads to)."""
     dagger_opponents: tuple[str, ...] = ("heuristic",)
+    dagger_passes: int = 1
+    """Times per round that the network plays ``dagger`` games and the round is fitted again: each
+    pass's games are played by the network the last pass fitted, and every fit is on all the
+    round's games so far (DAgger's iterations)."""
     examples_from: str | None = None
-    """An earlier run's folder: games whose ``examples-*.npz`` it holds for the same plan are read
-    from there instead of being played again."""
+    """An earlier run's folder: games whose ``examples-*.npz`` (or ``dagger-*.npz``) it holds for
+    the same plan are read from there instead of being played again. Games a network played or
+    guided are read only when that run's network of the same name has the same weights."""
     fit: Fit = field(default_factory=Fit)
 
 
@@ -124,6 +131,8 @@ def run(plan: Plan, out: Path, on_round: Callable[[Round], None] | None = None,
              *(("--dagger-opponent", spec) for spec in plan.dagger_opponents)]
     if plan.dagger and not plan.dagger_opponents:
         raise ValueError("--dagger needs at least one --dagger-opponent")
+    if plan.dagger_passes < 1 or (plan.dagger_passes > 1 and not plan.dagger):
+        raise ValueError(f"--dagger-passes {plan.dagger_passes}: give --dagger N too, and at least one pass")
     if plan.dagger:
         cycle = len(_dagger_tables(plan, Path("-"), None))
         if plan.dagger % cycle:
@@ -134,8 +143,11 @@ def run(plan: Plan, out: Path, on_round: Callable[[Round], None] | None = None,
             make_bot(spec, GAME)  # a typo is refused now, not after the first games are played
         except ValueError as err:
             raise ValueError(f"{option}: {err}") from None
-    # A round's games can be read from --examples-from only if no network guided them, there or here.
-    source_guided = plan.examples_from is not None and _check_source(plan, Path(plan.examples_from))
+    # A round's unguided games can be read from --examples-from if no network guided them there
+    # either; guided ones, if the network that guided them there is this run's, weight for weight.
+    source = None if plan.examples_from is None else Path(plan.examples_from)
+    source_plan = {} if source is None else _check_source(plan, source)
+    source_guided = bool(source_plan.get("guide", True))
     out.mkdir(parents=True, exist_ok=True)
     planned = asdict(plan)
     made = {"plan": planned, "command": command, "goldfields": _version()}
@@ -149,11 +161,11 @@ def run(plan: Plan, out: Path, on_round: Callable[[Round], None] | None = None,
     rounds: list[Round] = []
     ctx = multiprocessing.get_context("spawn")
 
-    def save(name: str, r: int, examples: int, games: int) -> Path:
+    def save(name: str, r: int, examples: int, games: int, dagger_games: int = 0) -> Path:
         path = out / f"{name}.npz"
         meta = {"round": r, "examples": examples, "games": games,
                 "wall_seconds": round(time.perf_counter() - began), **made,
-                **({"dagger_games": r * plan.dagger} if plan.dagger else {}),
+                **({"dagger_games": dagger_games} if plan.dagger else {}),
                 # Where the games were read from is this machine's path, and changes nothing in them.
                 "plan": {k: v for k, v in planned.items() if k != "examples_from"}}  # fmt: skip
         model.to_numpy(meta).save(path)
@@ -172,14 +184,15 @@ def run(plan: Plan, out: Path, on_round: Callable[[Round], None] | None = None,
             on_round(row)
 
     def play(pool: Any, players: list[SelfPlay], first_seed: int, games: int, cache: str,
-             guided: bool = False) -> tuple[list[Examples], int, float]:  # fmt: skip
+             readable: bool = True, networks: tuple[Path, ...] = ()) -> tuple[list[Examples], int, float]:  # fmt: skip
         """The games' examples, one part per game, how many were played here and in how many
-        seconds (the others were read). Game ``g`` depends only on
-        the seed, the table and the search, so the games ``examples_from`` holds for them are read
-        from there (a shorter run's are the first games of a longer one, and a longer run's first
-        games are a shorter one's) and only the rest are played. A guided game depends on this
-        run's network, so it is always played."""
-        cached = None if plan.examples_from is None or guided else Path(plan.examples_from) / f"{cache}.npz"
+        seconds (the others were read). Game ``g`` depends only on the seed, the table, the search
+        and the ``networks`` that play or guide it, so the games ``examples_from`` holds for them
+        are read from there (a shorter run's are the first games of a longer one, and a longer
+        run's first games are a shorter one's) and only the rest are played: when they were
+        ``readable`` there, and that run's networks of the same names are these, weight for weight."""
+        same = source is not None and readable and all(_same_weights(n, source / n.name) for n in networks)
+        cached = source / f"{cache}.npz" if source is not None and same else None
         parts: list[Examples] = []
         if cached is not None and cached.is_file():
             there = Examples.load(cached).split()
@@ -220,8 +233,10 @@ def run(plan: Plan, out: Path, on_round: Callable[[Round], None] | None = None,
         for r in range(1, plan.rounds + 1):
             guide = str(out / f"round-{r - 1:02d}.npz") if plan.guide and r > 1 else None
             players = [SelfPlay(p, partnership, plan.search, guide) for p, partnership in plan.tables]
+            # Round r > 1 of a guided source is readable only when this run is guided by the same network.
             parts, played, seconds = play(pool, players, plan.seed * 1_000_003 + r * 10_007, plan.games,
-                                          f"examples-{r:02d}", guided=guide is not None or (source_guided and r > 1))
+                                          f"examples-{r:02d}", readable=r == 1 or source_guided == (guide is not None),
+                                          networks=() if guide is None else (Path(guide),))  # fmt: skip
             fitted, kept_out = split_held_out(parts, len(plan.tables), plan.holdout)
             buffer = [*buffer, Examples.join(fitted)][-plan.window :]
             if kept_out:
@@ -229,20 +244,26 @@ def run(plan: Plan, out: Path, on_round: Callable[[Round], None] | None = None,
             began_round = copy.deepcopy(model.state_dict()) if plan.dagger else None
             data = with_warmup_values(Examples.join(buffer), warm, plan.seed + r)
             p_loss, v_loss = train(model, data, plan.fit, seed=plan.seed + r)
-            if began_round is not None:
-                learner = save(f"round-{r:02d}-learner", r, len(data), r * plan.games)
+            dagger_before = (r - 1) * plan.dagger * plan.dagger_passes
+            same_opponents = source_plan.get("dagger_opponents") == list(plan.dagger_opponents)
+            for k in range(1, plan.dagger_passes + 1) if began_round is not None else ():
+                suffix = "" if k == 1 else f"-{k}"
+                learner = save(f"round-{r:02d}-learner{suffix}", r, len(data), r * plan.games,
+                               dagger_before + (k - 1) * plan.dagger)  # fmt: skip
                 # Every (side, opponent, table) in turn, the side changing slowest; the games depend
-                # on the network just fitted, so they are never read from elsewhere.
-                dagger, more, more_seconds = play(pool, _dagger_tables(plan, learner, guide),
-                                                  plan.seed * 1_000_003 + r * 10_007 + 500_009, plan.dagger,
-                                                  f"dagger-{r:02d}", guided=True)  # fmt: skip
+                # on the network just fitted, so they are read from elsewhere only if it is the same.
+                dagger, more, more_seconds = play(
+                    pool, _dagger_tables(plan, learner, guide),
+                    plan.seed * 1_000_003 + r * 10_007 + 500_009 + (k - 1) * 100_003, plan.dagger,
+                    f"dagger-{r:02d}{suffix}", readable=same_opponents,
+                    networks=(learner, *(() if guide is None else (Path(guide),))))  # fmt: skip
                 played, seconds = played + more, seconds + more_seconds
                 buffer[-1] = Examples.join([buffer[-1], *dagger])
                 model.load_state_dict(began_round)
                 data = with_warmup_values(Examples.join(buffer), warm, plan.seed + r)
                 p_loss, v_loss = train(model, data, plan.fit, seed=plan.seed + r)
             val = losses(model, Examples.join(held)) if held else (math.nan, math.nan)
-            path = save(f"round-{r:02d}", r, len(data), r * plan.games)
+            path = save(f"round-{r:02d}", r, len(data), r * plan.games, r * plan.dagger * plan.dagger_passes)
             measure(r, "self-play", path, len(data), (p_loss, v_loss, *val), _rate(played, seconds))
     return rounds
 
@@ -280,9 +301,17 @@ SAME_GAMES = ("seed", "tables", "search")
 of a round depends on these alone, whatever the number of games."""
 
 
-def _check_source(plan: Plan, source: Path) -> bool:
-    """Refuse ``--examples-from`` a run whose games are not the ones this plan would play; whether
-    that run's network guided its rounds after the first."""
+def _same_weights(ours: Path, theirs: Path) -> bool:
+    """Whether two saved networks compute the same thing: every array equal (the descriptions may differ)."""
+    if not theirs.is_file():
+        return False
+    a, b = load_net(str(ours)).arrays(), load_net(str(theirs)).arrays()
+    return a.keys() == b.keys() and all(np.array_equal(a[k], b[k]) for k in a)
+
+
+def _check_source(plan: Plan, source: Path) -> dict[str, Any]:
+    """Refuse ``--examples-from`` a run whose games are not the ones this plan would play; that
+    run's plan (whose ``guide`` says whether its network guided its rounds after the first)."""
     try:
         made = json.loads((source / "train.json").read_text())
     except (OSError, json.JSONDecodeError) as err:
@@ -296,7 +325,7 @@ def _check_source(plan: Plan, source: Path) -> bool:
     if plan.warmup and theirs.get("warmup") == plan.warmup and theirs.get("warmup_teacher") != plan.warmup_teacher:
         raise ValueError(f"--examples-from {source}: its warm-up games are {theirs.get('warmup_teacher')}'s, "
                          f"not {plan.warmup_teacher}'s")  # fmt: skip
-    return bool(theirs.get("guide", True))
+    return dict(theirs)
 
 
 def _version() -> str:

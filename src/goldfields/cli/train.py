@@ -64,8 +64,9 @@ def train(
                                                "fitted again on all of them.")] = 1,
     examples_from: Annotated[Path | None, typer.Option("--examples-from", help="An earlier run's --out with the "
                                                        "same seed, tables and search: the games it saved are "
-                                                       "read instead of played again, and only the rest are "
-                                                       "played.", show_default=False,
+                                                       "read instead of played again (those a network played "
+                                                       "or guided, only if its network there has the same "
+                                                       "weights), and only the rest are played.", show_default=False,
                                                        exists=True, file_okay=False)] = None,
     init: Annotated[Path | None, typer.Option("--init", help="Start from this network (.npz) instead of random "
                                               "weights.", show_default=False, exists=True, dir_okay=False)] = None,

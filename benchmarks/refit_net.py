@@ -5,7 +5,7 @@ Run:  python benchmarks/refit_net.py RUN [--epochs 4 12 24] [--seeds 31 41 43] [
 
 RUN is the ``--out`` folder of a finished ``goldfields train --warmup N --rounds 1``
 run: its ``warmup.npz`` network, ``examples-warmup.npz`` and ``examples-01.npz``
-(and ``dagger-01.npz`` for a run with ``--dagger``).
+(and ``dagger-01.npz``, ``dagger-01-2.npz`` ... for a run with ``--dagger``).
 Each fit starts from the warm-up network and fits round 1's decisions as the
 command does (the same held-out games, the warm-up games' values beside them,
 the same seed), with ``--epochs`` passes instead of the default 4; with 4 it
@@ -37,8 +37,9 @@ def refit(run: Path, epochs: int, out: Path) -> tuple[Path, float, float]:
     plan = Plan(seed=made["seed"], holdout=made["holdout"], tables=tuple(tuple(t) for t in made["tables"]))
     warm = Examples.load(run / "examples-warmup.npz")
     fitted, held = split_held_out(Examples.load(run / "examples-01.npz").split(), len(plan.tables), plan.holdout)
-    if made.get("dagger"):  # a --dagger run fits its round on the DAgger games too, after the self-play ones
+    if made.get("dagger"):  # a --dagger run fits its round on every pass's DAgger games too, after the self-play
         fitted.append(Examples.load(run / "dagger-01.npz"))
+        fitted += [Examples.load(run / f"dagger-01-{k}.npz") for k in range(2, made.get("dagger_passes", 1) + 1)]
     data = with_warmup_values(Examples.join(fitted), warm, seed=plan.seed + 1)  # as goldfields train's round 1
     model = TorchNet.from_numpy(load_net(str(run / "warmup.npz")))
     train(model, data, Fit(epochs=epochs), seed=plan.seed + 1)

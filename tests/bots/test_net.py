@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import random
@@ -114,6 +115,28 @@ def test_the_torch_model_computes_what_numpy_computes(tmp_path: Path) -> None:
     np.testing.assert_allclose(value, torch.sigmoid(t_value).numpy(), rtol=1e-4, atol=1e-5)
     back = model.to_numpy({})
     np.testing.assert_allclose(back.forward(x)[0], logits, rtol=1e-5, atol=1e-6)
+
+
+def test_a_cosine_fit_settles_its_rate_to_zero_and_an_unknown_schedule_is_refused(tmp_path: Path) -> None:
+    pytest.importorskip("torch")
+    from goldfields.learn.selfplay import SelfPlay
+    from goldfields.learn.trainer import Fit, TorchNet, learning_rate, train
+
+    cosine, constant = Fit(lr=0.01, schedule="cosine"), Fit(lr=0.01)
+    rates = [learning_rate(cosine, step, 10) for step in range(11)]
+    assert rates[0] == 0.01 and rates[5] == pytest.approx(0.005) and rates[-1] == pytest.approx(0.0, abs=1e-12)
+    assert all(a > b for a, b in itertools.pairwise(rates))
+    assert {learning_rate(constant, step, 10) for step in range(11)} == {0.01}
+    data = SelfPlay(2, False, 8).game(1)
+    fits = {}
+    for fit in (Fit(epochs=2, batch=16), Fit(epochs=2, batch=16, schedule="cosine")):
+        model = TorchNet.from_numpy(load_net(str(random_net(tmp_path / "n.npz"))))
+        train(model, data, fit, seed=0)
+        fits[fit.schedule] = model.to_numpy({}).arrays()
+    assert all(np.isfinite(a).all() for a in fits["cosine"].values())
+    assert not np.array_equal(fits["cosine"]["w0"], fits["constant"]["w0"])
+    with pytest.raises(ValueError, match="cosine"):
+        train(TorchNet.from_numpy(load_net(str(random_net(tmp_path / "n.npz")))), data, Fit(schedule="linear"), seed=0)
 
 
 def test_a_training_round_writes_a_network_the_bots_load(tmp_path: Path) -> None:

@@ -9,6 +9,7 @@ plus the binary cross-entropy of each seat's value against its result.
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -68,6 +69,19 @@ class Fit:
     lr: float = 1e-3
     weight_decay: float = 1e-4
     value_weight: float = 1.0
+    schedule: str = "constant"
+    """``constant`` keeps ``lr`` throughout; ``cosine`` lowers it along a half cosine to zero by
+    the last batch, so the weights settle instead of ending wherever the last batches threw them."""
+
+
+SCHEDULES = ("constant", "cosine")
+
+
+def learning_rate(fit: Fit, step: int, steps: int) -> float:
+    """The rate of batch ``step`` (from 0) of a fit of ``steps`` batches."""
+    if fit.schedule == "cosine":
+        return fit.lr * 0.5 * (1 + math.cos(math.pi * min(step, steps) / max(steps, 1)))
+    return fit.lr
 
 
 def _policy_loss(target: torch.Tensor, masked_logits: torch.Tensor) -> torch.Tensor:
@@ -97,7 +111,11 @@ def train(model: TorchNet, data: Examples, fit: Fit, seed: int,
     mask = torch.from_numpy(data.mask) > 0
     target = torch.from_numpy(data.policy)
     value = torch.from_numpy(data.value)
+    if fit.schedule not in SCHEDULES:
+        raise ValueError(f"unknown learning-rate schedule {fit.schedule!r}; one of {', '.join(SCHEDULES)}")
     opt = torch.optim.AdamW(model.parameters(), lr=fit.lr, weight_decay=fit.weight_decay)
+    steps = fit.epochs * -(-len(x) // fit.batch)
+    sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda step: learning_rate(fit, step, steps) / fit.lr)
     bce = nn.BCEWithLogitsLoss()
     p_loss = v_loss = 0.0
     for epoch in range(fit.epochs):
@@ -114,6 +132,7 @@ def train(model: TorchNet, data: Examples, fit: Fit, seed: int,
             opt.zero_grad()
             loss.backward()
             opt.step()
+            sched.step()
             p_sum += lp.item()
             v_sum += lv.item()
             batches += 1

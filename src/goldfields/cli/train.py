@@ -62,6 +62,10 @@ def train(
     dagger_passes: Annotated[int, typer.Option("--dagger-passes", min=1, help="Times per round that the "
                                                "newest network plays the --dagger games and the round is "
                                                "fitted again on all of them.")] = 1,
+    lr_schedule: Annotated[str, typer.Option("--lr-schedule", help="How each fit's learning rate moves: "
+                                             "'constant', or 'cosine' (down to zero by the last batch).")] = (
+        "constant"
+    ),
     examples_from: Annotated[Path | None, typer.Option("--examples-from", help="An earlier run's --out with the "
                                                        "same seed, tables and search: the games it saved are "
                                                        "read instead of played again (those a network played "
@@ -91,9 +95,13 @@ def train(
         raise typer.Exit(2)
     try:
         from ..learn.loop import Plan, Round, parse_tables, run
+        from ..learn.trainer import SCHEDULES, Fit
     except ImportError as err:
         print_error(console, err)
         raise typer.Exit(2) from None
+    if lr_schedule not in SCHEDULES:
+        print_error(console, f"--lr-schedule is one of {', '.join(SCHEDULES)}, not {lr_schedule!r}")
+        raise typer.Exit(2)
     try:
         table_list = parse_tables(tables)
     except ValueError as err:
@@ -103,7 +111,8 @@ def train(
                 opponent=opponent, tables=table_list, guide=guide, jobs=jobs, ray=ray, seed=seed,
                 init=None if init is None else str(init), warmup=warmup, warmup_teacher=warmup_teacher,
                 dagger=dagger, dagger_opponents=tuple(dagger_opponent or ("heuristic",)), dagger_passes=dagger_passes,
-                examples_from=None if examples_from is None else str(examples_from))  # fmt: skip
+                examples_from=None if examples_from is None else str(examples_from),
+                fit=Fit(schedule=lr_schedule))  # fmt: skip
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=console) as progress:  # fmt: skip
         task = progress.add_task("games", total=warmup + rounds * (games + dagger * dagger_passes))
@@ -142,6 +151,8 @@ def train(
             spelled += [f"--dagger-opponent {shlex.quote(o)}" for o in plan.dagger_opponents]
             if dagger_passes > 1:  # one pass is how the networks made before this option were trained
                 spelled.append(f"--dagger-passes {dagger_passes}")
+        if lr_schedule != "constant":  # the networks made before this option were fitted at a constant rate
+            spelled.append(f"--lr-schedule {lr_schedule}")
         command = "goldfields train " + " ".join(spelled)
         try:
             run(plan, out, on_round=on_round, on_game=lambda: progress.advance(task), command=command)

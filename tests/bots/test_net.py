@@ -329,6 +329,36 @@ def test_each_dagger_pass_is_played_by_the_network_the_last_pass_fitted(tmp_path
     assert json.loads((out / "round-01-learner-2.json").read_text())["dagger_games"] == 2
 
 
+def test_with_several_fits_a_round_keeps_the_one_that_wins_most_on_deals_of_their_own(tmp_path: Path) -> None:
+    pytest.importorskip("torch")
+    from goldfields.learn.loop import Plan, run
+    from goldfields.learn.trainer import Fit
+
+    one = Plan(rounds=1, games=2, search=8, hidden=(16,), eval_games=4, tables=((2, False), (3, False)), holdout=0,
+               guide=False, jobs=1, fit=Fit(epochs=1, schedule="cosine"))  # fmt: skip
+    run(one, tmp_path / "one")
+    rounds = run(Plan(**{**one.__dict__, "fits": 3, "examples_from": str(tmp_path / "one")}), tmp_path / "three")
+    out = tmp_path / "three"
+    nets = [load_net(str(out / f"round-01-fit-{j}.npz")).arrays() for j in (1, 2, 3)]
+    # Fit 1 is the one-fit run's network (the same seed); the others differ from it.
+    single = load_net(str(tmp_path / "one" / "round-01.npz")).arrays()
+    assert all(np.array_equal(nets[0][k], single[k]) for k in single)
+    assert not np.array_equal(nets[1]["w0"], nets[0]["w0"]) and not np.array_equal(nets[2]["w0"], nets[1]["w0"])
+    made = json.loads((out / "round-01.json").read_text())
+    scores = [sum(f["win_rates"].values()) for f in made["fits"]]
+    assert made["fit"] == scores.index(max(scores)) + 1 == rounds[-1].fit
+    assert [f["seed"] for f in made["fits"]] == [1, 1010, 2019]  # seed 0, round 1
+    assert made["fit_seed"] == made["fits"][made["fit"] - 1]["seed"]
+    kept = load_net(str(out / "round-01.npz")).arrays()
+    assert all(np.array_equal(kept[k], nets[made["fit"] - 1][k]) for k in kept)
+    assert [dict(f) for f in rounds[-1].fits] == [f["win_rates"] for f in made["fits"]]
+    # They were chosen on deals of their own, not those the round is measured on.
+    assert (out / "arena-01-fit-1-2p").is_dir() and (out / "arena-01-2p").is_dir()
+    assert json.loads((out / "arena-01-fit-1-2p" / "arena.json").read_text())["seed"] != one.seed
+    with pytest.raises(ValueError, match="--fits"):
+        run(Plan(**{**one.__dict__, "fits": 0}), tmp_path / "none")
+
+
 def test_games_saved_without_their_sizes_are_split_where_a_new_game_begins(tmp_path: Path) -> None:
     from goldfields.learn.selfplay import Examples, SelfPlay
 
@@ -458,6 +488,8 @@ def test_the_train_command_refuses_bad_tables_and_records_how_it_ran(tmp_path: P
         assert not (tmp_path / "x").exists()
     bad = CliRunner().invoke(app, ["train", "--dagger-opponent", "random", "--out", str(tmp_path / "x")])
     assert bad.exit_code == 2 and "--dagger N" in " ".join(bad.output.split()) and not (tmp_path / "x").exists()
+    bad = CliRunner().invoke(app, ["train", "--lr-schedule", "linear", "--out", str(tmp_path / "x")])
+    assert bad.exit_code == 2 and "cosine" in bad.output and not (tmp_path / "x").exists()
     bad = CliRunner().invoke(app, ["train", "--dagger-passes", "2", "--out", str(tmp_path / "x")])
     assert bad.exit_code == 2 and "--dagger N" in " ".join(bad.output.split()) and not (tmp_path / "x").exists()
     out = tmp_path / "run"

@@ -66,6 +66,9 @@ def train(
                                              "'constant', or 'cosine' (down to zero by the last batch).")] = (
         "constant"
     ),
+    fits: Annotated[int, typer.Option("--fits", min=1, help="Fit each round's network this many times with "
+                                      "other seeds and keep the one whose 'net' bot wins most against "
+                                      "--opponent, on --eval-games deals of their own.")] = 1,
     examples_from: Annotated[Path | None, typer.Option("--examples-from", help="An earlier run's --out with the "
                                                        "same seed, tables and search: the games it saved are "
                                                        "read instead of played again (those a network played "
@@ -111,6 +114,7 @@ def train(
                 opponent=opponent, tables=table_list, guide=guide, jobs=jobs, ray=ray, seed=seed,
                 init=None if init is None else str(init), warmup=warmup, warmup_teacher=warmup_teacher,
                 dagger=dagger, dagger_opponents=tuple(dagger_opponent or ("heuristic",)), dagger_passes=dagger_passes,
+                fits=fits,
                 examples_from=None if examples_from is None else str(examples_from),
                 fit=Fit(schedule=lr_schedule))  # fmt: skip
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
@@ -127,6 +131,10 @@ def train(
                                        f"loss {r.policy_loss:.3f} (policy) {r.value_loss:.3f} (value), "
                                        f"net vs {opponent} {wins}, {r.seconds / 60:.1f} min")  # fmt: skip
                 return
+            if r.fits:
+                tried = "; ".join(", ".join(f"{100 * w:.0f}%" for w in f.values()) for f in r.fits)
+                progress.console.print(f"round {r.round}: kept fit {r.fit} of {len(r.fits)} (their wins on "
+                                       f"other deals: {tried})")  # fmt: skip
             progress.console.print(
                 f"round {r.round}: {r.examples} examples, loss {r.policy_loss:.3f} (policy) "
                 f"{r.value_loss:.3f} (value), held out {r.val_policy_loss:.3f} {r.val_value_loss:.3f}, "
@@ -151,6 +159,8 @@ def train(
             spelled += [f"--dagger-opponent {shlex.quote(o)}" for o in plan.dagger_opponents]
             if dagger_passes > 1:  # one pass is how the networks made before this option were trained
                 spelled.append(f"--dagger-passes {dagger_passes}")
+        if fits > 1:
+            spelled.append(f"--fits {fits}")
         if lr_schedule != "constant":  # the networks made before this option were fitted at a constant rate
             spelled.append(f"--lr-schedule {lr_schedule}")
         command = "goldfields train " + " ".join(spelled)

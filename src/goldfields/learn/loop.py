@@ -77,6 +77,11 @@ class Plan:
     """Times per round that the network plays ``dagger`` games and the round is fitted again: each
     pass's games are played by the network the last pass fitted, and every fit is on all the
     round's games so far (DAgger's iterations)."""
+    fits: int = 1
+    """Fits of each round's network, from the same start on the same games with other seeds: the
+    one whose ``net`` bot wins most against ``opponent`` on deals of their own (``eval_games`` a
+    table, not the deals the round is measured on) is kept. A fit's strength varies with its
+    seed more than its losses show."""
     examples_from: str | None = None
     """An earlier run's folder: games whose ``examples-*.npz`` (or ``dagger-*.npz``) it holds for
     the same plan are read from there instead of being played again. Games a network played or
@@ -100,6 +105,10 @@ class Round:
     games_per_second: float
     seconds: float
     """Wall time since training began."""
+    fits: tuple[dict[str, float], ...] = ()
+    """With ``Plan.fits`` above 1, each fit's win rates on the deals it was chosen on."""
+    fit: int = 1
+    """Which of them was kept (from 1)."""
 
 
 def _play(args: tuple[SelfPlay, int]) -> Examples:
@@ -131,6 +140,8 @@ def run(plan: Plan, out: Path, on_round: Callable[[Round], None] | None = None,
              *(("--dagger-opponent", spec) for spec in plan.dagger_opponents)]
     if plan.dagger and not plan.dagger_opponents:
         raise ValueError("--dagger needs at least one --dagger-opponent")
+    if plan.fits < 1:
+        raise ValueError(f"--fits {plan.fits}: at least one fit a round")
     if plan.dagger_passes < 1 or (plan.dagger_passes > 1 and not plan.dagger):
         raise ValueError(f"--dagger-passes {plan.dagger_passes}: give --dagger N too, and at least one pass")
     if plan.dagger:
@@ -161,9 +172,10 @@ def run(plan: Plan, out: Path, on_round: Callable[[Round], None] | None = None,
     rounds: list[Round] = []
     ctx = multiprocessing.get_context("spawn")
 
-    def save(name: str, r: int, examples: int, games: int, dagger_games: int = 0) -> Path:
+    def save(name: str, r: int, examples: int, games: int, dagger_games: int = 0,
+             chosen: dict[str, Any] | None = None) -> Path:  # fmt: skip
         path = out / f"{name}.npz"
-        meta = {"round": r, "examples": examples, "games": games,
+        meta = {"round": r, "examples": examples, "games": games, **(chosen or {}),
                 "wall_seconds": round(time.perf_counter() - began), **made,
                 **({"dagger_games": dagger_games} if plan.dagger else {}),
                 # Where the games were read from is this machine's path, and changes nothing in them.
@@ -172,12 +184,12 @@ def run(plan: Plan, out: Path, on_round: Callable[[Round], None] | None = None,
         return path
 
     def measure(r: int, stage: str, net_path: Path, data: int, losses: tuple[float, float, float, float],
-                rate: float) -> None:  # fmt: skip
+                rate: float, fits: tuple[dict[str, float], ...] = (), fit: int = 1) -> None:  # fmt: skip
         name = f"{r:02d}" if stage != "warm-up" else "warmup"
         wins = {table_name(p, partnership): _measure(plan, net_path, p, partnership,
                                                      out / f"arena-{name}-{table_name(p, partnership)}")
                 for p, partnership in plan.tables}  # fmt: skip
-        row = Round(r, stage, data, *losses, wins, rate, time.perf_counter() - began)
+        row = Round(r, stage, data, *losses, wins, rate, time.perf_counter() - began, fits, fit)
         rounds.append(row)
         _write_curve(out, rounds, plan.opponent)
         if on_round is not None:
@@ -241,12 +253,12 @@ def run(plan: Plan, out: Path, on_round: Callable[[Round], None] | None = None,
             buffer = [*buffer, Examples.join(fitted)][-plan.window :]
             if kept_out:
                 held = [*held, Examples.join(kept_out)][-plan.window :]
-            began_round = copy.deepcopy(model.state_dict()) if plan.dagger else None
+            began_round = copy.deepcopy(model.state_dict())
             data = with_warmup_values(Examples.join(buffer), warm, plan.seed + r)
             p_loss, v_loss = train(model, data, plan.fit, seed=plan.seed + r)
             dagger_before = (r - 1) * plan.dagger * plan.dagger_passes
             same_opponents = source_plan.get("dagger_opponents") == list(plan.dagger_opponents)
-            for k in range(1, plan.dagger_passes + 1) if began_round is not None else ():
+            for k in range(1, plan.dagger_passes + 1) if plan.dagger else ():
                 suffix = "" if k == 1 else f"-{k}"
                 learner = save(f"round-{r:02d}-learner{suffix}", r, len(data), r * plan.games,
                                dagger_before + (k - 1) * plan.dagger)  # fmt: skip
@@ -262,9 +274,32 @@ def run(plan: Plan, out: Path, on_round: Callable[[Round], None] | None = None,
                 model.load_state_dict(began_round)
                 data = with_warmup_values(Examples.join(buffer), warm, plan.seed + r)
                 p_loss, v_loss = train(model, data, plan.fit, seed=plan.seed + r)
+            dagger_games = r * plan.dagger * plan.dagger_passes
+            chosen: dict[str, Any] | None = None
+            rates: list[dict[str, float]] = []
+            best = 0
+            if plan.fits > 1:
+                fits = [(copy.deepcopy(model.state_dict()), (p_loss, v_loss))]
+                for j in range(1, plan.fits):
+                    model.load_state_dict(began_round)
+                    fit_losses = train(model, data, plan.fit, seed=plan.seed + r + j * 1_009)
+                    fits.append((copy.deepcopy(model.state_dict()), fit_losses))
+                for j, (state, _) in enumerate(fits, start=1):
+                    model.load_state_dict(state)
+                    candidate = save(f"round-{r:02d}-fit-{j}", r, len(data), r * plan.games, dagger_games)
+                    rates.append({table_name(p, partnership): _measure(
+                        plan, candidate, p, partnership, out / f"arena-{r:02d}-fit-{j}-{table_name(p, partnership)}",
+                        seed=plan.seed + 7_777) for p, partnership in plan.tables})  # fmt: skip
+                best = max(range(plan.fits), key=lambda j: (sum(rates[j].values()), -j))
+                model.load_state_dict(fits[best][0])
+                p_loss, v_loss = fits[best][1]
+                chosen = {"fit": best + 1, "fit_seed": plan.seed + r + best * 1_009,
+                          "fits": [{"fit": j + 1, "seed": plan.seed + r + j * 1_009, "win_rates": w}
+                                   for j, w in enumerate(rates)]}  # fmt: skip
             val = losses(model, Examples.join(held)) if held else (math.nan, math.nan)
-            path = save(f"round-{r:02d}", r, len(data), r * plan.games, r * plan.dagger * plan.dagger_passes)
-            measure(r, "self-play", path, len(data), (p_loss, v_loss, *val), _rate(played, seconds))
+            path = save(f"round-{r:02d}", r, len(data), r * plan.games, dagger_games, chosen)
+            measure(r, "self-play", path, len(data), (p_loss, v_loss, *val), _rate(played, seconds),
+                    tuple(rates), best + 1)  # fmt: skip
     return rounds
 
 
@@ -337,11 +372,12 @@ def _version() -> str:
         return "unknown"
 
 
-def _measure(plan: Plan, net_path: Path, players: int, partnership: bool, out: Path) -> float:
+def _measure(plan: Plan, net_path: Path, players: int, partnership: bool, out: Path,
+             seed: int | None = None) -> float:  # fmt: skip
     spec = GameSpec.make(GAME, players, partnership)
     sides = 2 if partnership else players  # the net against one team, or against every other seat
     lineup = (f"net:net={net_path}", *[plan.opponent] * (sides - 1))
-    t = Tournament(spec, lineup, games=plan.eval_games, seed=plan.seed,
+    t = Tournament(spec, lineup, games=plan.eval_games, seed=plan.seed if seed is None else seed,
                    jobs=plan.jobs, out=out, records=False, ray_address=plan.ray)  # fmt: skip
     result = run_tournament(t, progress=False)
     return result.summary[0].win_rate

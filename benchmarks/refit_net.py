@@ -42,7 +42,9 @@ def refit(run: Path, epochs: int, out: Path) -> tuple[Path, float, float]:
         fitted += [Examples.load(run / f"dagger-01-{k}.npz") for k in range(2, made.get("dagger_passes", 1) + 1)]
     data = with_warmup_values(Examples.join(fitted), warm, seed=plan.seed + 1)  # as goldfields train's round 1
     model = TorchNet.from_numpy(load_net(str(run / "warmup.npz")))
-    train(model, data, Fit(epochs=epochs), seed=plan.seed + 1)
+    # The run's own fit (its learning-rate schedule, batch...) with other epochs; the first seed's
+    # fit, which with --fits K is fit 1 of the K.
+    train(model, data, Fit(**{**made.get("fit", {}), "epochs": epochs}), seed=plan.seed + 1)
     path = out / f"epochs-{epochs}.npz"
     model.to_numpy({"refit_of": str(run), "epochs": epochs}).save(path)
     p_loss, v_loss = losses(model, Examples.join(held))

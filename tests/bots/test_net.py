@@ -6,6 +6,7 @@ import itertools
 import json
 import math
 import random
+import shutil
 from pathlib import Path
 
 import numpy as np
@@ -172,6 +173,11 @@ def test_a_training_round_writes_a_network_the_bots_load(tmp_path: Path) -> None
         assert all(np.array_equal(x[k], y[k]) for k in x.files)
     with pytest.raises(ValueError, match="seed"):
         run(Plan(**{**plan.__dict__, "examples_from": str(out), "seed": 9}), tmp_path / "c")
+    # Another teacher's warm-up games are played, not read, even where there are more of them.
+    taught = run(Plan(**{**plan.__dict__, "examples_from": str(out), "warmup": 3, "warmup_teacher": "random"}),
+                 tmp_path / "t")  # fmt: skip
+    assert taught[1].stage == "warm-up" and taught[1].games_per_second > 0
+    assert not np.array_equal(Examples.load(tmp_path / "t" / "examples-warmup.npz").split()[0].x, warm.split()[0].x)
 
     # Game g depends on the seed, table and search alone: a longer run reads the four games and
     # plays the other two; a shorter run reads the first games of that one and plays none.
@@ -289,6 +295,12 @@ def test_a_dagger_round_fits_again_on_the_games_its_network_played(tmp_path: Pat
     assert other[-1].games_per_second > 0
     more = run(Plan(**{**plan.__dict__, "examples_from": str(out), "games": 4}), tmp_path / "m")
     assert more[-1].games_per_second > 0 and Examples.load(tmp_path / "m" / "dagger-01.npz").games == 4
+    assert not np.array_equal(Examples.load(tmp_path / "m" / "dagger-01.npz").x, dagger.x)
+    # Into its own folder, another fit (another learner) plays its DAgger games again: what played
+    # them is recorded beside them, not read from the folder's network, which the run overwrites.
+    rerun = run(Plan(**{**plan.__dict__, "examples_from": str(out), "fit": Fit(epochs=2)}), out)
+    assert rerun[-1].games_per_second > 0
+    assert not np.array_equal(Examples.load(out / "dagger-01.npz").x, dagger.x)
     with pytest.raises(ValueError, match="--dagger-opponent"):
         run(Plan(**{**plan.__dict__, "dagger_opponents": ()}), tmp_path / "b")
     # Each side meets each opponent at each table equally often, or the run is refused.
@@ -300,6 +312,7 @@ def test_a_dagger_round_fits_again_on_the_games_its_network_played(tmp_path: Pat
 
 def test_each_dagger_pass_is_played_by_the_network_the_last_pass_fitted(tmp_path: Path) -> None:
     pytest.importorskip("torch")
+    from goldfields.learn import loop
     from goldfields.learn.loop import Plan, run
     from goldfields.learn.selfplay import Examples
     from goldfields.learn.trainer import Fit, TorchNet, train
@@ -307,16 +320,26 @@ def test_each_dagger_pass_is_played_by_the_network_the_last_pass_fitted(tmp_path
     one = Plan(rounds=1, games=2, search=8, hidden=(16,), eval_games=2, tables=((2, False),), holdout=0,
                guide=False, jobs=1, fit=Fit(epochs=1), dagger=2, dagger_opponents=("heuristic",))  # fmt: skip
     run(one, tmp_path / "one")
+    # Pass 1 is read from the one-pass run: planted games there (its self-play ones) come back here.
+    planted = tmp_path / "planted"
+    shutil.copytree(tmp_path / "one", planted)
+    shutil.copyfile(planted / "examples-01.npz", planted / "dagger-01.npz")
+    run(Plan(**{**one.__dict__, "dagger_passes": 2, "examples_from": str(planted)}), tmp_path / "p")
+    with np.load(planted / "dagger-01.npz") as x, np.load(tmp_path / "p" / "dagger-01.npz") as y:
+        assert all(np.array_equal(x[k], y[k]) for k in x.files)
     two = Plan(**{**one.__dict__, "dagger_passes": 2, "examples_from": str(tmp_path / "one")})
     rounds = run(two, tmp_path / "two")
     out = tmp_path / "two"
-    # Pass 1 is the one-pass run's, read from there; pass 2 was played, by the network pass 1 fitted.
+    # Pass 2 was played, by the network pass 1 fitted: game 0 played again with it is the same.
     assert rounds[-1].games_per_second > 0
     first, second = Examples.load(out / "dagger-01.npz"), Examples.load(out / "dagger-01-2.npz")
     assert first.games == second.games == 2 and not np.array_equal(first.x[:50], second.x[:50])
     passed = load_net(str(out / "round-01-learner-2.npz"))
     before = load_net(str(tmp_path / "one" / "round-01.npz"))
     assert all(np.array_equal(a, b) for a, b in zip(passed.arrays().values(), before.arrays().values(), strict=True))
+    setup = loop._dagger_tables(two, out / "round-01-learner-2.npz", None)[0]
+    replayed = setup.game(loop._first_seeds(two)["round 1 DAgger pass 2"])
+    assert np.array_equal(replayed.x, second.split()[0].x)
     # The round's network is fitted once more from where the round began, on every game of the round.
     selfplayed = Examples.load(out / "examples-01.npz")
     model = TorchNet.from_numpy(load_net(str(out / "round-00.npz")))
@@ -357,6 +380,31 @@ def test_with_several_fits_a_round_keeps_the_one_that_wins_most_on_deals_of_thei
     assert json.loads((out / "arena-01-fit-1-2p" / "arena.json").read_text())["seed"] != one.seed
     with pytest.raises(ValueError, match="--fits"):
         run(Plan(**{**one.__dict__, "fits": 0}), tmp_path / "none")
+
+
+def test_the_fit_kept_is_the_one_that_won_most_and_the_round_reports_its_losses(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    pytest.importorskip("torch")
+    from goldfields.learn import loop
+    from goldfields.learn.loop import Plan, run
+    from goldfields.learn.trainer import Fit
+
+    one = Plan(rounds=1, games=2, search=8, hidden=(16,), eval_games=2, tables=((2, False),), holdout=0,
+               guide=False, jobs=1, fit=Fit(epochs=1))  # fmt: skip
+    run(one, tmp_path / "one")
+    real = loop._measure
+    # Fit 2 wins on the deals the fits are chosen on; the round's own measure is left as it is.
+    monkeypatch.setattr(loop, "_measure", lambda plan, net, players, partnership, out, seed=None: (
+        (0.9 if "fit-2" in str(net) else 0.1) if seed is not None else real(plan, net, players, partnership, out)))
+    rounds = run(Plan(**{**one.__dict__, "fits": 3, "examples_from": str(tmp_path / "one")}), tmp_path / "three")
+    out = tmp_path / "three"
+    made = json.loads((out / "round-01.json").read_text())
+    assert made["fit"] == rounds[-1].fit == 2 and made["fit_seed"] == 1010
+    kept, second = load_net(str(out / "round-01.npz")).arrays(), load_net(str(out / "round-01-fit-2.npz")).arrays()
+    assert all(np.array_equal(kept[k], second[k]) for k in kept)
+    own = json.loads((out / "round-01-fit-2.json").read_text())
+    assert own["fit"] == 2 and own["fit_losses"] == made["fits"][1]["losses"]
+    assert [rounds[-1].policy_loss, rounds[-1].value_loss] == made["fits"][1]["losses"]
 
 
 def test_games_saved_without_their_sizes_are_split_where_a_new_game_begins(tmp_path: Path) -> None:

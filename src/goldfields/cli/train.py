@@ -63,7 +63,7 @@ def train(
                                                "newest network plays the --dagger games and the round is "
                                                "fitted again on all of them.")] = 1,
     lr_schedule: Annotated[str, typer.Option("--lr-schedule", help="How each fit's learning rate moves: "
-                                             "'constant', or 'cosine' (down to zero by the last batch).")] = (
+                                             "'constant', or 'cosine' (down to zero at the end of the fit).")] = (
         "constant"
     ),
     fits: Annotated[int, typer.Option("--fits", min=1, help="Fit each round's network this many times with "

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import copy
 import csv
+import hashlib
+import itertools
 import json
 import math
 import multiprocessing
@@ -33,7 +35,7 @@ from ..bots.net import GAME, load_net
 from ..core import registry
 from ..research.encoding import encoding_for
 from .selfplay import Examples, SelfPlay
-from .trainer import Fit, TorchNet, losses, train
+from .trainer import SCHEDULES, Fit, TorchNet, losses, train
 
 
 @dataclass(frozen=True)
@@ -140,6 +142,9 @@ def run(plan: Plan, out: Path, on_round: Callable[[Round], None] | None = None,
              *(("--dagger-opponent", spec) for spec in plan.dagger_opponents)]
     if plan.dagger and not plan.dagger_opponents:
         raise ValueError("--dagger needs at least one --dagger-opponent")
+    if plan.fit.schedule not in SCHEDULES:
+        raise ValueError(f"--lr-schedule {plan.fit.schedule}: one of {', '.join(SCHEDULES)}")
+    _check_seeds(plan)
     if plan.fits < 1:
         raise ValueError(f"--fits {plan.fits}: at least one fit a round")
     if plan.dagger_passes < 1 or (plan.dagger_passes > 1 and not plan.dagger):
@@ -196,15 +201,19 @@ def run(plan: Plan, out: Path, on_round: Callable[[Round], None] | None = None,
             on_round(row)
 
     def play(pool: Any, players: list[SelfPlay], first_seed: int, games: int, cache: str,
-             readable: bool = True, networks: tuple[Path, ...] = ()) -> tuple[list[Examples], int, float]:  # fmt: skip
+             readable: bool = True, made_by: dict[str, Any] | None = None,
+             ) -> tuple[list[Examples], int, float]:  # fmt: skip
         """The games' examples, one part per game, how many were played here and in how many
         seconds (the others were read). Game ``g`` depends only on the seed, the table, the search
-        and the ``networks`` that play or guide it, so the games ``examples_from`` holds for them
-        are read from there (a shorter run's are the first games of a longer one, and a longer
-        run's first games are a shorter one's) and only the rest are played: when they were
-        ``readable`` there, and that run's networks of the same names are these, weight for weight."""
-        same = source is not None and readable and all(_same_weights(n, source / n.name) for n in networks)
-        cached = source / f"{cache}.npz" if source is not None and same else None
+        and what ``made_by`` names (the digests of the networks that play or guide it, the
+        opponents' specs), so the games ``examples_from`` holds for them are read from there (a
+        shorter run's are the first games of a longer one, and a longer run's first games are a
+        shorter one's) and only the rest are played: when they were ``readable`` there, and the
+        ``.json`` saved beside them there names the same ``made_by`` (no file: none)."""
+        made_by = made_by or {}
+        cached = None
+        if source is not None and readable and _made_by(source / f"{cache}.json") == made_by:
+            cached = source / f"{cache}.npz"
         parts: list[Examples] = []
         if cached is not None and cached.is_file():
             there = Examples.load(cached).split()
@@ -217,6 +226,7 @@ def run(plan: Plan, out: Path, on_round: Callable[[Round], None] | None = None,
                     Examples.join(parts).save(out / f"{cache}.npz")
                 elif cached.resolve() != (out / f"{cache}.npz").resolve():
                     shutil.copyfile(cached, out / f"{cache}.npz")
+                _write_made_by(out / f"{cache}.json", made_by)
                 return parts, 0, 0.0
         seeds = [(players[g % len(players)], first_seed + g) for g in range(len(parts), games)]
         start = time.perf_counter()
@@ -228,6 +238,7 @@ def run(plan: Plan, out: Path, on_round: Callable[[Round], None] | None = None,
                 if on_game is not None:
                     on_game()
         Examples.join(parts).save(out / f"{cache}.npz")  # to fit again, or study, without playing
+        _write_made_by(out / f"{cache}.json", made_by)
         return parts, len(seeds), time.perf_counter() - start
 
     # Round 0 is the untrained network: where the learning curve starts.
@@ -236,8 +247,10 @@ def run(plan: Plan, out: Path, on_round: Callable[[Round], None] | None = None,
     with ctx.Pool(1 if plan.ray else plan.jobs) as pool:
         if plan.warmup:
             teachers = [SelfPlay(p, partnership, teacher=plan.warmup_teacher) for p, partnership in plan.tables]
-            parts, played, seconds = play(pool, teachers, plan.seed * 1_000_003 + 999_983, plan.warmup,
-                                          "examples-warmup")
+            # Another teacher's games are never read, however many there are.
+            same_teacher = source_plan.get("warmup_teacher", "heuristic") == plan.warmup_teacher
+            parts, played, seconds = play(pool, teachers, _first_seeds(plan)["warm-up"], plan.warmup,
+                                          "examples-warmup", readable=same_teacher)
             warm = Examples.join(parts)
             p_loss, v_loss = train(model, warm, plan.fit, seed=plan.seed)
             path = save("warmup", 0, len(warm), plan.warmup)
@@ -246,9 +259,9 @@ def run(plan: Plan, out: Path, on_round: Callable[[Round], None] | None = None,
             guide = str(out / f"round-{r - 1:02d}.npz") if plan.guide and r > 1 else None
             players = [SelfPlay(p, partnership, plan.search, guide) for p, partnership in plan.tables]
             # Round r > 1 of a guided source is readable only when this run is guided by the same network.
-            parts, played, seconds = play(pool, players, plan.seed * 1_000_003 + r * 10_007, plan.games,
+            parts, played, seconds = play(pool, players, _first_seeds(plan)[f"round {r}"], plan.games,
                                           f"examples-{r:02d}", readable=r == 1 or source_guided == (guide is not None),
-                                          networks=() if guide is None else (Path(guide),))  # fmt: skip
+                                          made_by={} if guide is None else {"guide": _digest(Path(guide))})  # fmt: skip
             fitted, kept_out = split_held_out(parts, len(plan.tables), plan.holdout)
             buffer = [*buffer, Examples.join(fitted)][-plan.window :]
             if kept_out:
@@ -257,7 +270,6 @@ def run(plan: Plan, out: Path, on_round: Callable[[Round], None] | None = None,
             data = with_warmup_values(Examples.join(buffer), warm, plan.seed + r)
             p_loss, v_loss = train(model, data, plan.fit, seed=plan.seed + r)
             dagger_before = (r - 1) * plan.dagger * plan.dagger_passes
-            same_opponents = source_plan.get("dagger_opponents") == list(plan.dagger_opponents)
             for k in range(1, plan.dagger_passes + 1) if plan.dagger else ():
                 suffix = "" if k == 1 else f"-{k}"
                 learner = save(f"round-{r:02d}-learner{suffix}", r, len(data), r * plan.games,
@@ -266,9 +278,10 @@ def run(plan: Plan, out: Path, on_round: Callable[[Round], None] | None = None,
                 # on the network just fitted, so they are read from elsewhere only if it is the same.
                 dagger, more, more_seconds = play(
                     pool, _dagger_tables(plan, learner, guide),
-                    plan.seed * 1_000_003 + r * 10_007 + 500_009 + (k - 1) * 100_003, plan.dagger,
-                    f"dagger-{r:02d}{suffix}", readable=same_opponents,
-                    networks=(learner, *(() if guide is None else (Path(guide),))))  # fmt: skip
+                    _first_seeds(plan)[f"round {r} DAgger pass {k}"], plan.dagger,
+                    f"dagger-{r:02d}{suffix}", readable=r == 1 or source_guided == (guide is not None),
+                    made_by={"learner": _digest(learner), "opponents": list(plan.dagger_opponents),
+                             **({} if guide is None else {"guide": _digest(Path(guide))})})  # fmt: skip
                 played, seconds = played + more, seconds + more_seconds
                 buffer[-1] = Examples.join([buffer[-1], *dagger])
                 model.load_state_dict(began_round)
@@ -284,9 +297,10 @@ def run(plan: Plan, out: Path, on_round: Callable[[Round], None] | None = None,
                     model.load_state_dict(began_round)
                     fit_losses = train(model, data, plan.fit, seed=plan.seed + r + j * 1_009)
                     fits.append((copy.deepcopy(model.state_dict()), fit_losses))
-                for j, (state, _) in enumerate(fits, start=1):
+                for j, (state, fit_losses) in enumerate(fits, start=1):
                     model.load_state_dict(state)
-                    candidate = save(f"round-{r:02d}-fit-{j}", r, len(data), r * plan.games, dagger_games)
+                    own = {"fit": j, "fit_seed": plan.seed + r + (j - 1) * 1_009, "fit_losses": list(fit_losses)}
+                    candidate = save(f"round-{r:02d}-fit-{j}", r, len(data), r * plan.games, dagger_games, own)
                     rates.append({table_name(p, partnership): _measure(
                         plan, candidate, p, partnership, out / f"arena-{r:02d}-fit-{j}-{table_name(p, partnership)}",
                         seed=plan.seed + 7_777) for p, partnership in plan.tables})  # fmt: skip
@@ -294,13 +308,36 @@ def run(plan: Plan, out: Path, on_round: Callable[[Round], None] | None = None,
                 model.load_state_dict(fits[best][0])
                 p_loss, v_loss = fits[best][1]
                 chosen = {"fit": best + 1, "fit_seed": plan.seed + r + best * 1_009,
-                          "fits": [{"fit": j + 1, "seed": plan.seed + r + j * 1_009, "win_rates": w}
-                                   for j, w in enumerate(rates)]}  # fmt: skip
+                          "fits": [{"fit": j + 1, "seed": plan.seed + r + j * 1_009, "win_rates": w,
+                                    "losses": list(fits[j][1])} for j, w in enumerate(rates)]}  # fmt: skip
             val = losses(model, Examples.join(held)) if held else (math.nan, math.nan)
             path = save(f"round-{r:02d}", r, len(data), r * plan.games, dagger_games, chosen)
             measure(r, "self-play", path, len(data), (p_loss, v_loss, *val), _rate(played, seconds),
                     tuple(rates), best + 1)  # fmt: skip
     return rounds
+
+
+def _first_seeds(plan: Plan) -> dict[str, int]:
+    """The seed of the first game of each batch of games the plan plays (game ``g`` of a batch
+    is dealt from its first seed plus ``g``)."""
+    base = plan.seed * 1_000_003
+    seeds = {"warm-up": base + 999_983} if plan.warmup else {}
+    for r in range(1, plan.rounds + 1):
+        seeds[f"round {r}"] = base + r * 10_007
+        for k in range(1, plan.dagger_passes + 1) if plan.dagger else ():
+            seeds[f"round {r} DAgger pass {k}"] = base + r * 10_007 + 500_009 + (k - 1) * 100_003
+    return seeds
+
+
+def _check_seeds(plan: Plan) -> None:
+    """Refuse a plan two of whose batches of games would deal the same deals."""
+    counts = {"warm-up": plan.warmup}
+    spans = sorted((first, first + counts.get(name, plan.dagger if "DAgger" in name else plan.games), name)
+                   for name, first in _first_seeds(plan).items())  # fmt: skip
+    for (_, end, name), (start, _, other) in itertools.pairwise(spans):
+        if start < end:
+            raise ValueError(f"the {name} games and the {other} games would be dealt from the same seeds; "
+                             "play fewer games a round, fewer rounds or fewer DAgger passes")  # fmt: skip
 
 
 def _rate(played: int, seconds: float) -> float:
@@ -336,12 +373,31 @@ SAME_GAMES = ("seed", "tables", "search")
 of a round depends on these alone, whatever the number of games."""
 
 
-def _same_weights(ours: Path, theirs: Path) -> bool:
-    """Whether two saved networks compute the same thing: every array equal (the descriptions may differ)."""
-    if not theirs.is_file():
-        return False
-    a, b = load_net(str(ours)).arrays(), load_net(str(theirs)).arrays()
-    return a.keys() == b.keys() and all(np.array_equal(a[k], b[k]) for k in a)
+def _digest(net: Path) -> str:
+    """A saved network's weights as a SHA-256 (its description left out): two networks with the
+    same digest compute the same thing. Read from the file each time, never from a cache."""
+    h = hashlib.sha256()
+    with np.load(net) as arrays:
+        for name in sorted(arrays.files):
+            a = np.ascontiguousarray(arrays[name])
+            h.update(f"{name}:{a.dtype.str}:{a.shape}".encode())
+            h.update(a.tobytes())
+    return h.hexdigest()
+
+
+def _made_by(path: Path) -> dict[str, Any]:
+    """What made the games saved beside ``path`` (networks, opponents); none when there is no file,
+    as for the games of runs before these files, which no network played or guided."""
+    try:
+        return dict(json.loads(path.read_text()))
+    except FileNotFoundError:
+        return {}
+    except (OSError, json.JSONDecodeError, TypeError, ValueError):
+        return {"unreadable": str(path)}  # matches nothing, so the games are played again
+
+
+def _write_made_by(path: Path, made_by: dict[str, Any]) -> None:
+    path.write_text(json.dumps(made_by, indent=2) + "\n")
 
 
 def _check_source(plan: Plan, source: Path) -> dict[str, Any]:
@@ -357,9 +413,6 @@ def _check_source(plan: Plan, source: Path) -> dict[str, Any]:
     if differ:
         raise ValueError(f"--examples-from {source}: its games differ from this plan's in "
                          f"{', '.join(f'{k} ({theirs[k]} there, {ours[k]} here)' for k in differ)}")  # fmt: skip
-    if plan.warmup and theirs.get("warmup") == plan.warmup and theirs.get("warmup_teacher") != plan.warmup_teacher:
-        raise ValueError(f"--examples-from {source}: its warm-up games are {theirs.get('warmup_teacher')}'s, "
-                         f"not {plan.warmup_teacher}'s")  # fmt: skip
     return dict(theirs)
 
 

@@ -70,8 +70,8 @@ class Fit:
     weight_decay: float = 1e-4
     value_weight: float = 1.0
     schedule: str = "constant"
-    """``constant`` keeps ``lr`` throughout; ``cosine`` lowers it along a half cosine to zero by
-    the last batch, so the weights settle instead of ending wherever the last batches threw them."""
+    """``constant`` keeps ``lr`` throughout; ``cosine`` lowers it along a half cosine, to zero just
+    after the last batch, so the weights settle instead of ending wherever the last batches threw them."""
 
 
 SCHEDULES = ("constant", "cosine")
@@ -79,9 +79,13 @@ SCHEDULES = ("constant", "cosine")
 
 def learning_rate(fit: Fit, step: int, steps: int) -> float:
     """The rate of batch ``step`` (from 0) of a fit of ``steps`` batches."""
-    if fit.schedule == "cosine":
-        return fit.lr * 0.5 * (1 + math.cos(math.pi * min(step, steps) / max(steps, 1)))
-    return fit.lr
+    return fit.lr * _share(fit, step, steps)
+
+
+def _share(fit: Fit, step: int, steps: int) -> float:
+    if fit.schedule == "cosine":  # zero is reached just after the last batch
+        return 0.5 * (1 + math.cos(math.pi * min(step, steps) / max(steps, 1)))
+    return 1.0
 
 
 def _policy_loss(target: torch.Tensor, masked_logits: torch.Tensor) -> torch.Tensor:
@@ -115,7 +119,7 @@ def train(model: TorchNet, data: Examples, fit: Fit, seed: int,
         raise ValueError(f"unknown learning-rate schedule {fit.schedule!r}; one of {', '.join(SCHEDULES)}")
     opt = torch.optim.AdamW(model.parameters(), lr=fit.lr, weight_decay=fit.weight_decay)
     steps = fit.epochs * -(-len(x) // fit.batch)
-    sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda step: learning_rate(fit, step, steps) / fit.lr)
+    sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda step: _share(fit, step, steps))
     bce = nn.BCEWithLogitsLoss()
     p_loss = v_loss = 0.0
     for epoch in range(fit.epochs):

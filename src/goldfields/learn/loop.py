@@ -87,7 +87,8 @@ class Plan:
     examples_from: str | None = None
     """An earlier run's folder: games whose ``examples-*.npz`` (or ``dagger-*.npz``) it holds for
     the same plan are read from there instead of being played again. Games a network played or
-    guided are read only when that run's network of the same name has the same weights."""
+    guided are read only when the record saved beside them names the same networks (by digest)
+    and opponents."""
     fit: Fit = field(default_factory=Fit)
 
 
@@ -160,7 +161,7 @@ def run(plan: Plan, out: Path, on_round: Callable[[Round], None] | None = None,
         except ValueError as err:
             raise ValueError(f"{option}: {err}") from None
     # A round's unguided games can be read from --examples-from if no network guided them there
-    # either; guided ones, if the network that guided them there is this run's, weight for weight.
+    # either; guided ones, if the network that guided them there is this run's (``play``).
     source = None if plan.examples_from is None else Path(plan.examples_from)
     source_plan = {} if source is None else _check_source(plan, source)
     source_guided = bool(source_plan.get("guide", True))
@@ -295,11 +296,11 @@ def run(plan: Plan, out: Path, on_round: Callable[[Round], None] | None = None,
                 fits = [(copy.deepcopy(model.state_dict()), (p_loss, v_loss))]
                 for j in range(1, plan.fits):
                     model.load_state_dict(began_round)
-                    fit_losses = train(model, data, plan.fit, seed=plan.seed + r + j * 1_009)
+                    fit_losses = train(model, data, plan.fit, seed=_fit_seed(plan, r, j))
                     fits.append((copy.deepcopy(model.state_dict()), fit_losses))
                 for j, (state, fit_losses) in enumerate(fits, start=1):
                     model.load_state_dict(state)
-                    own = {"fit": j, "fit_seed": plan.seed + r + (j - 1) * 1_009, "fit_losses": list(fit_losses)}
+                    own = {"fit": j, "fit_seed": _fit_seed(plan, r, j - 1), "fit_losses": list(fit_losses)}
                     candidate = save(f"round-{r:02d}-fit-{j}", r, len(data), r * plan.games, dagger_games, own)
                     rates.append({table_name(p, partnership): _measure(
                         plan, candidate, p, partnership, out / f"arena-{r:02d}-fit-{j}-{table_name(p, partnership)}",
@@ -307,14 +308,19 @@ def run(plan: Plan, out: Path, on_round: Callable[[Round], None] | None = None,
                 best = max(range(plan.fits), key=lambda j: (sum(rates[j].values()), -j))
                 model.load_state_dict(fits[best][0])
                 p_loss, v_loss = fits[best][1]
-                chosen = {"fit": best + 1, "fit_seed": plan.seed + r + best * 1_009,
-                          "fits": [{"fit": j + 1, "seed": plan.seed + r + j * 1_009, "win_rates": w,
+                chosen = {"fit": best + 1, "fit_seed": _fit_seed(plan, r, best),
+                          "fits": [{"fit": j + 1, "seed": _fit_seed(plan, r, j), "win_rates": w,
                                     "losses": list(fits[j][1])} for j, w in enumerate(rates)]}  # fmt: skip
             val = losses(model, Examples.join(held)) if held else (math.nan, math.nan)
             path = save(f"round-{r:02d}", r, len(data), r * plan.games, dagger_games, chosen)
             measure(r, "self-play", path, len(data), (p_loss, v_loss, *val), _rate(played, seconds),
                     tuple(rates), best + 1)  # fmt: skip
     return rounds
+
+
+def _fit_seed(plan: Plan, r: int, j: int) -> int:
+    """The seed of round ``r``'s fit ``j`` (from 0; fit 0 is the round's only fit without ``--fits``)."""
+    return plan.seed + r + j * 1_009
 
 
 def _first_seeds(plan: Plan) -> dict[str, int]:

@@ -36,9 +36,13 @@ def test_a_toy_table_is_created_and_played_to_the_end_over_the_websocket(toy_ser
         send(ws1, {"type": "hello", "seat": 1, "token": bob})
         first = receive(ws0)
         assert first["view"]["cards"][0] in (1, 2, 3) and first["view"]["cards"][1] is None  # only your own card
-        for ws, move in ((ws0, "swap"), (ws1, "keep")):
-            while (msg := receive(ws))["type"] != "update" or msg["view"]["to_move"] != msg["seat"]:
-                pass
+        # ``first`` may already be seat 0's turn: when bob's hello is handled before ann's, no
+        # later update reaches ann before she moves, so it is looked at, not thrown away.
+        unread = {0: first}
+        for seat, ws, move in ((0, ws0, "swap"), (1, ws1, "keep")):
+            msg = unread.pop(seat, None) or receive(ws)
+            while msg["type"] != "update" or msg["view"]["to_move"] != msg["seat"]:
+                msg = receive(ws)
             send(ws, {"type": "move", "move": move, "seq": msg["seq"]})
             while (reply := receive(ws))["type"] != "ack":
                 assert reply["type"] != "error", reply

@@ -72,8 +72,9 @@ def train(
     examples_from: Annotated[Path | None, typer.Option("--examples-from", help="An earlier run's --out with the "
                                                        "same seed, tables and search: the games it saved are "
                                                        "read instead of played again (those a network played "
-                                                       "or guided, only if its network there has the same "
-                                                       "weights), and only the rest are played.", show_default=False,
+                                                       "or guided, only if the networks recorded beside them "
+                                                       "are this run's), and only the rest are played.",
+                                                       show_default=False,
                                                        exists=True, file_okay=False)] = None,
     init: Annotated[Path | None, typer.Option("--init", help="Start from this network (.npz) instead of random "
                                               "weights.", show_default=False, exists=True, dir_okay=False)] = None,

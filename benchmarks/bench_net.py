@@ -1,6 +1,6 @@
 """The network's cost: ISMCTS iterations per second with and without it, and the net bot's time a move.
 
-Run:  python benchmarks/bench_net.py [--net default] [--iterations 400] [--positions 30] [--rounds 3]
+Run:  python benchmarks/bench_net.py [--net default] [--c 0.7] [--iterations 400 5000] [--positions 30] [--rounds 3]
 
 Positions: decisions with a choice from heuristic games on both tables the
 network plays (4-player partnership and 2 players). Each round times, side by
@@ -9,6 +9,11 @@ iteration budget, and the ``net`` bot. The ratio of the two search rates is
 the iteration budget that gives the network's search the same time a move as
 the plain one: the arena matches in docs/bots.md use it, so that "equal time"
 does not depend on the load of the machine that plays them.
+
+The ratio depends on the budget (a larger tree has more nodes visited twice,
+each of which asks the network for its prior, and goes deeper), so it is
+measured at each budget given and printed with the plain search's time a move
+and the network's budget for the same time.
 """
 
 from __future__ import annotations
@@ -62,27 +67,37 @@ def net_move_ms(spec: str, states: list[GameState]) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--net", default="default", help="a shipped network's name or a .npz path")
-    parser.add_argument("--iterations", type=int, default=400)
+    parser.add_argument("--c", type=float, default=ISMCTSBot.c, help="the guided search's exploration constant")
+    parser.add_argument("--iterations", type=int, nargs="+", default=[400], help="plain budgets to compare at")
     parser.add_argument("--positions", type=int, default=30, help="positions per table")
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
     states = positions(4, True, args.positions, 1) + positions(2, False, args.positions, 2)
     plain = ISMCTSBot()
-    guided = ISMCTSBot(net=args.net)
-    ratios, plain_rates, net_rates, ms = [], [], [], []
-    for _ in range(args.rounds):
-        a = rate(plain, states, args.iterations)
-        b = rate(guided, states, args.iterations)
-        plain_rates.append(a)
-        net_rates.append(b)
-        ratios.append(b / a)
-        ms.append(net_move_ms(f"net:net={args.net}", states))
-    print(f"positions: {len(states)} (4p partnership and 2p), {args.iterations} iterations, {args.rounds} rounds")
-    print(f"ismcts            {statistics.median(plain_rates):8.0f} iterations/s")
-    print(f"ismcts:net={args.net:<6} {statistics.median(net_rates):8.0f} iterations/s")
-    print(f"ratio (net/plain) {statistics.median(ratios):8.2f}  (rounds: {', '.join(f'{r:.2f}' for r in ratios)})")
-    print(f"net bot           {statistics.median(ms):8.2f} ms a move")
-
+    guided = ISMCTSBot(net=args.net, c=args.c)
+    spec = f"ismcts:net={args.net}" + (f",c={args.c:g}" if args.c != ISMCTSBot.c else "")
+    print(f"positions: {len(states)} (4p partnership and 2p), {args.rounds} rounds, medians")
+    print(
+        f"{'plain budget':>12} {'plain s/move':>12} {'ismcts it/s':>11} {spec + ' it/s':>24} {'ratio':>6}"
+        "  rounds  equal-time budget"
+    )
+    for iterations in args.iterations:
+        ratios, plain_rates, net_rates = [], [], []
+        for _ in range(args.rounds):
+            a = rate(plain, states, iterations)
+            b = rate(guided, states, iterations)
+            plain_rates.append(a)
+            net_rates.append(b)
+            ratios.append(b / a)
+        ratio = statistics.median(ratios)
+        plain_rate = statistics.median(plain_rates)
+        print(
+            f"{iterations:>12} {iterations / plain_rate:>12.3f} {plain_rate:>11.0f}"
+            f" {statistics.median(net_rates):>24.0f} {ratio:>6.2f}  {'/'.join(f'{r:.2f}' for r in ratios)}"
+            f"  {round(ratio * iterations)} against {iterations}"
+        )
+    ms = [net_move_ms(f"net:net={args.net}", states) for _ in range(args.rounds)]
+    print(f"net bot: {statistics.median(ms):.2f} ms a move")
 
 if __name__ == "__main__":
     main()

@@ -124,6 +124,21 @@ def summarise(
     return out
 
 
+def time_per_move(lineup: Sequence[str], results: Sequence[GameResult]) -> list[float | None]:
+    """Each entrant's mean seconds a decision, over the games that measured it (``None``: none did).
+
+    Wall time, so it depends on the machine and its load, and is shown, never saved in the CSV
+    files; it is how an equal-time match shows that its budgets were equal where it was played.
+    """
+    spent = [0.0] * len(lineup)
+    moves = [0] * len(lineup)
+    for r in results:
+        for seat, e in enumerate(r.seat_entrants if r.think else ()):
+            spent[e] += r.think[seat]
+            moves[e] += r.moves[seat]
+    return [spent[e] / moves[e] if moves[e] else None for e in range(len(lineup))]
+
+
 def record_name(result: GameResult) -> str:
     return f"game-{result.index + 1:05d}.json"
 

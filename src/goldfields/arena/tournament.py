@@ -20,7 +20,7 @@ from ..core.words import plural
 from .games import GameSpec
 from .report import EntrantSummary, summarise, write_chart, write_games_csv, write_summary_csv
 from .runner import OnDone, default_jobs, run_local, run_ray
-from .schedule import GameJob, deals_for, schedule
+from .schedule import GameJob, deals_for, entrant_labels, schedule
 from .store import ResumeError, RunStore, manifest_of
 from .worker import GameResult
 
@@ -229,3 +229,12 @@ def summary_table(t: Tournament, summary: Sequence[EntrantSummary], games: int) 
             row.append(f"{e.elo:.0f}")
         table.add_row(*row)
     return table
+
+
+def time_line(lineup: Sequence[str], per_move: Sequence[float | None]) -> str | None:
+    """Each entrant's time a decision (:func:`time_per_move`) as one line under the summary table, or
+    ``None`` when no game measured it. Wall time on the machine that played, as loaded as it was then:
+    it shows whether an equal-time match (docs/bots.md) was equal there."""
+    shown = [f"{label} {1000 * ms:.1f} ms" for label, ms in zip(entrant_labels(lineup), per_move, strict=True)
+             if ms is not None]  # fmt: skip
+    return "time a decision: " + ", ".join(shown) if shown else None

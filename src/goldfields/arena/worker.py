@@ -31,6 +31,11 @@ class GameResult:
     record: dict[str, Any]
     seconds: float
     """Wall time of the game: reported, but kept out of the CSV (it is not deterministic)."""
+    think: tuple[float, ...] = ()
+    """Seconds each seat spent on its decisions (asking its bot and applying the move); like ``seconds``,
+    reported and kept out of the CSV. Empty in a journal written before it was measured."""
+    moves: tuple[int, ...] = ()
+    """Decisions each seat made (``think``'s divisor)."""
 
     def to_json(self) -> dict[str, Any]:
         """Everything but the record (saved in a file of its own), for the run's journal."""
@@ -38,7 +43,8 @@ class GameResult:
             "index": self.index, "deal": self.deal, "rotation": self.rotation, "seat_bots": list(self.seat_bots),
             "seat_entrants": list(self.seat_entrants), "scores": list(self.scores), "returns": list(self.returns),
             "winners": list(self.winners), "hand_points": [list(h) for h in self.hand_points],
-            "decisions": self.decisions, "seconds": self.seconds,
+            "decisions": self.decisions, "seconds": self.seconds, "think": list(self.think),
+            "moves": list(self.moves),
         }  # fmt: skip
 
     @classmethod
@@ -50,6 +56,7 @@ class GameResult:
             winners=tuple(int(x) for x in data["winners"]),
             hand_points=tuple(tuple(int(x) for x in h) for h in data["hand_points"]),
             decisions=int(data["decisions"]), record=record or {}, seconds=float(data["seconds"]),
+            think=tuple(float(x) for x in data.get("think", ())), moves=tuple(int(x) for x in data.get("moves", ())),
         )  # fmt: skip
 
 
@@ -67,14 +74,24 @@ def run_job(job: GameJob) -> GameResult:
     start = time.perf_counter()
     spec = job.spec
     bots = [_bot(name, spec.game) for name in job.seat_bots]
-    decisions = 0
+    think = [0.0] * spec.players
+    moves = [0] * spec.players
+    # The time from one step to the next is the decision of the seat that was to move (the state
+    # hands it its view, the bot decides, the state applies it); chance steps are nobody's.
+    first = spec.new_state()
+    mark = time.perf_counter()
+    to_move = first.current_player
 
     def count(state: GameState, action: int | None, events: list[Event]) -> None:
-        nonlocal decisions
-        decisions += action is not None
+        nonlocal mark, to_move
+        now = time.perf_counter()
+        if action is not None:
+            think[to_move] += now - mark
+            moves[to_move] += 1
+        mark, to_move = now, state.current_player
 
     final = play_game(
-        spec.new_state,
+        lambda: first,
         bots,
         random.Random(job.chance_seed),
         [random.Random(job.bot_seed(s)) for s in range(spec.players)],
@@ -93,7 +110,9 @@ def run_job(job: GameJob) -> GameResult:
         returns=tuple(final.returns()),
         winners=tuple(final.winners() or ()),
         hand_points=tuple(tuple(h) for h in spec.hand_points(final)),
-        decisions=decisions,
+        decisions=sum(moves),
         record=final.record(),
         seconds=time.perf_counter() - start,
+        think=tuple(think),
+        moves=tuple(moves),
     )

@@ -9,7 +9,17 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from ..arena import GameSpec, Interrupted, ResumeError, Tournament, entrant_labels, run_tournament, summary_table
+from ..arena import (
+    GameSpec,
+    Interrupted,
+    ResumeError,
+    Tournament,
+    entrant_labels,
+    run_tournament,
+    summary_table,
+    time_line,
+    time_per_move,
+)
 from ..arena.runner import default_jobs
 from ..arena.store import differences, read_manifest
 from ..bots.registry import BotSpecError, known_bots
@@ -150,6 +160,9 @@ def arena(
         console.print(f"resumed: {plural(result.resumed, 'game')} {'was' if result.resumed == 1 else 'were'} "
                       f"already played, {now} played now")
     console.print(summary_table(t, result.summary, len(result.results)))
+    timing = time_line(t.lineup, time_per_move(t.lineup, result.results))
+    if timing:
+        console.print(timing)
     o = t.out
     console.print(f"wrote {o}/games.csv, {o}/summary.csv, {o}/chart.png"
                   + (f", {len(result.results)} records in {o}/records/" if t.records else ""))

@@ -149,6 +149,8 @@ class DiggingState(GameState):
         self._to_move = CHANCE
         self._reset_hand()
         self.logs: list[dict[str, Any]] | None = []  # per hand: dealer, deck, moves (ids)
+        # A determinisation has no logs; it keeps the moves the seat it was drawn for saw.
+        self.seen: tuple[int, list[list[Any]]] | None = None
 
     def _reset_hand(self) -> None:
         n = self.num_players
@@ -649,6 +651,7 @@ class DiggingState(GameState):
             "points": self.hand_points(),
             "totals": self.totals[:],
             "history": [h[:] for h in self.history],
+            "moves": self._moves_seen(seat),
             "cannot_hold": [[CODES[c] for c in ch] for ch in self.cannot_hold],
             "winners": self._winners,
             "teams": [self.team(s) for s in range(n)],
@@ -660,6 +663,44 @@ class DiggingState(GameState):
             [A.action_to_string(a) for a in self.legal_actions()] if seat is not None and seat == self._to_move else []
         )
         return obs
+
+    def _moves_seen(self, seat: int | None) -> list[list[Any]] | None:
+        """This hand's moves so far as ``seat`` saw them: ``[mover, move]``, in order.
+
+        Perfect recall for a seat: everything on the table follows from these and the
+        deal, and the moves themselves are what a player reads an opponent's hand
+        from. An opponent's pass shows as ``"pass"`` without its card (D2: only the
+        partners see it). ``None`` when this state keeps no record of its hand (a
+        determinisation drawn by a search).
+        """
+        if self.logs is None:
+            return self._seen_moves(seat)
+        if not self.logs or self.hand_no < 0:
+            return None
+        log = self.logs[-1]
+        n = self.num_players
+        first = log["dealer"] + 1
+        text = A.TEXT
+        if not self.partnership:  # no passes, nothing hidden
+            return [[(first + i) % n, text[a]] for i, a in enumerate(log["moves"])]
+        # Passes go between partners only: the passer's side sees the card, nobody else.
+        side = -1 if seat is None else seat % 2
+        hidden = A.TEXT_UNSEEN
+        return [
+            [m, text[a] if m % 2 == side else hidden[a]]
+            for m, a in (((first + i) % n, a) for i, a in enumerate(log["moves"]))
+        ]
+
+    def _seen_moves(self, seat: int | None) -> list[list[Any]] | None:
+        """A determinisation's moves: those its seat saw (the true passes of the other side are
+        not known here, so every other seat sees all passes hidden)."""
+        seen = self.seen
+        if seen is None:
+            return None
+        by, moves = seen
+        if not self.partnership or (seat is not None and seat % 2 == by % 2):
+            return [m[:] for m in moves]
+        return [[m, "pass" if text.startswith("pass") else text] for m, text in moves]
 
     def _points_if_closed(self, mine: Mine) -> int:
         """D8, and D6: a mine closed during its fight loses its most recent chest."""
@@ -745,6 +786,9 @@ class DiggingState(GameState):
                 out.known[s] = [0] * NUM_CODES
                 out.passes[s] = []
         out.logs = None
+        # Its past is not the real one, but the moves this seat saw are: its observation keeps them.
+        moves = self._moves_seen(seat)
+        out.seen = None if moves is None else (seat, moves)
         out._legal = None
         return out
 
@@ -826,6 +870,7 @@ class DiggingState(GameState):
         new.passes = [p[:] for p in self.passes]
         new.cannot_hold = [c[:] for c in self.cannot_hold]
         new._legal = self._legal  # lists are never mutated once cached
+        new.seen = self.seen  # never mutated: a determinisation's moves stay those its seat saw
         if self.logs:
             # Only the hand in play is still appended to; finished hands' logs are shared.
             last = self.logs[-1]

@@ -19,7 +19,9 @@ docs/research.md). What a seat is given depends on the
   everything, and these games give no such view.
 
 Strings: the observation string is the observation as compact JSON (the
-``legal`` list left out: it follows from the rest). With ``perfect_recall``
+``legal`` list left out: it follows from the rest; and Digging's ``moves``, the
+hand so far, left out: the string is the Markov summary, the history belongs to
+the information state below). With ``perfect_recall``
 (OpenSpiel's information state) the string also carries the seat's whole
 history, so that it is **perfect recall**: the public history (every move as
 everyone saw it: a Digging pass is only ``pass``, a draw only ``draw``; every
@@ -43,9 +45,15 @@ np = require("numpy", "goldfields.research.observers")
 from .encoding import encoding_for  # noqa: E402
 
 
+HISTORY_KEYS = ("legal", "moves")
+"""Observation entries the strings leave out: the derived legal moves, and Digging's hand so far
+(a history: the information-state string carries it, as the public history)."""
+
+
 def observation_text(obs: dict[str, Any]) -> str:
-    """An observation as compact JSON, without the derived ``legal`` list."""
-    obs.pop("legal", None)
+    """An observation as compact JSON, without :data:`HISTORY_KEYS`."""
+    for key in HISTORY_KEYS:
+        obs.pop(key, None)
     return json.dumps(obs, separators=(",", ":"))
 
 
@@ -90,7 +98,7 @@ class GoldfieldsObserver:
             if self.public_only:
                 return ""
             public = state.public_observation()
-            mine = {k: v for k, v in state.seat_observation(player).items() if k != "legal" and public.get(k) != v}
+            mine = {k: v for k, v in state.seat_observation(player).items() if k not in HISTORY_KEYS and public.get(k) != v}
             text = json.dumps(mine, separators=(",", ":"))
             return text + "\n" + state.private_history(player) if self.perfect_recall else text
         text = observation_text(self._obs(state, player))

@@ -1,6 +1,7 @@
 """The network's cost: ISMCTS iterations per second with and without it, and the net bot's time a move.
 
-Run:  python benchmarks/bench_net.py [--net default] [--c 0.7] [--iterations 400 5000] [--positions 30] [--rounds 3]
+Run:  python benchmarks/bench_net.py [--net default] [--c 0.7] [--prior all] [--iterations 400 5000] [--positions 30]
+                                    [--rounds 3]
 
 Positions: decisions with a choice from heuristic games on both tables the
 network plays (4-player partnership and 2 players). Each round times, side by
@@ -68,14 +69,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--net", default="default", help="a shipped network's name or a .npz path")
     parser.add_argument("--c", type=float, default=ISMCTSBot.c, help="the guided search's exploration constant")
+    parser.add_argument("--prior", default="all", choices=["all", "own"], help="whose moves the prior guides")
     parser.add_argument("--iterations", type=int, nargs="+", default=[400], help="plain budgets to compare at")
     parser.add_argument("--positions", type=int, default=30, help="positions per table")
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
     states = positions(4, True, args.positions, 1) + positions(2, False, args.positions, 2)
     plain = ISMCTSBot()
-    guided = ISMCTSBot(net=args.net, c=args.c)
+    guided = ISMCTSBot(net=args.net, c=args.c, prior=args.prior)
     spec = f"ismcts:net={args.net}" + (f",c={args.c:g}" if args.c != ISMCTSBot.c else "")
+    spec += f",prior={args.prior}" if args.prior != ISMCTSBot.prior else ""
     print(f"positions: {len(states)} (4p partnership and 2p), {args.rounds} rounds, medians")
     print(
         f"{'plain budget':>12} {'plain s/move':>12} {'ismcts it/s':>11} {spec + ' it/s':>24} {'ratio':>6}"

@@ -15,6 +15,7 @@ import pytest
 from goldfields.bots import make_bot
 from goldfields.bots.net import PolicyValueNet, evaluator, load_net, relative_action
 from goldfields.bots.registry import BotSpecError
+from goldfields.core.game import GameState
 from goldfields.digging import actions as A
 from goldfields.research.encoding import encoding_for
 
@@ -77,7 +78,8 @@ def test_a_missing_or_mismatched_network_is_a_clear_error(tmp_path: Path) -> Non
 @pytest.mark.parametrize(("players", "partnership"), [(2, False), (3, False), (4, True)])
 @pytest.mark.parametrize(
     "spec",
-    ["net:net={}", "net:net={},temperature=1", "ismcts:iterations=40,net={}", "ismcts:iterations=40,net={},leaf=net"],
+    ["net:net={}", "net:net={},temperature=1", "ismcts:iterations=40,net={}", "ismcts:iterations=40,net={},leaf=net",
+     "ismcts:iterations=40,net={},prior=own"],
 )
 def test_network_bots_return_legal_actions(spec: str, players: int, partnership: bool, positions,
                                            tmp_path: Path) -> None:  # fmt: skip
@@ -87,6 +89,34 @@ def test_network_bots_return_legal_actions(spec: str, players: int, partnership:
         seat = state.current_player
         action = bot.act(state.view(seat), random.Random(i))
         assert action in state.legal_actions(), (spec, state.action_to_string(action))
+
+
+@pytest.mark.parametrize(("prior", "only_own"), [("all", False), ("own", True)])
+def test_with_prior_own_the_network_is_asked_only_about_the_searching_seats_moves(
+    prior: str, only_own: bool, positions, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from goldfields.bots.net import NetEvaluator
+
+    asked: list[int] = []  # the seat to move at each question, the root's (from the observation) included
+    real, real_root = NetEvaluator.evaluate_state, NetEvaluator.evaluate
+
+    def spy(self: NetEvaluator, state: GameState, legal: list[int]) -> tuple[np.ndarray, np.ndarray]:
+        asked.append(state.current_player)
+        return real(self, state, legal)
+
+    def spy_root(self: NetEvaluator, obs: dict, seat: int, legal: list[int]) -> tuple[np.ndarray, np.ndarray]:
+        asked.append(seat)
+        return real_root(self, obs, seat, legal)
+
+    monkeypatch.setattr(NetEvaluator, "evaluate_state", spy)
+    monkeypatch.setattr(NetEvaluator, "evaluate", spy_root)
+    bot = make_bot(f"ismcts:iterations=400,net=default,prior={prior}", "digging")
+    for i, state in enumerate(positions(4, True, 4, seed=81)):
+        seat = state.current_player
+        asked.clear()
+        bot.act(state.view(seat), random.Random(i))
+        assert seat in asked
+        assert (set(asked) == {seat}) == only_own
 
 
 def test_the_prior_covers_the_legal_moves_and_values_are_per_absolute_seat(positions, tmp_path: Path) -> None:
@@ -581,4 +611,6 @@ def test_a_network_is_refused_for_a_game_it_was_not_trained_for_and_leaf_net_nee
         make_bot("net", "digger")
     with pytest.raises(BotSpecError, match="leaf=net needs a network"):
         make_bot("ismcts:leaf=net", "digging")
+    with pytest.raises(BotSpecError, match="prior=own needs a network"):
+        make_bot("ismcts:prior=own", "digging")
     assert make_bot("ismcts:net=default", "digging").spec() == "ismcts:net=default"

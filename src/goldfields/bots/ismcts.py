@@ -147,6 +147,10 @@ class ISMCTSBot(Bot):
     ``net`` scores a new node by the network's value instead (measured weaker so far: its value,
     learnt from game results, does not tell one move from its neighbour as the rollout does;
     docs/bots.md)."""
+    prior: str = param("all", choices=("all", "own"))
+    """With a network: whose moves its prior guides. ``all``: every seat's (another seat's prior is
+    read with the hand the node's first deal gave it, a guess); ``own``: the searching seat's alone,
+    whose hand it knows; other seats' moves are then chosen by UCB1, as without a network."""
     clock: Clock | None = field(default=None, repr=False, metadata={"spec": False})
     last_iterations: int = field(default=0, init=False, repr=False, compare=False)
 
@@ -162,6 +166,8 @@ class ISMCTSBot(Bot):
             evaluator(self.net)  # a missing or mismatched network is an error now, not at the first move
         if self.leaf == "net" and self.net is None:
             raise ValueError("leaf=net needs a network: add net=default (or a .npz file)")
+        if self.prior != "all" and self.net is None:
+            raise ValueError(f"prior={self.prior} needs a network: add net=default (or a .npz file)")
 
     def check_game(self, game: str) -> None:
         if self.net is not None:
@@ -208,6 +214,7 @@ class ISMCTSBot(Bot):
         left_out = frozenset(everything) - frozenset(considered)
         by_value = self.net is not None and self.leaf == "net"
         lazy = not by_value  # with the value leaf, every new node is evaluated anyway
+        guide_all = self.prior == "all"
         if self.net is not None:
             from .net import evaluator
 
@@ -248,7 +255,7 @@ class ISMCTSBot(Bot):
                 untried = [k for k in keys if k not in children]
                 child: Node | None
                 prior = node.prior
-                if prior is None and net is not None and node.n >= 1 and lazy:
+                if prior is None and net is not None and node.n >= 1 and lazy and (guide_all or player == observer):
                     # A node's prior is computed on its second visit: most new nodes are visited
                     # once, and the network costs about as much as the rest of an iteration.
                     prior = node.prior = _keyed(legal, net.evaluate_state(state, legal)[0].tolist(), km)

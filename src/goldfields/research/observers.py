@@ -44,7 +44,6 @@ np = require("numpy", "goldfields.research.observers")
 
 from .encoding import encoding_for  # noqa: E402
 
-
 HISTORY_KEYS = ("legal", "moves")
 """Observation entries the strings leave out: the derived legal moves, and Digging's hand so far
 (a history: the information-state string carries it, as the public history)."""
@@ -98,7 +97,8 @@ class GoldfieldsObserver:
             if self.public_only:
                 return ""
             public = state.public_observation()
-            mine = {k: v for k, v in state.seat_observation(player).items() if k not in HISTORY_KEYS and public.get(k) != v}
+            seen = state.seat_observation(player).items()
+            mine = {k: v for k, v in seen if k not in HISTORY_KEYS and public.get(k) != v}
             text = json.dumps(mine, separators=(",", ":"))
             return text + "\n" + state.private_history(player) if self.perfect_recall else text
         text = observation_text(self._obs(state, player))

@@ -74,3 +74,19 @@ def test_a_determinisation_keeps_the_moves_its_seat_saw(seed: int) -> None:
         # The other side's passes are not known in a determinisation: they stay hidden from everyone.
         other = (seat + 1) % 4
         assert all(text == "pass" or not text.startswith("pass") for _, text in det.observation(other)["moves"])
+
+
+def test_a_determinisation_that_moves_on_has_no_record_of_the_hand() -> None:
+    state = played(4, True, 7, 30)
+    seat = state.current_player
+    det = state.resample(seat, random.Random(0))
+    assert det.observation(seat)["moves"] == state.observation(seat)["moves"]
+    det.apply_action(det.legal_actions()[0])
+    assert det.observation(seat)["moves"] is None  # not the last hand's moves, nor this one's without the move
+    between = played(2, False, 8, 0)
+    while not between.is_chance_node():  # the first hand, played to its end
+        between.apply_action(between.legal_actions()[0])
+    det = between.resample(0, random.Random(0))
+    assert det.observation(0)["moves"] == between.observation(0)["moves"]  # the hand just finished
+    det.apply_chance(det.sample_chance(random.Random(1)))
+    assert det.observation(0)["moves"] is None

@@ -150,7 +150,7 @@ class DiggingState(GameState):
         self._reset_hand()
         self.logs: list[dict[str, Any]] | None = []  # per hand: dealer, deck, moves (ids)
         # A determinisation has no logs; it keeps the moves the seat it was drawn for saw.
-        self.seen: tuple[int, list[list[Any]]] | None = None
+        self.seen: tuple[int, tuple[tuple[int, int], ...]] | None = None
 
     def _reset_hand(self) -> None:
         n = self.num_players
@@ -231,6 +231,7 @@ class DiggingState(GameState):
             # D9: the deal moves on; the new dealer is the last hand's first player.
             self.dealer = self.first
         self.hand_no += 1
+        self.seen = None
         self._reset_hand()
         for i in range(HAND_SIZE * n):
             seat = (self.dealer + 1 + i) % n
@@ -341,6 +342,7 @@ class DiggingState(GameState):
 
     def _apply(self, action: int, quiet: bool = False) -> list[Event]:
         seat = self._to_move
+        self.seen = None  # a determinisation that moves on has no record of its hand
         kind, code, target = A.DECODED[action]
         hand = self.hands[seat]
         events: list[Event] = []
@@ -667,40 +669,38 @@ class DiggingState(GameState):
     def _moves_seen(self, seat: int | None) -> list[list[Any]] | None:
         """This hand's moves so far as ``seat`` saw them: ``[mover, move]``, in order.
 
-        Perfect recall for a seat: everything on the table follows from these and the
-        deal, and the moves themselves are what a player reads an opponent's hand
-        from. An opponent's pass shows as ``"pass"`` without its card (D2: only the
-        partners see it). ``None`` when this state keeps no record of its hand (a
-        determinisation drawn by a search).
+        Everything on the table follows from these and the deal, and the moves
+        are what a player reads another's hand from. An opponent's pass shows as
+        ``"pass"`` without its card (D2: only the partners see it), and a draw as
+        ``draw`` (the card drawn is in the seat's hand, not in the record). At a
+        chance node between hands, the hand just finished. ``None`` when this
+        state keeps no record of its hand.
         """
+        ids = self._moves_by_seat(seat)
+        if ids is None:
+            return None
+        text, hidden = A.TEXT, A.TEXT_UNSEEN
+        side = -1 if seat is None or not self.partnership else seat % 2
+        # Passes go between partners only: the passer's side sees the card, nobody else.
+        return [[m, "pass" if a < 0 else text[a] if m % 2 == side or not self.partnership else hidden[a]]
+                for m, a in ids]  # fmt: skip
+
+    def _moves_by_seat(self, seat: int | None) -> list[tuple[int, int]] | None:
+        """``(mover, action id)`` for this hand's moves; ``-1`` for a pass whose card ``seat`` cannot know."""
         if self.logs is None:
-            return self._seen_moves(seat)
+            seen = self.seen
+            if seen is None:
+                return None
+            by, moves = seen
+            if not self.partnership or (seat is not None and seat % 2 == by % 2):
+                return list(moves)
+            return [(m, -1 if a >= 0 and A.DECODED[a][0] == A.K_PASS else a) for m, a in moves]
         if not self.logs or self.hand_no < 0:
             return None
         log = self.logs[-1]
         n = self.num_players
         first = log["dealer"] + 1
-        text = A.TEXT
-        if not self.partnership:  # no passes, nothing hidden
-            return [[(first + i) % n, text[a]] for i, a in enumerate(log["moves"])]
-        # Passes go between partners only: the passer's side sees the card, nobody else.
-        side = -1 if seat is None else seat % 2
-        hidden = A.TEXT_UNSEEN
-        return [
-            [m, text[a] if m % 2 == side else hidden[a]]
-            for m, a in (((first + i) % n, a) for i, a in enumerate(log["moves"]))
-        ]
-
-    def _seen_moves(self, seat: int | None) -> list[list[Any]] | None:
-        """A determinisation's moves: those its seat saw (the true passes of the other side are
-        not known here, so every other seat sees all passes hidden)."""
-        seen = self.seen
-        if seen is None:
-            return None
-        by, moves = seen
-        if not self.partnership or (seat is not None and seat % 2 == by % 2):
-            return [m[:] for m in moves]
-        return [[m, "pass" if text.startswith("pass") else text] for m, text in moves]
+        return [((first + i) % n, a) for i, a in enumerate(log["moves"])]
 
     def _points_if_closed(self, mine: Mine) -> int:
         """D8, and D6: a mine closed during its fight loses its most recent chest."""
@@ -750,7 +750,8 @@ class DiggingState(GameState):
         them), and the codes a seat showed it cannot hold by skipping. The
         unseen cards are gathered as counts (so their true places cannot
         matter), shuffled with ``rng`` and dealt again. The result carries
-        no record: its past is not the real one.
+        no record (its past is not the real one) but the hand's moves as
+        ``seat`` saw them, which its observations show until it moves on.
         """
         # No early return between hands or at the end: the hands left over are
         # still hidden (hands are never shown at the end of a hand).
@@ -786,9 +787,12 @@ class DiggingState(GameState):
                 out.known[s] = [0] * NUM_CODES
                 out.passes[s] = []
         out.logs = None
-        # Its past is not the real one, but the moves this seat saw are: its observation keeps them.
-        moves = self._moves_seen(seat)
-        out.seen = None if moves is None else (seat, moves)
+        # Its past is not the real one, but the moves this seat saw are: the passes of the other side
+        # without their cards. Kept until the determinisation moves on (then it has no record).
+        moves = self._moves_by_seat(seat)
+        if moves is not None and self.partnership:
+            moves = [(m, -1 if m % 2 != seat % 2 and a >= 0 and A.DECODED[a][0] == A.K_PASS else a) for m, a in moves]
+        out.seen = None if moves is None else (seat, tuple(moves))
         out._legal = None
         return out
 
@@ -870,7 +874,7 @@ class DiggingState(GameState):
         new.passes = [p[:] for p in self.passes]
         new.cannot_hold = [c[:] for c in self.cannot_hold]
         new._legal = self._legal  # lists are never mutated once cached
-        new.seen = self.seen  # never mutated: a determinisation's moves stay those its seat saw
+        new.seen = self.seen  # an immutable tuple
         if self.logs:
             # Only the hand in play is still appended to; finished hands' logs are shared.
             last = self.logs[-1]

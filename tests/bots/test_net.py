@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from goldfields.bots import make_bot
+from goldfields.bots.ismcts import Node as ISMCTSNode
 from goldfields.bots.net import PolicyValueNet, evaluator, load_net, relative_action
 from goldfields.bots.registry import BotSpecError
 from goldfields.core.game import GameState
@@ -91,9 +92,10 @@ def test_network_bots_return_legal_actions(spec: str, players: int, partnership:
         assert action in state.legal_actions(), (spec, state.action_to_string(action))
 
 
+@pytest.mark.parametrize("leaf", ["rollout", "net"])
 @pytest.mark.parametrize(("prior", "only_own"), [("all", False), ("own", True)])
-def test_with_prior_own_the_network_is_asked_only_about_the_searching_seats_moves(
-    prior: str, only_own: bool, positions, monkeypatch: pytest.MonkeyPatch
+def test_with_prior_own_the_network_guides_only_the_searching_seats_moves(
+    prior: str, only_own: bool, leaf: str, positions, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from goldfields.bots.net import NetEvaluator
 
@@ -110,13 +112,29 @@ def test_with_prior_own_the_network_is_asked_only_about_the_searching_seats_move
 
     monkeypatch.setattr(NetEvaluator, "evaluate_state", spy)
     monkeypatch.setattr(NetEvaluator, "evaluate", spy_root)
-    bot = make_bot(f"ismcts:iterations=400,net=default,prior={prior}", "digging")
+    bot = make_bot(f"ismcts:iterations=400,net=default,prior={prior},leaf={leaf}", "digging")
     for i, state in enumerate(positions(4, True, 4, seed=81)):
         seat = state.current_player
         asked.clear()
-        bot.act(state.view(seat), random.Random(i))
+        root = bot.search(state.view(seat), random.Random(i), bot.budget())
         assert seat in asked
-        assert (set(asked) == {seat}) == only_own
+        if leaf == "rollout":
+            assert (set(asked) == {seat}) == only_own
+        # The value leaf asks the network about every new node (for its value); the prior is kept
+        # only where it guides.
+        # A node's prior is for the seat to move there: the one whose moves its children are.
+        guided = {ch.player for nd in _nodes(root) if nd.prior is not None for ch in nd.children.values()}
+        assert guided
+        assert (guided <= {seat}) == only_own
+
+
+def _nodes(root: ISMCTSNode) -> list[ISMCTSNode]:
+    out, todo = [], [root]
+    while todo:
+        nd = todo.pop()
+        out.append(nd)
+        todo.extend(nd.children.values())
+    return out
 
 
 def test_the_prior_covers_the_legal_moves_and_values_are_per_absolute_seat(positions, tmp_path: Path) -> None:

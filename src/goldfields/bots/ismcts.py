@@ -302,7 +302,8 @@ class ISMCTSBot(Bot):
                 leaf_prior, value = net.evaluate_state(state, legal)
                 if mover not in keymaps:
                     keymaps[mover] = game.key_map(state, observer, mover)
-                node.prior = _keyed(legal, leaf_prior.tolist(), keymaps[mover])
+                if guide_all or mover == observer:
+                    node.prior = _keyed(legal, leaf_prior.tolist(), keymaps[mover])
                 values = value.tolist()
             else:
                 values = rollout(state, rng, 0 if by_value else depth, observer)

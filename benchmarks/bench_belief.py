@@ -18,7 +18,8 @@ Both sets are compared with the true hidden hands:
   deal against a plain one.
 
 ``--by net:temperature=0.5`` is the case most favourable to inference: the
-players are the very model the likelihood uses (with ``--temper 2.0``, exactly).
+players play the very network the likelihood reads (sharpened: their policy is
+the prior squared and normalised, which ``--temper 2.0`` comes close to).
 """
 
 from __future__ import annotations
@@ -103,7 +104,7 @@ def main() -> None:
                         help="the bots that play the games the positions come from")
     parser.add_argument("--positions", type=int, default=30)
     parser.add_argument("--deals", type=int, default=128, help="determinisations weighted at each position")
-    parser.add_argument("--temper", type=float, default=1.0, help="the likelihood's exponent")
+    parser.add_argument("--temper", type=float, default=belief.TEMPER, help="the likelihood's exponent")
     parser.add_argument("--net", default="default")
     parser.add_argument("--seed", type=int, default=7)
     args = parser.parse_args()

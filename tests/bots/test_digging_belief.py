@@ -48,7 +48,9 @@ def test_the_true_deal_explains_the_moves(players: int, partnership: bool, posit
         seat = state.current_player
         parsed = belief.parse_moves(state.view(seat))
         assert parsed is not None
-        assert belief.log_weight(state, parsed, seat, net, random.Random(i)) is not None  # type: ignore[arg-type]
+        found = belief.weigh(state, parsed, seat, net, random.Random(i))  # type: ignore[arg-type]
+        assert found is not None
+        assert _table_state(found[1], seat) == _table_state(state, seat)  # type: ignore[arg-type]
 
 
 def test_the_belief_reads_only_the_seats_view(positions: Positions) -> None:

@@ -46,8 +46,9 @@ from ..digging.state import HAND_SIZE, DiggingState
 if TYPE_CHECKING:
     from .net import NetEvaluator
 
-TEMPER = 0.5
-"""The likelihood's exponent: 1 trusts the network as the model of every player, 0 ignores it."""
+TEMPER = 1.0
+"""The likelihood's exponent: 1 trusts the network as the model of every player, 0 ignores it
+(1 is what benchmarks/bench_belief.py measures)."""
 FLOOR = 0.05
 """Share of the likelihood spread evenly over the legal moves, so that no move is ever impossible."""
 
@@ -94,53 +95,51 @@ def weighted_deals(
     rng: random.Random,
     net: NetEvaluator,
     count: int,
-    recall: int = 0,
     temper: float = TEMPER,
     floor: float = FLOOR,
 ) -> Belief | None:
     """``count`` determinisations of ``view``, weighted by the other seats' moves this hand.
 
-    ``recall`` weighs only the last so many moves of the hand (0: all of them).
-    ``None`` when there is nothing to read (no record of the hand, or no move by
-    another seat yet) or no determinisation explains the moves.
+    Each is the deal replayed to now, so the other side's passes in it are the
+    ones its history picked. ``None`` when there is nothing to read (no record of
+    the hand, or no move by another seat yet) or no determinisation explains the
+    moves.
     """
     parsed = parse_moves(view)
     observer = view.seat
     if parsed is None or view.current_player < 0 or all(m == observer for m, _ in parsed):
         return None
-    start = 0 if recall <= 0 else max(0, len(parsed) - recall)
     states: list[DiggingState] = []
     logw: list[float] = []
     for _ in range(count):
         det: DiggingState = view.sample(rng)  # type: ignore[assignment]
-        lw = log_weight(det, parsed, observer, net, rng, start, temper, floor)
-        if lw is not None:
-            states.append(det)
-            logw.append(lw)
+        found = weigh(det, parsed, observer, net, rng, temper, floor)
+        if found is not None:
+            states.append(found[1])
+            logw.append(found[0])
     if not states:
         return None
     top = max(logw)
     return Belief(states, [math.exp(w - top) for w in logw])
 
 
-def log_weight(
+def weigh(
     det: DiggingState,
     parsed: Parsed,
     observer: int,
     net: NetEvaluator,
     rng: random.Random,
-    start: int = 0,
     temper: float = TEMPER,
     floor: float = FLOOR,
-) -> float | None:
-    """The log importance weight of ``det`` given the hand's moves, or ``None`` if it cannot explain them."""
+) -> tuple[float, DiggingState] | None:
+    """The log importance weight of ``det`` given the hand's moves, and the hand replayed to it;
+    ``None`` if it cannot explain them."""
     back = rewind(det, parsed, observer, rng)
     if back is None:
         return None
     state, actions, log_w = back
-    for i, (mover, _) in enumerate(parsed):
-        action = actions[i]
-        if mover != observer and i >= start:
+    for (mover, _), action in zip(parsed, actions, strict=True):
+        if mover != observer:
             legal = state.legal_actions()
             if action not in legal:
                 return None
@@ -151,7 +150,7 @@ def log_weight(
         elif action == A.SKIP and action not in state.legal_actions():
             return None  # skipped holding a card it could have played
         state.apply_legal(action)
-    return log_w
+    return log_w, state
 
 
 def rewind(
@@ -161,33 +160,38 @@ def rewind(
 
     Returns the state just dealt, the hand's action ids (the cards of hidden passes
     picked), and the log of prior over proposal for the picks made: the deal's
-    number of orders against the chance of picking it. ``None`` when ``det``
-    cannot be reached by these moves.
+    number of orders against the chance of drawing ``det`` and of the picks.
+    ``None`` when ``det`` cannot be reached by these moves.
     """
-    n = det.num_players
     hands = [h[:] for h in det.hands]
     pile = det.pile[:]
-    # The observer's own draws are not in its record either (only that it drew): they are
-    # picked like everyone else's, and weighed like everyone else's.
-    seats = range(n)
-    log_q = -_log_multinomial(hands, seats)
-    reserved = _reserved(parsed, n)
+    # The sampler dealt the cards unseen at random into the slots unseen: for the partner, its
+    # hand less the cards the observer knows it holds. (The observer's own hand is fixed: its
+    # term is the same for every deal.)
+    mate = det.partner(observer)
+    unseen = [h[:] for h in hands]
+    if mate is not None:
+        unseen[mate] = [k - f for k, f in zip(hands[mate], det.known[observer], strict=True)]
+    log_q = -_log_multinomial(unseen)
+    reserved = _reserved(parsed)
     actions: list[int] = [0] * len(parsed)
     for i in range(len(parsed) - 1, -1, -1):
         mover, a = parsed[i]
         if a is None:  # a pass the observer did not see: its card is one the receiver holds
-            mate = (mover + 2) % 4
-            c, p = _pick(hands[mate], rng)
+            to = (mover + 2) % 4
+            c, p = _pick(hands[to], rng)
             if c < 0:
                 return None
             log_q += math.log(p)
-            hands[mate][c] -= 1
+            hands[to][c] -= 1
             hands[mover][c] += 1
             actions[i] = A.pass_action(c)
             continue
         actions[i] = a
         kind, code, _ = A.DECODED[a]
         if kind == A.K_DRAW:
+            # The observer's own draws are not in its record either (only that it drew): they
+            # are picked like everyone else's, and weighed like everyone else's.
             c, p = _pick(hands[mover], rng, reserved.get(i))
             if c < 0:
                 return None
@@ -195,16 +199,16 @@ def rewind(
             hands[mover][c] -= 1
             pile.append(c)
         elif kind == A.K_PASS:
-            mate = (mover + 2) % 4
-            if not hands[mate][code]:
+            to = (mover + 2) % 4
+            if not hands[to][code]:
                 return None
-            hands[mate][code] -= 1
+            hands[to][code] -= 1
             hands[mover][code] += 1
         elif code >= 0:
             hands[mover][code] += 1
     if any(sum(h) != HAND_SIZE for h in hands):
         return None  # a record that does not add up to a deal
-    return _dealt(det, hands, pile), actions, _log_multinomial(hands, seats) - log_q
+    return _dealt(det, hands, pile), actions, _log_multinomial(hands) - log_q
 
 
 def _pick(counts: list[int], rng: random.Random, keep: Sequence[int] | None = None) -> tuple[int, float]:
@@ -222,7 +226,7 @@ def _pick(counts: list[int], rng: random.Random, keep: Sequence[int] | None = No
     raise AssertionError("unreachable")
 
 
-def _reserved(parsed: Parsed, players: int) -> dict[int, list[int]]:
+def _reserved(parsed: Parsed) -> dict[int, list[int]]:
     """For each draw by a seat that was passed cards openly: the copies of each code it must still
     hold then, because it is seen to receive them earlier in the hand and to keep them until then.
 
@@ -247,17 +251,15 @@ def _reserved(parsed: Parsed, players: int) -> dict[int, list[int]]:
         if held is not None and held[code]:
             held[code] -= 1  # played or passed on: one copy less to keep from before
         if kind == A.K_PASS:
-            mate = (mover + 2) % players
-            need.setdefault(mate, [0] * NUM_CODES)[code] += 1
+            need.setdefault((mover + 2) % 4, [0] * NUM_CODES)[code] += 1
     return out
 
 
-def _log_multinomial(hands: Sequence[Sequence[int]], seats: Sequence[int]) -> float:
-    """log of the number of orders the cards of ``seats``' hands can be dealt in (the deal's prior)."""
+def _log_multinomial(hands: Sequence[Sequence[int]]) -> float:
+    """log of the number of orders the cards of these hands can be dealt in (the deal's prior)."""
     lg = math.lgamma
     out = 0.0
-    for s in seats:
-        h = hands[s]
+    for h in hands:
         out += lg(sum(h) + 1) - math.fsum(lg(k + 1) for k in h if k > 1)
     return out
 

@@ -104,8 +104,6 @@ def action_to_string(a: int) -> str:
 
 TEXT: tuple[str, ...] = tuple(action_to_string(a) for a in range(NUM_ACTIONS))
 """Every action's notation, by id."""
-TEXT_UNSEEN: tuple[str, ...] = tuple("pass" if DECODED[a][0] == K_PASS else TEXT[a] for a in range(NUM_ACTIONS))
-"""Every action as a seat sees it made by the other side: a pass without its card (D2)."""
 
 
 class NotationError(ValueError):

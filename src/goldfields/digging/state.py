@@ -679,28 +679,26 @@ class DiggingState(GameState):
         ids = self._moves_by_seat(seat)
         if ids is None:
             return None
-        text, hidden = A.TEXT, A.TEXT_UNSEEN
-        side = -1 if seat is None or not self.partnership else seat % 2
-        # Passes go between partners only: the passer's side sees the card, nobody else.
-        return [[m, "pass" if a < 0 else text[a] if m % 2 == side or not self.partnership else hidden[a]]
-                for m, a in ids]  # fmt: skip
+        text = A.TEXT
+        return [[m, "pass" if a < 0 else text[a]] for m, a in ids]
 
     def _moves_by_seat(self, seat: int | None) -> list[tuple[int, int]] | None:
         """``(mover, action id)`` for this hand's moves; ``-1`` for a pass whose card ``seat`` cannot know."""
         if self.logs is None:
-            seen = self.seen
-            if seen is None:
+            if self.seen is None:
                 return None
-            by, moves = seen
-            if not self.partnership or (seat is not None and seat % 2 == by % 2):
-                return list(moves)
-            return [(m, -1 if a >= 0 and A.DECODED[a][0] == A.K_PASS else a) for m, a in moves]
-        if not self.logs or self.hand_no < 0:
+            moves = list(self.seen[1])  # the other side's passes already without their cards
+        elif not self.logs or self.hand_no < 0:
             return None
-        log = self.logs[-1]
-        n = self.num_players
-        first = log["dealer"] + 1
-        return [((first + i) % n, a) for i, a in enumerate(log["moves"])]
+        else:
+            log = self.logs[-1]
+            first = log["dealer"] + 1
+            moves = [((first + i) % self.num_players, a) for i, a in enumerate(log["moves"])]
+        if not self.partnership:  # no passes, nothing hidden
+            return moves
+        # Passes go between partners only: the passer's side sees the card, nobody else.
+        side = -1 if seat is None else seat % 2
+        return [(m, -1 if m % 2 != side and a >= 0 and A.DECODED[a][0] == A.K_PASS else a) for m, a in moves]
 
     def _points_if_closed(self, mine: Mine) -> int:
         """D8, and D6: a mine closed during its fight loses its most recent chest."""
@@ -790,8 +788,6 @@ class DiggingState(GameState):
         # Its past is not the real one, but the moves this seat saw are: the passes of the other side
         # without their cards. Kept until the determinisation moves on (then it has no record).
         moves = self._moves_by_seat(seat)
-        if moves is not None and self.partnership:
-            moves = [(m, -1 if m % 2 != seat % 2 and a >= 0 and A.DECODED[a][0] == A.K_PASS else a) for m, a in moves]
         out.seen = None if moves is None else (seat, tuple(moves))
         out._legal = None
         return out

@@ -24,7 +24,7 @@ import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -139,8 +139,11 @@ def run(plan: Plan, out: Path, on_round: Callable[[Round], None] | None = None,
     """Train as ``plan`` says, into ``out``; ``command`` (the command line that asked) is written
     into ``train.json`` and every network's description, so that a shipped network says how it was made."""
     began = time.perf_counter()
-    specs = [("--opponent", plan.opponent), ("--warmup-teacher", plan.warmup_teacher),
-             *(("--dagger-opponent", spec) for spec in plan.dagger_opponents)]
+    specs = [
+        ("--opponent", plan.opponent),
+        ("--warmup-teacher", plan.warmup_teacher),
+        *(("--dagger-opponent", spec) for spec in plan.dagger_opponents),
+    ]
     if plan.dagger and not plan.dagger_opponents:
         raise ValueError("--dagger needs at least one --dagger-opponent")
     if plan.fit.schedule not in SCHEDULES:
@@ -250,8 +253,9 @@ def run(plan: Plan, out: Path, on_round: Callable[[Round], None] | None = None,
             teachers = [SelfPlay(p, partnership, teacher=plan.warmup_teacher) for p, partnership in plan.tables]
             # Another teacher's games are never read, however many there are.
             same_teacher = source_plan.get("warmup_teacher", "heuristic") == plan.warmup_teacher
-            parts, played, seconds = play(pool, teachers, _first_seeds(plan)["warm-up"], plan.warmup,
-                                          "examples-warmup", readable=same_teacher)
+            parts, played, seconds = play(
+                pool, teachers, _first_seeds(plan)["warm-up"], plan.warmup, "examples-warmup", readable=same_teacher
+            )
             warm = Examples.join(parts)
             p_loss, v_loss = train(model, warm, plan.fit, seed=plan.seed)
             path = save("warmup", 0, len(warm), plan.warmup)
@@ -367,7 +371,10 @@ def with_warmup_values(data: Examples, warm: Examples | None, seed: int) -> Exam
     return data if warm is None else Examples.join([data, warm.values_only(len(data), seed=seed)])
 
 
-def split_held_out(parts: list[Examples], tables: int, holdout: int) -> tuple[list[Examples], list[Examples]]:
+T = TypeVar("T")
+
+
+def split_held_out(parts: list[T], tables: int, holdout: int) -> tuple[list[T], list[T]]:
     """A round's games (one part each) as those fitted on and those held out: every ``holdout``-th
     cycle of the ``tables`` is held out whole, so that every table is in the validation."""
     out = [holdout > 1 and (g // tables) % holdout == holdout - 1 for g in range(len(parts))]

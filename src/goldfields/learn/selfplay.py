@@ -11,6 +11,7 @@ visits among them, and, once the game is over, what each seat scored in
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,6 +22,10 @@ from ..bots.net import GAME, SEATS, relative_action
 from ..bots.registry import make_bot
 from ..core import registry
 from ..digging.actions import NUM_ACTIONS
+
+Decision = tuple[np.ndarray, list[int], Sequence[float], int, Sequence[float]]
+"""One decision before it goes into arrays: the mover's encoded view, its legal moves as relative
+ids, the policy target over them, the mover's seat, and the value target per absolute seat."""
 
 
 @dataclass
@@ -56,6 +61,23 @@ class Examples:
                                 self.value[at : at + n], (n,)))  # fmt: skip
             at += n
         return out
+
+    @classmethod
+    def of_game(cls, inputs: int, players: int, rows: list[Decision]) -> Examples:
+        """One game's decisions as arrays; the value is stored per seat relative to the mover, as
+        the network reads it."""
+        n = len(rows)
+        x = np.zeros((n, inputs), dtype=np.float32)
+        mask = np.zeros((n, NUM_ACTIONS), dtype=np.float32)
+        policy = np.zeros((n, NUM_ACTIONS), dtype=np.float32)
+        value = np.zeros((n, SEATS), dtype=np.float32)
+        for i, (vec, rel, shares, seat, values) in enumerate(rows):
+            x[i] = vec
+            mask[i, rel] = 1.0
+            policy[i, rel] = shares
+            for s in range(players):
+                value[i, (s - seat) % players] = values[s]
+        return cls(x, mask, policy, value, (n,))
 
     def values_only(self, count: int, seed: int) -> Examples:
         """Up to ``count`` decisions drawn at random, with no policy target: they teach the value alone."""
@@ -169,15 +191,4 @@ class SelfPlay:
             moves_in_hand[seat] += 1
             state.apply_action(action)
         returns = state.returns()
-        n = len(rows)
-        x = np.zeros((n, encoding.size), dtype=np.float32)
-        mask = np.zeros((n, NUM_ACTIONS), dtype=np.float32)
-        policy = np.zeros((n, NUM_ACTIONS), dtype=np.float32)
-        value = np.zeros((n, SEATS), dtype=np.float32)
-        for i, (vec, rel, shares, seat) in enumerate(rows):
-            x[i] = vec
-            mask[i, rel] = 1.0
-            policy[i, rel] = shares
-            for s in range(self.players):
-                value[i, (s - seat) % self.players] = returns[s]
-        return Examples(x, mask, policy, value, (n,))
+        return Examples.of_game(encoding.size, self.players, [(*row, returns) for row in rows])

@@ -19,7 +19,10 @@ the deciding seat's view (as in the search, so nothing hidden is used):
   determinisations) against the move a plain search of ``--reference``
   iterations plays there, and how much of the reference search's value for the
   seat that move gives up (how well it tells one move from its neighbours,
-  which is what a search asks of a leaf).
+  which is what a search asks of a leaf). The judge plays the move it visited
+  most, so a leaf's move can have a higher mean value and a negative regret.
+  The judge's own leaf is the rollout and the projection, which favours those
+  two leaves on this measure.
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ from collections.abc import Callable
 from rich.progress import Progress
 
 from goldfields.bots.digging_search import evaluate
-from goldfields.bots.ismcts import ISMCTSBot, search_game_for
+from goldfields.bots.ismcts import ISMCTSBot, SearchGame, search_game_for
 from goldfields.bots.net import evaluator
 from goldfields.bots.registry import make_bot
 from goldfields.core.game import GameState
@@ -40,10 +43,16 @@ from goldfields.digging import new_game
 
 Leaf = Callable[[GameState, int, random.Random], float]
 
+ROLLOUT = 8
+"""Moves the rollout leaf plays, as ``ismcts`` does by default (``depth=8``)."""
+SCORE_EVERY = 5
+"""Every fifth decision is scored against the game's result: neighbours say almost the same."""
+JUDGE_EVERY = 10
+"""Every tenth is judged by the reference search, which costs far more than the leaves."""
 
-def leaves(net: str) -> dict[str, Leaf]:
+
+def leaves(net: str, game: SearchGame) -> dict[str, Leaf]:
     ev = evaluator(net)
-    game = search_game_for("digging", "smart")
 
     def value_head(state: GameState, seat: int, rng: random.Random) -> float:
         if state.current_player < 0:  # the search itself falls back to the projection here
@@ -54,7 +63,7 @@ def leaves(net: str) -> dict[str, Leaf]:
         return evaluate(state)[seat]  # type: ignore[arg-type]
 
     def rollout(state: GameState, seat: int, rng: random.Random) -> float:
-        return game.rollout(state.clone(), rng, 8, seat)[seat]
+        return game.rollout(state, rng, ROLLOUT, seat)[seat]  # the callers' states are clones
 
     return {"value head": value_head, "projection": projection, "rollout 8 + projection": rollout}
 
@@ -63,7 +72,7 @@ def measure(players: int, games: int, reference: int, deals: int, net: str, seed
             progress: Progress) -> dict[str, dict[str, float]]:  # fmt: skip
     rng = random.Random(seed)
     game = search_game_for("digging", "smart")
-    fns = leaves(net)
+    fns = leaves(net, game)
     player = make_bot("ismcts:iterations=100", "digging")
     judge = ISMCTSBot(iterations=reference)
     guesses: dict[str, list[tuple[int, float]]] = {k: [] for k in fns}  # (seat, p) until the result is known
@@ -83,15 +92,15 @@ def measure(players: int, games: int, reference: int, deals: int, net: str, seed
             seat = state.current_player
             view = state.view(seat)
             turn += 1
-            if turn % 5 == 0:
+            if turn % SCORE_EVERY == 0:
                 det = game.determinise(view, rng)
                 for k, fn in fns.items():
                     guesses[k].append((seat, fn(det.clone(), seat, rng)))
             moves = game.root_moves(view, view.legal_actions())
-            if turn % 10 == 0 and len(moves) >= 3:
+            if turn % JUDGE_EVERY == 0 and len(moves) >= 3:
                 root = judge.search(view, random.Random(turn), judge.budget())
                 q = {a: root.children[a].w / root.children[a].n for a in moves if a in root.children}
-                best = max(q, key=lambda a: root.children[a].n)
+                best = max(q, key=lambda a: (root.children[a].n, root.children[a].w))  # as the bot plays
                 dets = [game.determinise(view, rng) for _ in range(deals)]
                 for k, fn in fns.items():
                     rating = {}

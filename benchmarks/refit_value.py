@@ -19,28 +19,29 @@ state) either
 
 The network starts from ``--net`` and keeps its policy by fitting its own prior
 on the same decisions, so only the value head's lesson changes. Every tenth
-game is held out, and the script prints the value's mean squared error on it
-before and after. Needs the ``learn`` extra (PyTorch).
+pair of games (one of each table) is held out, and the script prints the
+value's mean squared error on it (over the seats each game has) and the policy's
+loss, before and after. Needs the ``learn`` extra (PyTorch).
 """
 
 from __future__ import annotations
 
 import argparse
 import random
+import sys
 from pathlib import Path
 
-import numpy as np
 import torch
 from rich.progress import Progress
 
 from goldfields.bots.digging_search import evaluate
-from goldfields.bots.net import GAME, SEATS, NetEvaluator, evaluator, load_net, relative_action
+from goldfields.bots.net import GAME, NetEvaluator, evaluator, load_net, relative_action
 from goldfields.bots.registry import make_bot
 from goldfields.digging import new_game
-from goldfields.digging.actions import NUM_ACTIONS
 from goldfields.digging.state import DiggingState
-from goldfields.learn.selfplay import Examples
-from goldfields.learn.trainer import Fit, TorchNet, train
+from goldfields.learn.loop import split_held_out
+from goldfields.learn.selfplay import Decision, Examples
+from goldfields.learn.trainer import Fit, TorchNet, losses, train
 from goldfields.research.encoding import encoding_for
 
 TARGETS = ("hand", "now")
@@ -48,19 +49,19 @@ TARGETS = ("hand", "now")
 
 def labelled_game(seed: int, target: str, ev: NetEvaluator) -> Examples:
     """One game's decisions with a choice: the mover's encoded view, its legal moves, the network's
-    own prior as the policy target, and ``target``'s projection per relative seat as the value."""
-    players = 4 if seed % 2 else 2
+    own prior as the policy target, and ``target``'s projection per seat as the value."""
+    players = players_of(seed)
     rng = random.Random(seed)
     state: DiggingState = new_game(players, players == 4, rng=rng)
     bot = make_bot("ismcts:iterations=100", GAME)
     encoding = encoding_for(GAME)
-    done: list[tuple[np.ndarray, list[int], np.ndarray, int, list[float]]] = []
-    open_hand: list[tuple[np.ndarray, list[int], np.ndarray, int, list[float]]] = []
+    done: list[Decision] = []
+    open_hand: list[Decision] = []
 
     def end_of_hand() -> None:
         # At a chance node the hand is already in the totals; at the end, the result itself.
         values = state.returns() if state.is_terminal() else evaluate(state)
-        done.extend((x, rel, prior, seat, now if target == "now" else values) for x, rel, prior, seat, now in open_hand)
+        done.extend(row if target == "now" else (*row[:4], values) for row in open_hand)
         open_hand.clear()
 
     while not state.is_terminal():
@@ -74,27 +75,29 @@ def labelled_game(seed: int, target: str, ev: NetEvaluator) -> Examples:
         if len(legal) > 1:
             prior, _ = ev.evaluate(view.data, seat, legal)
             rel = [relative_action(a, seat, players) for a in legal]
-            open_hand.append((encoding.encode(view.data).copy(), rel, prior, seat, evaluate(state.clone())))
+            open_hand.append((encoding.encode(view.data).copy(), rel, prior.tolist(), seat, evaluate(state)))
         state.apply_action(bot.act(view, rng))
     end_of_hand()
-    n = len(done)
-    x = np.zeros((n, encoding.size), dtype=np.float32)
-    mask = np.zeros((n, NUM_ACTIONS), dtype=np.float32)
-    policy = np.zeros((n, NUM_ACTIONS), dtype=np.float32)
-    value = np.zeros((n, SEATS), dtype=np.float32)
-    for i, (vec, rel, prior, mover, values) in enumerate(done):
-        x[i] = vec
-        mask[i, rel] = 1.0
-        policy[i, rel] = prior
-        for s in range(players):
-            value[i, (s - mover) % players] = values[s]
-    return Examples(x, mask, policy, value, (n,))
+    return Examples.of_game(encoding.size, players, done)
 
 
-def value_error(model: TorchNet, data: Examples) -> float:
-    with torch.no_grad():
-        _, v = model(torch.from_numpy(data.x))
-    return float(((torch.sigmoid(v).numpy() - data.value) ** 2).mean())
+def players_of(seed: int) -> int:
+    """Even seeds 2 players, odd ones the partnership: two consecutive games hold both tables."""
+    return 4 if seed % 2 else 2
+
+
+def value_error(model: TorchNet, games: list[Examples], seeds: list[int]) -> float:
+    """Mean squared error of the value over the seats each game has (a 2-player game's other two
+    columns are padding, which would halve the figure)."""
+    total = count = 0.0
+    for game, seed in zip(games, seeds, strict=True):
+        players = players_of(seed)
+        with torch.no_grad():
+            _, v = model(torch.from_numpy(game.x))
+        err = (torch.sigmoid(v).numpy()[:, :players] - game.value[:, :players]) ** 2
+        total += float(err.sum())
+        count += err.size
+    return total / count
 
 
 def main() -> None:
@@ -109,8 +112,8 @@ def main() -> None:
     args = parser.parse_args()
     if args.out.suffix != ".npz":
         parser.error(f"OUT must end in .npz, not {args.out.name!r}")
-    if args.games < 10:
-        parser.error("--games must be at least 10 (every tenth game is held out)")
+    if args.games < 20:
+        parser.error("--games must be at least 20 (every tenth pair of games is held out)")
     ev = evaluator(args.net)
     games = []
     with Progress() as progress:
@@ -118,22 +121,25 @@ def main() -> None:
         for g in range(args.games):
             games.append(labelled_game(args.seed + g, args.target, ev))
             progress.advance(task)
-    held = Examples.join(games[::10])
-    fitted = Examples.join([e for i, e in enumerate(games) if i % 10])
+    pairs = list(zip(range(args.seed, args.seed + args.games), games, strict=True))
+    fitted_pairs, held_pairs = split_held_out(pairs, tables=2, holdout=10)  # whole pairs: both tables held out
+    fitted = [g for _, g in fitted_pairs]
+    held, held_seeds = [g for _, g in held_pairs], [s for s, _ in held_pairs]
     model = TorchNet.from_numpy(load_net(args.net))
-    before = value_error(model, held)
+    before = value_error(model, held, held_seeds), losses(model, Examples.join(held))[0]
+    # The value's loss weighs four times the policy's: the policy only has to stay where it is.
     fit = Fit(epochs=args.epochs, lr=args.lr, schedule="cosine", value_weight=4.0)
+    data = Examples.join(fitted)
     with Progress() as progress:
         task = progress.add_task("fitting", total=args.epochs)
-        train(model, fitted, fit, seed=args.seed, on_epoch=lambda *_: progress.advance(task))
-    after = value_error(model, held)
+        train(model, data, fit, seed=args.seed, on_epoch=lambda *_: progress.advance(task))
+    after = value_error(model, held, held_seeds), losses(model, Examples.join(held))[0]
     meta = {"value_target": args.target, "from": args.net, "games": args.games, "seed": args.seed,
-            "command": "python benchmarks/refit_value.py " + " ".join(
-                [str(args.out), "--target", args.target, "--games", str(args.games), "--net", args.net,
-                 "--epochs", str(args.epochs), "--lr", str(args.lr), "--seed", str(args.seed)])}  # fmt: skip
+            "command": "python benchmarks/refit_value.py " + " ".join(sys.argv[1:])}  # fmt: skip
     model.to_numpy(meta).save(args.out)
-    print(f"{len(fitted.x)} decisions fitted, {len(held.x)} held out ({held.games} games)")
-    print(f"held-out value error (mean squared, against the '{args.target}' target): {before:.4f} -> {after:.4f}")
+    print(f"{len(data)} decisions fitted, {sum(len(h) for h in held)} held out ({len(held)} games, both tables)")
+    print(f"held-out value error (mean squared, against the '{args.target}' target): {before[0]:.4f} -> {after[0]:.4f}")
+    print(f"held-out policy loss (against the starting network's prior): {before[1]:.4f} -> {after[1]:.4f}")
     print(f"wrote {args.out}; judge it with: python benchmarks/bench_value.py --net {args.out}")
 
 

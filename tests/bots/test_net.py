@@ -264,6 +264,82 @@ def test_a_training_round_writes_a_network_the_bots_load(tmp_path: Path) -> None
     assert on[0].win_rates == {"2p": first.win_rates["2p"]}  # round 0 there is round 1 here
 
 
+def test_a_stopped_training_run_keeps_its_games_and_goes_on_to_the_same_network(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("torch")
+    from goldfields.learn import loop
+    from goldfields.learn.loop import Plan, run
+    from goldfields.learn.selfplay import Examples
+    from goldfields.learn.trainer import Fit
+
+    plan = Plan(rounds=1, games=4, search=8, hidden=(16,), eval_games=2, tables=((2, False), (3, False)),
+                holdout=2, warmup=2, guide=False, jobs=1, fit=Fit(epochs=1))  # fmt: skip
+    whole = run(plan, tmp_path / "whole")
+    monkeypatch.setattr(loop, "SAVE_EVERY", 0.0)  # saved after every game, as if each took five minutes
+    out = tmp_path / "stopped"
+    games = out / "examples-01.npz"
+    saved: list[int] = []
+
+    def stop_in_the_third_self_play_game() -> None:
+        saved.append(Examples.load(games).games if games.exists() else 0)
+        if len(saved) == 2 + 3:  # the two warm-up games, then three of round 1's four
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        run(plan, out, on_game=stop_in_the_third_self_play_game)
+    assert saved[2:] == [0, 1, 2]  # saved as it went: each game's file is there at the next one
+    assert Examples.load(games).games == 3 and not (out / "round-01.npz").exists()
+    assert not list(out.glob("*.partial.npz"))
+
+    # Going on from its own folder reads the warm-up and three games, plays the fourth, and makes
+    # the network the unstopped run made.
+    again = run(Plan(**{**plan.__dict__, "examples_from": str(out)}), out)
+    assert math.isnan(again[1].games_per_second) and again[-1].games_per_second > 0
+    assert Examples.load(games).games == 4 and again[-1].win_rates == whole[-1].win_rates
+    with np.load(tmp_path / "whole" / "round-01.npz") as x, np.load(out / "round-01.npz") as y:
+        assert all(np.array_equal(x[k], y[k]) for k in x.files)
+
+    # Games caught being replaced are played again, never read as the plan's.
+    (out / "examples-01.json").write_text(json.dumps({"being written": "examples-01"}))
+    replayed = run(Plan(**{**plan.__dict__, "examples_from": str(out)}), tmp_path / "replayed")
+    assert replayed[-1].games_per_second > 0
+
+
+def test_the_train_command_stopped_by_sigterm_keeps_its_games_and_says_how_to_go_on(tmp_path: Path) -> None:
+    pytest.importorskip("torch")
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    out = tmp_path / "run"
+    script = Path(sys.executable).with_name("goldfields")
+    command = [str(script)] if script.exists() else [sys.executable, "-m", "goldfields.cli.app"]
+    args = [*command, "train", "--rounds", "1", "--games", "200", "--search", "8",
+            "--hidden", "8", "--eval-games", "2", "--tables", "2p", "--warmup", "2", "--jobs", "1",
+            "--seed", "5", "--out", str(out)]  # fmt: skip
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            env={**os.environ, "COLUMNS": "200"})  # fmt: skip
+    try:
+        # The warm-up's games are saved when its batch ends: the self-play batch has begun.
+        deadline = time.monotonic() + 300
+        while not (out / "examples-warmup.json").exists():
+            assert proc.poll() is None and time.monotonic() < deadline, proc.stdout and proc.stdout.read()
+            time.sleep(0.2)
+        proc.send_signal(signal.SIGTERM)
+        output, _ = proc.communicate(timeout=300)
+    finally:
+        proc.kill()
+    assert proc.returncode == 128 + signal.SIGTERM, output
+    assert "stopped: the games finished so far are kept in" in output and "--examples-from" in output
+    from goldfields.learn.selfplay import Examples
+
+    assert Examples.load(out / "examples-warmup.npz").games == 2
+    assert json.loads((out / "examples-warmup.json").read_text()) == {}
+
+
 def test_dagger_games_let_the_network_and_the_opponent_play_while_the_search_labels(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
     from goldfields.core import registry

@@ -14,7 +14,8 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import TypeVar
 
 from .schedule import GameJob
@@ -152,3 +153,33 @@ def ray_map(fn: Callable[[A], R], items: Sequence[A], address: str,
         if started:
             ray.shutdown()
     return [r for r in results if r is not None]
+
+
+class Caught:
+    """The signal that stopped a run (``SIGINT`` unless SIGTERM did)."""
+
+    signum: int = signal.SIGINT
+
+
+@contextmanager
+def sigterm_as_interrupt() -> Iterator[Caught]:
+    """Treat SIGTERM (a time limit, ``kill``) like Ctrl-C: stop the workers, keep what is written.
+
+    Python's default SIGTERM ends the process at once, skipping the cleanup that
+    terminates the pool, so the workers would play on orphaned. Only the main
+    thread may set handlers; elsewhere the default stays.
+    """
+    caught = Caught()
+    if threading.current_thread() is not threading.main_thread():
+        yield caught
+        return
+
+    def handler(signum: int, frame: object) -> None:
+        caught.signum = signum
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, handler)
+    try:
+        yield caught
+    finally:
+        signal.signal(signal.SIGTERM, previous)

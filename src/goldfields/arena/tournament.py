@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import signal
-import threading
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -19,7 +16,7 @@ from ..bots.registry import BotSpec, make_bot
 from ..core.words import plural
 from .games import GameSpec
 from .report import EntrantSummary, summarise, write_chart, write_games_csv, write_summary_csv
-from .runner import OnDone, default_jobs, run_local, run_ray
+from .runner import OnDone, default_jobs, run_local, run_ray, sigterm_as_interrupt
 from .schedule import GameJob, deals_for, entrant_labels, schedule
 from .store import ResumeError, RunStore, manifest_of
 from .worker import GameResult
@@ -108,7 +105,7 @@ def run_tournament(
         played.append(result)
 
     try:
-        with _sigterm_as_interrupt() as caught:
+        with sigterm_as_interrupt() as caught:
             try:
                 if progress and todo:
                     bar = Progress(
@@ -140,34 +137,6 @@ def run_tournament(
     if t.out is not None:
         save(t, results, summary)
     return TournamentResult(t, results, summary, resumed=len(done))
-
-
-class _Caught:
-    signum: int = signal.SIGINT
-
-
-@contextmanager
-def _sigterm_as_interrupt() -> Iterator[_Caught]:
-    """Treat SIGTERM (a time limit, ``kill``) like Ctrl-C: stop the workers, keep what is written.
-
-    Python's default SIGTERM ends the process at once, skipping the cleanup that
-    terminates the pool, so the workers would play on orphaned. Only the main
-    thread may set handlers; elsewhere the default stays.
-    """
-    caught = _Caught()
-    if threading.current_thread() is not threading.main_thread():
-        yield caught
-        return
-
-    def handler(signum: int, frame: object) -> None:
-        caught.signum = signum
-        raise KeyboardInterrupt
-
-    previous = signal.signal(signal.SIGTERM, handler)
-    try:
-        yield caught
-    finally:
-        signal.signal(signal.SIGTERM, previous)
 
 
 def _run(t: Tournament, jobs: Sequence[GameJob], on_done: OnDone | None) -> list[GameResult]:

@@ -11,6 +11,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from ..arena import Interrupted
+from ..arena.runner import sigterm_as_interrupt
 from .options import print_error
 
 HELP = "\n\n".join(
@@ -20,6 +22,8 @@ HELP = "\n\n".join(
         "the recent rounds' decisions (the search's visit shares and each game's result), and measures the "
         "'net' bot against --opponent on duplicate deals. Writes round-NN.npz networks, curve.csv, curve.png "
         "and train.json into --out. Needs PyTorch: pip install 'goldfields[learn]'.",
+        "Stopped (Ctrl-C, SIGTERM), it keeps the games finished so far; the same command with "
+        "--examples-from OUT reads them and plays only the rest.",
         "Use a network with: goldfields arena net:net=OUT/round-08.npz heuristic",
     ]
 )
@@ -165,10 +169,18 @@ def train(
         if lr_schedule != "constant":  # the networks made before this option were fitted at a constant rate
             spelled.append(f"--lr-schedule {lr_schedule}")
         command = "goldfields train " + " ".join(spelled)
-        try:
-            run(plan, out, on_round=on_round, on_game=lambda: progress.advance(task), command=command)
-        except ValueError as err:
-            progress.stop()
-            print_error(console, err)
-            raise typer.Exit(2) from None
+        with sigterm_as_interrupt() as caught:
+            try:
+                run(plan, out, on_round=on_round, on_game=lambda: progress.advance(task), command=command)
+            except ValueError as err:
+                progress.stop()
+                print_error(console, err)
+                raise typer.Exit(2) from None
+            except (KeyboardInterrupt, Interrupted) as stop:
+                # Interrupted: the signal came while a round's measuring games were played.
+                signum = stop.signum if isinstance(stop, Interrupted) else caught.signum
+                progress.stop()
+                console.print(escape(f"stopped: the games finished so far are kept in {out}; to go on, run the same "
+                                     f"command with --examples-from {shlex.quote(str(out))}"))  # fmt: skip
+                raise typer.Exit(128 + signum) from None
     console.print(f"wrote {out}/round-NN.npz, {out}/curve.csv, {out}/curve.png, {out}/train.json")

@@ -234,15 +234,34 @@ def run(plan: Plan, out: Path, on_round: Callable[[Round], None] | None = None,
                 return parts, 0, 0.0
         seeds = [(players[g % len(players)], first_seed + g) for g in range(len(parts), games)]
         start = time.perf_counter()
-        if plan.ray is not None:
-            parts += ray_map(_play, seeds, plan.ray, on_each=lambda _: on_game() if on_game else None)
-        else:
-            for part in pool.imap(_play, seeds):  # in order: the same seed gives the same weights
-                parts.append(part)
-                if on_game is not None:
-                    on_game()
-        Examples.join(parts).save(out / f"{cache}.npz")  # to fit again, or study, without playing
-        _write_made_by(out / f"{cache}.json", made_by)
+
+        def keep() -> None:
+            """Save the games so far: to fit again or study without playing, and, should the run
+            stop part-way, for a run with ``--examples-from`` this folder to read instead of playing.
+            While the games are replaced (whole, never cut short), what made them says nothing
+            that a plan matches, so a run stopped in between plays them again rather than read
+            the games of one plan for another's."""
+            if parts:
+                _write_made_by(out / f"{cache}.json", {"being written": cache})
+                partial = out / f"{cache}.partial.npz"
+                Examples.join(parts).save(partial)
+                partial.replace(out / f"{cache}.npz")
+                _write_made_by(out / f"{cache}.json", made_by)
+
+        saved = time.monotonic()
+        try:
+            if plan.ray is not None:
+                parts += ray_map(_play, seeds, plan.ray, on_each=lambda _: on_game() if on_game else None)
+            else:
+                for part in pool.imap(_play, seeds):  # in order: the same seed gives the same weights
+                    parts.append(part)
+                    if on_game is not None:
+                        on_game()
+                    if time.monotonic() - saved >= SAVE_EVERY:
+                        keep()
+                        saved = time.monotonic()
+        finally:  # stopped (Ctrl-C, SIGTERM) or failed: the games finished in order are kept too
+            keep()
         return parts, len(seeds), time.perf_counter() - start
 
     # Round 0 is the untrained network: where the learning curve starts.
@@ -380,6 +399,10 @@ def split_held_out(parts: list[T], tables: int, holdout: int) -> tuple[list[T], 
     out = [holdout > 1 and (g // tables) % holdout == holdout - 1 for g in range(len(parts))]
     return [p for p, o in zip(parts, out, strict=True) if not o], [p for p, o in zip(parts, out, strict=True) if o]
 
+
+SAVE_EVERY = 300.0
+"""Seconds between saves of a batch's finished games while it plays: a run killed outright loses
+at most this much play (a stopped one loses none). Each save writes every game so far again."""
 
 SAME_GAMES = ("seed", "tables", "search")
 """What makes the self-play games of two plans the same (with no network guiding them): game ``g``

@@ -434,6 +434,38 @@ def test_a_dagger_round_fits_again_on_the_games_its_network_played(tmp_path: Pat
         run(Plan(**{**plan.__dict__, "dagger": 0, "dagger_passes": 2}), tmp_path / "e")
 
 
+def test_a_deeper_search_can_label_the_dagger_games_and_its_labels_are_never_read_as_the_others(
+    tmp_path: Path,
+) -> None:
+    pytest.importorskip("torch")
+    from goldfields.learn.loop import Plan, run
+    from goldfields.learn.selfplay import Examples
+    from goldfields.learn.trainer import Fit
+
+    plan = Plan(rounds=1, games=2, search=8, hidden=(16,), eval_games=2, tables=((2, False),), holdout=0,
+                guide=False, jobs=1, fit=Fit(epochs=1), dagger=2, dagger_opponents=("heuristic",))  # fmt: skip
+    run(plan, tmp_path / "a")
+    shallow = Examples.load(tmp_path / "a" / "dagger-01.npz")
+    deep = run(Plan(**{**plan.__dict__, "examples_from": str(tmp_path / "a"), "dagger_search": 64}), tmp_path / "d")
+    assert deep[-1].games_per_second > 0  # the DAgger games were played, not read
+    assert np.array_equal(Examples.load(tmp_path / "d" / "examples-01.npz").x,
+                          Examples.load(tmp_path / "a" / "examples-01.npz").x)  # fmt: skip
+    labelled = Examples.load(tmp_path / "d" / "dagger-01.npz")
+    # The same first position, labelled by 64 iterations instead of 8.
+    assert labelled.games == 2 and np.array_equal(labelled.x[0], shallow.x[0])
+    assert not np.array_equal(labelled.policy[0], shallow.policy[0])
+    made = json.loads((tmp_path / "d" / "dagger-01.json").read_text())
+    assert made["labelled_by"] == 64
+    assert json.loads((tmp_path / "d" / "round-01.json").read_text())["plan"]["dagger_search"] == 64
+    # Read back by the same setting; the plan's own search, spelled out, reads the first run's games.
+    assert math.isnan(run(Plan(**{**plan.__dict__, "examples_from": str(tmp_path / "d"), "dagger_search": 64}),
+                          tmp_path / "d2")[-1].games_per_second)  # fmt: skip
+    same = run(Plan(**{**plan.__dict__, "examples_from": str(tmp_path / "a"), "dagger_search": 8}), tmp_path / "s")
+    assert math.isnan(same[-1].games_per_second)
+    with pytest.raises(ValueError, match="--dagger-search"):
+        run(Plan(**{**plan.__dict__, "dagger": 0, "dagger_search": 64}), tmp_path / "e")
+
+
 def test_each_dagger_pass_is_played_by_the_network_the_last_pass_fitted(tmp_path: Path) -> None:
     pytest.importorskip("torch")
     from goldfields.learn import loop
@@ -662,8 +694,9 @@ def test_the_train_command_refuses_bad_tables_and_records_how_it_ran(tmp_path: P
     assert bad.exit_code == 2 and "--dagger N" in " ".join(bad.output.split()) and not (tmp_path / "x").exists()
     bad = CliRunner().invoke(app, ["train", "--lr-schedule", "linear", "--out", str(tmp_path / "x")])
     assert bad.exit_code == 2 and "cosine" in bad.output and not (tmp_path / "x").exists()
-    bad = CliRunner().invoke(app, ["train", "--dagger-passes", "2", "--out", str(tmp_path / "x")])
-    assert bad.exit_code == 2 and "--dagger N" in " ".join(bad.output.split()) and not (tmp_path / "x").exists()
+    for option in ("--dagger-passes", "--dagger-search"):
+        bad = CliRunner().invoke(app, ["train", option, "2", "--out", str(tmp_path / "x")])
+        assert bad.exit_code == 2 and "--dagger N" in " ".join(bad.output.split()) and not (tmp_path / "x").exists()
     out = tmp_path / "run"
     args = ["train", "--rounds", "1", "--games", "1", "--search", "8", "--hidden", " 8", "--eval-games", "2",
             "--tables", "2p, 2p", "--jobs", "1", "--seed", "5", "--out", str(out)]  # fmt: skip

@@ -63,6 +63,10 @@ def train(
                                                               "games are played against; repeat it for several, "
                                                               "taken in turn.  \\[default: heuristic]",
                                                               show_default=False)] = None,
+    dagger_search: Annotated[int | None, typer.Option("--dagger-search", min=1, help="ISMCTS iterations of the "
+                                                      "search that labels the --dagger games (it plays none of "
+                                                      "their moves).  \\[default: --search]",
+                                                      show_default=False)] = None,
     dagger_passes: Annotated[int, typer.Option("--dagger-passes", min=1, help="Times per round that the "
                                                "newest network plays the --dagger games and the round is "
                                                "fitted again on all of them.")] = 1,
@@ -98,6 +102,9 @@ def train(
     if dagger_opponent and not dagger:
         print_error(console, "--dagger-opponent names the opponents of the --dagger games; give --dagger N too")
         raise typer.Exit(2)
+    if dagger_search is not None and not dagger:
+        print_error(console, "--dagger-search sets the search that labels the --dagger games; give --dagger N too")
+        raise typer.Exit(2)
     if dagger_passes > 1 and not dagger:
         print_error(console, "--dagger-passes repeats the --dagger games; give --dagger N too")
         raise typer.Exit(2)
@@ -119,6 +126,7 @@ def train(
                 opponent=opponent, tables=table_list, guide=guide, jobs=jobs, ray=ray, seed=seed,
                 init=None if init is None else str(init), warmup=warmup, warmup_teacher=warmup_teacher,
                 dagger=dagger, dagger_opponents=tuple(dagger_opponent or ("heuristic",)), dagger_passes=dagger_passes,
+                dagger_search=dagger_search,
                 fits=fits,
                 examples_from=None if examples_from is None else str(examples_from),
                 fit=Fit(schedule=lr_schedule))  # fmt: skip
@@ -162,6 +170,8 @@ def train(
         if dagger:
             spelled.append(f"--dagger {dagger}")
             spelled += [f"--dagger-opponent {shlex.quote(o)}" for o in plan.dagger_opponents]
+            if dagger_search is not None:
+                spelled.append(f"--dagger-search {dagger_search}")
             if dagger_passes > 1:  # one pass is how the networks made before this option were trained
                 spelled.append(f"--dagger-passes {dagger_passes}")
         if fits > 1:

@@ -75,6 +75,10 @@ class Plan:
     The round's network is then fitted again, from where the round began, on both kinds of games
     (DAgger: the policy also learns in the positions its own play leads to)."""
     dagger_opponents: tuple[str, ...] = ("heuristic",)
+    dagger_search: int | None = None
+    """ISMCTS iterations of the search that labels the ``dagger`` games (``None``: ``search``). It
+    only labels them, so a deeper one costs time a label and changes no move played: labels from
+    a search nearer the budget the network will guide, at the price of fewer of them."""
     dagger_passes: int = 1
     """Times per round that the network plays ``dagger`` games and the round is fitted again: each
     pass's games are played by the network the last pass fitted, and every fit is on all the
@@ -151,6 +155,8 @@ def run(plan: Plan, out: Path, on_round: Callable[[Round], None] | None = None,
     _check_seeds(plan)
     if plan.fits < 1:
         raise ValueError(f"--fits {plan.fits}: at least one fit a round")
+    if plan.dagger_search is not None and (plan.dagger_search < 1 or not plan.dagger):
+        raise ValueError(f"--dagger-search {plan.dagger_search}: give --dagger N too, and at least one iteration")
     if plan.dagger_passes < 1 or (plan.dagger_passes > 1 and not plan.dagger):
         raise ValueError(f"--dagger-passes {plan.dagger_passes}: give --dagger N too, and at least one pass")
     if plan.dagger:
@@ -294,6 +300,7 @@ def run(plan: Plan, out: Path, on_round: Callable[[Round], None] | None = None,
             data = with_warmup_values(Examples.join(buffer), warm, plan.seed + r)
             p_loss, v_loss = train(model, data, plan.fit, seed=plan.seed + r)
             dagger_before = (r - 1) * plan.dagger * plan.dagger_passes
+            labeller = plan.dagger_search or plan.search
             for k in range(1, plan.dagger_passes + 1) if plan.dagger else ():
                 suffix = "" if k == 1 else f"-{k}"
                 learner = save(f"round-{r:02d}-learner{suffix}", r, len(data), r * plan.games,
@@ -305,7 +312,9 @@ def run(plan: Plan, out: Path, on_round: Callable[[Round], None] | None = None,
                     _first_seeds(plan)[f"round {r} DAgger pass {k}"], plan.dagger,
                     f"dagger-{r:02d}{suffix}", readable=r == 1 or source_guided == (guide is not None),
                     made_by={"learner": _digest(learner), "opponents": list(plan.dagger_opponents),
-                             **({} if guide is None else {"guide": _digest(Path(guide))})})  # fmt: skip
+                             **({} if guide is None else {"guide": _digest(Path(guide))}),
+                             # Named only when it differs, so games labelled before the option still read.
+                             **({"labelled_by": labeller} if labeller != plan.search else {})})  # fmt: skip
                 played, seconds = played + more, seconds + more_seconds
                 buffer[-1] = Examples.join([buffer[-1], *dagger])
                 model.load_state_dict(began_round)
@@ -379,7 +388,8 @@ def _dagger_tables(plan: Plan, learner: Path, guide: str | None) -> list[SelfPla
     table in turn (at a table of three, each seat)."""
     definition = registry.get(GAME)
     sides = {t: len(definition.sides(definition.params(players=t[0], partnership=t[1]))) for t in plan.tables}
-    return [SelfPlay(p, partnership, plan.search, guide, learner=str(learner), learner_side=side, opponent=opponent)
+    labeller = plan.dagger_search or plan.search
+    return [SelfPlay(p, partnership, labeller, guide, learner=str(learner), learner_side=side, opponent=opponent)
             for side in range(max(sides.values())) for opponent in plan.dagger_opponents
             for p, partnership in plan.tables if side < sides[(p, partnership)]]  # fmt: skip
 

@@ -95,6 +95,11 @@ class Plan:
     and opponents."""
     fit: Fit = field(default_factory=Fit)
 
+    @property
+    def labeller(self) -> int:
+        """Iterations of the search that labels the DAgger games."""
+        return self.dagger_search or self.search
+
 
 @dataclass
 class Round:
@@ -300,7 +305,6 @@ def run(plan: Plan, out: Path, on_round: Callable[[Round], None] | None = None,
             data = with_warmup_values(Examples.join(buffer), warm, plan.seed + r)
             p_loss, v_loss = train(model, data, plan.fit, seed=plan.seed + r)
             dagger_before = (r - 1) * plan.dagger * plan.dagger_passes
-            labeller = plan.dagger_search or plan.search
             for k in range(1, plan.dagger_passes + 1) if plan.dagger else ():
                 suffix = "" if k == 1 else f"-{k}"
                 learner = save(f"round-{r:02d}-learner{suffix}", r, len(data), r * plan.games,
@@ -314,7 +318,7 @@ def run(plan: Plan, out: Path, on_round: Callable[[Round], None] | None = None,
                     made_by={"learner": _digest(learner), "opponents": list(plan.dagger_opponents),
                              **({} if guide is None else {"guide": _digest(Path(guide))}),
                              # Named only when it differs, so games labelled before the option still read.
-                             **({"labelled_by": labeller} if labeller != plan.search else {})})  # fmt: skip
+                             **({"labelled_by": plan.labeller} if plan.labeller != plan.search else {})})  # fmt: skip
                 played, seconds = played + more, seconds + more_seconds
                 buffer[-1] = Examples.join([buffer[-1], *dagger])
                 model.load_state_dict(began_round)
@@ -388,8 +392,7 @@ def _dagger_tables(plan: Plan, learner: Path, guide: str | None) -> list[SelfPla
     table in turn (at a table of three, each seat)."""
     definition = registry.get(GAME)
     sides = {t: len(definition.sides(definition.params(players=t[0], partnership=t[1]))) for t in plan.tables}
-    labeller = plan.dagger_search or plan.search
-    return [SelfPlay(p, partnership, labeller, guide, learner=str(learner), learner_side=side, opponent=opponent)
+    return [SelfPlay(p, partnership, plan.labeller, guide, learner=str(learner), learner_side=side, opponent=opponent)
             for side in range(max(sides.values())) for opponent in plan.dagger_opponents
             for p, partnership in plan.tables if side < sides[(p, partnership)]]  # fmt: skip
 

@@ -60,6 +60,8 @@ PLAYER = "ismcts:iterations=300"
 """The bot that plays the games the positions come from."""
 EVERY = 10
 """One decision in ten with three or more moves is taken."""
+JUDGE_SEEDS = 1_000_000
+"""The judge searches position ``i`` with seed ``i``; the specs' seeds start above this."""
 
 
 def positions(players: int, count: int, seed: int) -> list[GameState]:
@@ -91,7 +93,7 @@ def judge(spec: str, states: list[GameState], progress: Progress, label: str) ->
     out = []
     task = progress.add_task(f"judging {label}", total=len(states))
     for i, state in enumerate(states):
-        root = bot.search(state.view(state.current_player), random.Random(i), bot.budget())
+        root = bot.search(state.view(state.current_player), random.Random(i), bot.budget())  # seeds < JUDGE_SEEDS
         q = {a: ch.w / ch.n for a, ch in root.children.items() if ch.n}
         q[-1] = max(root.children, key=lambda a: (root.children[a].n, root.children[a].w))
         out.append(q)
@@ -111,7 +113,9 @@ def screen(spec: str, states: list[GameState], values: list[dict[int, float]], r
         mine = []
         for r in range(repeats):
             t0 = time.perf_counter()
-            move = bot.act(view, random.Random(1000 * r + i))
+            # Never the judge's seed: a search of the judge's kind would grow the first part of
+            # the judge's own tree, and agree with it for that alone.
+            move = bot.act(view, random.Random(JUDGE_SEEDS + 1000 * (r + 1) + i))
             spent += time.perf_counter() - t0
             # A move the judge never visited it valued below all it did: charge the worst it saw.
             mine.append(q[best] - q.get(move, min(v for a, v in q.items() if a >= 0)))

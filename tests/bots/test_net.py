@@ -300,13 +300,23 @@ def test_a_stopped_training_run_keeps_its_games_and_goes_on_to_the_same_network(
     with np.load(tmp_path / "whole" / "round-01.npz") as x, np.load(out / "round-01.npz") as y:
         assert all(np.array_equal(x[k], y[k]) for k in x.files)
 
+    # Stopped while measuring the round: the measurement is played again, from the start.
+    from goldfields.arena.store import JOURNAL
+
+    journal = out / "arena-01-2p" / JOURNAL
+    journal.write_text("".join(journal.read_text().splitlines(keepends=True)[:1]))
+    measured_again = run(Plan(**{**plan.__dict__, "examples_from": str(out)}), out)
+    assert measured_again[-1].win_rates == whole[-1].win_rates
+
     # Games caught being replaced are played again, never read as the plan's.
     (out / "examples-01.json").write_text(json.dumps({"being written": "examples-01"}))
     replayed = run(Plan(**{**plan.__dict__, "examples_from": str(out)}), tmp_path / "replayed")
     assert replayed[-1].games_per_second > 0
 
 
-def test_the_train_command_stopped_by_sigterm_keeps_its_games_and_says_how_to_go_on(tmp_path: Path) -> None:
+def test_the_train_command_stopped_by_sigterm_says_how_to_go_on_and_leaves_no_file_half_written(
+    tmp_path: Path,
+) -> None:
     pytest.importorskip("torch")
     import os
     import signal
@@ -314,75 +324,38 @@ def test_the_train_command_stopped_by_sigterm_keeps_its_games_and_says_how_to_go
     import sys
     import time
 
+    from goldfields.learn.selfplay import Examples
+
     out = tmp_path / "run"
     script = Path(sys.executable).with_name("goldfields")
     command = [str(script)] if script.exists() else [sys.executable, "-m", "goldfields.cli.app"]
-    args = [*command, "train", "--rounds", "1", "--games", "200", "--search", "8",
-            "--hidden", "8", "--eval-games", "2", "--tables", "2p", "--warmup", "2", "--jobs", "1",
-            "--seed", "5", "--out", str(out)]  # fmt: skip
-    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                            env={**os.environ, "COLUMNS": "200"})  # fmt: skip
+    args = [*command, "train", "--rounds", "1", "--games", "200", "--search", "8", "--hidden", "8",
+            "--eval-games", "2", "--tables", "2p", "--warmup", "2", "--jobs", "2", "--seed", "5",
+            "--out", str(out)]  # fmt: skip
+    with (tmp_path / "output").open("w") as log:
+        proc = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "COLUMNS": "200"})
     try:
-        # The warm-up's games are saved when its batch ends: the self-play batch has begun.
+        # The warm-up network is saved after its games and fit: the signal comes while the run
+        # measures it or plays round 1's games.
         deadline = time.monotonic() + 300
-        while not (out / "examples-warmup.json").exists():
-            assert proc.poll() is None and time.monotonic() < deadline, proc.stdout and proc.stdout.read()
+        while not (out / "warmup.npz").exists():
+            assert proc.poll() is None, (tmp_path / "output").read_text()
+            assert time.monotonic() < deadline, "no warm-up network within 300 s"
             time.sleep(0.2)
         proc.send_signal(signal.SIGTERM)
-        output, _ = proc.communicate(timeout=300)
+        proc.wait(timeout=300)
     finally:
         proc.kill()
+    output = (tmp_path / "output").read_text()
     assert proc.returncode == 128 + signal.SIGTERM, output
-    assert "stopped: the games finished so far are kept in" in output and "--examples-from" in output
-    from goldfields.learn.selfplay import Examples
-
+    assert "stopped: the games finished so far are kept in" in " ".join(output.split()), output
+    assert f"--examples-from {out}" in " ".join(output.split())
     assert Examples.load(out / "examples-warmup.npz").games == 2
     assert json.loads((out / "examples-warmup.json").read_text()) == {}
-
-
-def test_dagger_games_let_the_network_and_the_opponent_play_while_the_search_labels(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
-    from goldfields.core import registry
-    from goldfields.learn import selfplay
-
-    events: list[tuple] = []  # ("asked", bot, seat, action) and ("applied", action), in order
-    real = selfplay.make_bot
-
-    def spy(spec: str, game: str):  # a bot whose calls, and what it answered, are logged
-        bot = real(spec, game)
-        act = bot.act
-
-        def logged(view, rng):
-            action = act(view, rng)
-            events.append(("asked", spec.split(":")[0], view.seat, action))
-            return action
-
-        bot.act = logged
-        return bot
-
-    monkeypatch.setattr(selfplay, "make_bot", spy)
-    net = random_net(tmp_path / "n.npz")
-    definition = registry.get("digging")
-    state_type = type(definition.new_state(definition.params(players=2, partnership=False), random.Random(0)))
-    apply = state_type.apply_action
-    monkeypatch.setattr(state_type, "apply_action", lambda self, a: (events.append(("applied", a)), apply(self, a))[1])
-    for players, partnership in ((4, True), (2, False), (3, False)):
-        params = definition.params(players=players, partnership=partnership)
-        for side in (0, 1):
-            events.clear()
-            game = selfplay.SelfPlay(players, partnership, 8, learner=str(net), learner_side=side,
-                                     opponent="heuristic").game(3)  # fmt: skip
-            asked = [(i, e) for i, e in enumerate(events) if e[0] == "asked"]
-            # Every labelled decision was played by the network on its side's seats and by the
-            # heuristic on the others, and the move applied is the one the bot gave.
-            assert len(asked) == len(game) > 0
-            sides = {bot: {definition.side_of(params, e[2]) for _, e in asked if e[1] == bot}
-                     for bot in ("net", "heuristic")}
-            assert sides["net"] == {side} and side not in sides["heuristic"] and sides["heuristic"]
-            assert all(events[i + 1] == ("applied", e[3]) for i, e in asked)
-            # The label is the search's visit shares, not the bot's one move.
-            assert np.allclose(game.policy.sum(1), 1) and (game.policy <= game.mask).all()
-            assert ((game.policy > 0) & (game.policy < 1)).any()
+    assert not list(out.glob("*.partial.npz")) and not (out / "round-01.npz").exists()
+    if (out / "examples-01.npz").exists():  # round 1 had begun: its finished games are kept, readable
+        assert Examples.load(out / "examples-01.npz").games >= 1
+        assert json.loads((out / "examples-01.json").read_text()) == {}
 
 
 def test_a_dagger_round_fits_again_on_the_games_its_network_played(tmp_path: Path) -> None:
@@ -462,6 +435,8 @@ def test_a_deeper_search_can_label_the_dagger_games_and_its_labels_are_never_rea
                           tmp_path / "d2")[-1].games_per_second)  # fmt: skip
     same = run(Plan(**{**plan.__dict__, "examples_from": str(tmp_path / "a"), "dagger_search": 8}), tmp_path / "s")
     assert math.isnan(same[-1].games_per_second)
+    # And the plan's own search does not read the deeper labels.
+    assert run(Plan(**{**plan.__dict__, "examples_from": str(tmp_path / "d")}), tmp_path / "n")[-1].games_per_second > 0
     with pytest.raises(ValueError, match="--dagger-search"):
         run(Plan(**{**plan.__dict__, "dagger": 0, "dagger_search": 64}), tmp_path / "e")
 

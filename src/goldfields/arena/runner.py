@@ -37,10 +37,10 @@ def default_jobs() -> int:
 def run_local(jobs: Sequence[GameJob], workers: int, on_done: OnDone | None = None) -> list[GameResult]:
     """Play the games here (one worker) or in a pool of worker processes.
 
-    However the arena stops (Ctrl-C, SIGTERM turned into KeyboardInterrupt by the
-    tournament, an error), the pool's workers are terminated before this returns;
+    However the arena stops (Ctrl-C, SIGTERM turned into KeyboardInterrupt by
+    :func:`sigterm_as_interrupt`, an error), the pool's workers are terminated before this returns;
     and were this process killed outright, each worker dies with it (see
-    :func:`_worker_init`). ``on_done`` sees every game as it finishes.
+    :func:`worker_init`). ``on_done`` sees every game as it finishes.
     """
     results: list[GameResult] = []
     if workers <= 1 or len(jobs) <= 1:
@@ -53,7 +53,7 @@ def run_local(jobs: Sequence[GameJob], workers: int, on_done: OnDone | None = No
     # "spawn": fresh interpreters, so no lock held by a thread here (the progress
     # bar's refresher) is copied into a worker half-taken, as fork could.
     context = multiprocessing.get_context("spawn")
-    pool = context.Pool(min(workers, len(jobs)), initializer=_worker_init, initargs=(os.getpid(),))
+    pool = context.Pool(min(workers, len(jobs)), initializer=worker_init, initargs=(os.getpid(),))
     try:
         for result in pool.imap_unordered(run_job, jobs):
             results.append(result)
@@ -69,8 +69,9 @@ def run_local(jobs: Sequence[GameJob], workers: int, on_done: OnDone | None = No
     return sorted(results, key=lambda r: r.index)
 
 
-def _worker_init(parent: int) -> None:
-    """Set up a pool worker: Ctrl-C is for the arena, and the worker must not outlive it."""
+def worker_init(parent: int) -> None:
+    """Set up a pool worker of process ``parent`` (the arena, or training): Ctrl-C is for the
+    parent, and the worker must not outlive it."""
     # Ctrl-C reaches the whole process group; the arena handles it and terminates the
     # pool, so a worker need not print a KeyboardInterrupt traceback of its own.
     signal.signal(signal.SIGINT, signal.SIG_IGN)

@@ -19,6 +19,7 @@ import itertools
 import json
 import math
 import multiprocessing
+import os
 import shutil
 import time
 from collections.abc import Callable
@@ -29,7 +30,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from ..arena import GameSpec, Tournament, run_tournament
-from ..arena.runner import ray_map
+from ..arena.runner import ray_map, worker_init
 from ..bots import make_bot
 from ..bots.net import GAME, load_net
 from ..core import registry
@@ -77,8 +78,10 @@ class Plan:
     dagger_opponents: tuple[str, ...] = ("heuristic",)
     dagger_search: int | None = None
     """ISMCTS iterations of the search that labels the ``dagger`` games (``None``: ``search``). It
-    only labels them, so a deeper one costs time a label and changes no move played: labels from
-    a search nearer the budget the network will guide, at the price of fewer of them."""
+    plays none of their moves, so a deeper one costs time a label and leaves who plays as it was
+    (the games differ after the first label all the same: the search draws on the game's random
+    numbers): labels from a search nearer the budget the network will guide, at the price of
+    fewer of them."""
     dagger_passes: int = 1
     """Times per round that the network plays ``dagger`` games and the round is fitted again: each
     pass's games are played by the network the last pass fitted, and every fit is on all the
@@ -253,9 +256,9 @@ def run(plan: Plan, out: Path, on_round: Callable[[Round], None] | None = None,
             that a plan matches, so a run stopped in between plays them again rather than read
             the games of one plan for another's."""
             if parts:
-                _write_made_by(out / f"{cache}.json", {"being written": cache})
                 partial = out / f"{cache}.partial.npz"
-                Examples.join(parts).save(partial)
+                Examples.join(parts).save(partial)  # the slow part, while the last save stays readable
+                _write_made_by(out / f"{cache}.json", {"being written": cache})
                 partial.replace(out / f"{cache}.npz")
                 _write_made_by(out / f"{cache}.json", made_by)
 
@@ -278,7 +281,8 @@ def run(plan: Plan, out: Path, on_round: Callable[[Round], None] | None = None,
     # Round 0 is the untrained network: where the learning curve starts.
     measure(0, "untrained", save("round-00", 0, 0, 0), 0, (math.nan,) * 4, 0.0)
     warm: Examples | None = None
-    with ctx.Pool(1 if plan.ray else plan.jobs) as pool:
+    # The workers ignore Ctrl-C (it is this process's to handle) and die with this process.
+    with ctx.Pool(1 if plan.ray else plan.jobs, initializer=worker_init, initargs=(os.getpid(),)) as pool:
         if plan.warmup:
             teachers = [SelfPlay(p, partnership, teacher=plan.warmup_teacher) for p, partnership in plan.tables]
             # Another teacher's games are never read, however many there are.
@@ -476,6 +480,8 @@ def _version() -> str:
 
 def _measure(plan: Plan, net_path: Path, players: int, partnership: bool, out: Path,
              seed: int | None = None) -> float:  # fmt: skip
+    # The folder is this run's scratch: a measurement a stop cut short is played again, not resumed.
+    shutil.rmtree(out, ignore_errors=True)
     spec = GameSpec.make(GAME, players, partnership)
     sides = 2 if partnership else players  # the net against one team, or against every other seat
     lineup = (f"net:net={net_path}", *[plan.opponent] * (sides - 1))

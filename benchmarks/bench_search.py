@@ -1,5 +1,5 @@
-"""Which Digging search plays closest to a much deeper one: a screen tried for settings and
-networks before an arena match at 0.25 s a move, and measured not to predict the arena.
+"""Which Digging search plays closest to a much deeper one: a coarse screen for settings and
+networks before an arena match at 0.25 s a move.
 
 Run:  python benchmarks/bench_search.py SPEC [SPEC ...] [--players 2 4] [--positions 60]
                                         [--judge ismcts:iterations=40000] [--repeats 2] [--seed 5]
@@ -29,10 +29,10 @@ a leaf of its own, so it favours specs that think as it does: a plain judge
 favours the plain search. ``--judge`` can be any search spec, and a screen is
 worth running with two judges that disagree in kind.
 
-Measured (docs/bots.md, "A screen by a deeper search"): the verdict follows the
-judge, and with either judge the screen misses the one large lead the arena
-shows (the guided search's 72.5% of 2-player games at 240 against 300
-iterations). Do not choose a setting by it alone.
+Measured against the arena (docs/bots.md, "A screen by a deeper search"): both
+judges see the guided search's large 2-player lead at 240 against 300
+iterations, neither sees ``prior=own``'s, and at 5,000 iterations they disagree
+about plain against guided with two players. Do not choose a setting by it alone.
 
 ``--cache FILE`` keeps the judge's values (JSON, keyed by table, seed and judge),
 so further specs can be screened against the same positions without judging

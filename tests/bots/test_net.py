@@ -358,6 +358,51 @@ def test_the_train_command_stopped_by_sigterm_says_how_to_go_on_and_leaves_no_fi
         assert json.loads((out / "examples-01.json").read_text()) == {}
 
 
+def test_dagger_games_let_the_network_and_the_opponent_play_while_the_search_labels(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    from goldfields.core import registry
+    from goldfields.learn import selfplay
+
+    events: list[tuple] = []  # ("asked", bot, seat, action) and ("applied", action), in order
+    real = selfplay.make_bot
+
+    def spy(spec: str, game: str):  # a bot whose calls, and what it answered, are logged
+        bot = real(spec, game)
+        act = bot.act
+
+        def logged(view, rng):
+            action = act(view, rng)
+            events.append(("asked", spec.split(":")[0], view.seat, action))
+            return action
+
+        bot.act = logged
+        return bot
+
+    monkeypatch.setattr(selfplay, "make_bot", spy)
+    net = random_net(tmp_path / "n.npz")
+    definition = registry.get("digging")
+    state_type = type(definition.new_state(definition.params(players=2, partnership=False), random.Random(0)))
+    apply = state_type.apply_action
+    monkeypatch.setattr(state_type, "apply_action", lambda self, a: (events.append(("applied", a)), apply(self, a))[1])
+    for players, partnership in ((4, True), (2, False), (3, False)):
+        params = definition.params(players=players, partnership=partnership)
+        for side in (0, 1):
+            events.clear()
+            game = selfplay.SelfPlay(players, partnership, 8, learner=str(net), learner_side=side,
+                                     opponent="heuristic").game(3)  # fmt: skip
+            asked = [(i, e) for i, e in enumerate(events) if e[0] == "asked"]
+            # Every labelled decision was played by the network on its side's seats and by the
+            # heuristic on the others, and the move applied is the one the bot gave.
+            assert len(asked) == len(game) > 0
+            sides = {bot: {definition.side_of(params, e[2]) for _, e in asked if e[1] == bot}
+                     for bot in ("net", "heuristic")}
+            assert sides["net"] == {side} and side not in sides["heuristic"] and sides["heuristic"]
+            assert all(events[i + 1] == ("applied", e[3]) for i, e in asked)
+            # The label is the search's visit shares, not the bot's one move.
+            assert np.allclose(game.policy.sum(1), 1) and (game.policy <= game.mask).all()
+            assert ((game.policy > 0) & (game.policy < 1)).any()
+
+
 def test_a_dagger_round_fits_again_on_the_games_its_network_played(tmp_path: Path) -> None:
     pytest.importorskip("torch")
     from goldfields.learn.loop import Plan, run

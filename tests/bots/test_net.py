@@ -728,6 +728,12 @@ def test_the_train_command_refuses_bad_tables_and_records_how_it_ran(tmp_path: P
     assert "--seed 5" in made["command"] and made["round"] == 1
     # The command is one that runs again, the sizes and tables written without their spaces.
     assert "--hidden 8 " in made["command"] and "--tables 2p,2p " in made["command"]
+    # The same folder again, without reading it: refused, and its network and games are untouched.
+    before = {p.name: p.read_bytes() for p in out.iterdir() if p.is_file()}
+    again = CliRunner(env={"COLUMNS": "160"}).invoke(app, [*args[:-1], str(out), "--seed", "6"])
+    assert again.exit_code == 2 and f"--examples-from {out}" in " ".join(again.output.split()), again.output
+    assert {p.name: p.read_bytes() for p in out.iterdir() if p.is_file()} == before
+    assert CliRunner().invoke(app, [*args, "--examples-from", str(out)]).exit_code == 0  # going on is allowed
 
 
 def test_the_shipped_network_says_how_it_was_made_and_plays_every_table() -> None:

@@ -182,6 +182,10 @@ def run(plan: Plan, out: Path, on_round: Callable[[Round], None] | None = None,
     source = None if plan.examples_from is None else Path(plan.examples_from)
     source_plan = {} if source is None else _check_source(plan, source)
     source_guided = bool(source_plan.get("guide", True))
+    if (out / "train.json").is_file() and (source is None or source.resolve() != out.resolve()):
+        # Its games may be hours of play, and its later rounds' networks would outlive this run's.
+        raise ValueError(f"{out} holds a training run already; go on with it with --examples-from {out}, "
+                         "or choose another --out (or delete the folder) to start again")  # fmt: skip
     out.mkdir(parents=True, exist_ok=True)
     planned = asdict(plan)
     made = {"plan": planned, "command": command, "goldfields": _version()}

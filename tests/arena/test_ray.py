@@ -40,17 +40,39 @@ def test_ray_gives_the_same_results_as_the_local_pool(tmp_path: Path, local_ray:
     assert len(list((tmp_path / "ray" / "records").glob("*.json"))) == 4
 
 
-def test_training_on_ray_makes_the_same_network_as_local_processes(tmp_path: Path, local_ray: None) -> None:
+def test_training_on_ray_stopped_part_way_keeps_the_first_games_and_goes_on_to_the_local_network(
+    tmp_path: Path, local_ray: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
     pytest.importorskip("torch")
     import numpy as np
 
+    from goldfields.learn import loop
     from goldfields.learn.loop import Plan, run
+    from goldfields.learn.selfplay import Examples
     from goldfields.learn.trainer import Fit
 
-    plan = Plan(rounds=1, games=2, search=8, hidden=(8,), eval_games=2, tables=((2, False),), jobs=1,
+    plan = Plan(rounds=1, games=4, search=8, hidden=(8,), eval_games=2, tables=((2, False),), jobs=1,
                 fit=Fit(epochs=1), seed=3)  # fmt: skip
     run(plan, tmp_path / "local")
-    run(Plan(**{**plan.__dict__, "ray": "auto"}), tmp_path / "ray")
-    with np.load(tmp_path / "local" / "round-01.npz") as a, np.load(tmp_path / "ray" / "round-01.npz") as b:
+    whole = Examples.load(tmp_path / "local" / "examples-01.npz").split()
+    monkeypatch.setattr(loop, "SAVE_EVERY", 0.0)
+    on_ray = Plan(**{**plan.__dict__, "ray": "auto"})
+    out = tmp_path / "ray"
+    heard: list[int] = []
+
+    def stop_after_two_games() -> None:
+        heard.append(1)
+        if len(heard) == 2:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        run(on_ray, out, on_game=stop_after_two_games)
+    kept = Examples.load(out / "examples-01.npz").split()
+    # Ray finishes games in any order; what is kept is the first ones, as local processes played them.
+    assert 0 < len(kept) <= 2 and not (out / "round-01.npz").exists()
+    for a, b in zip(kept, whole, strict=False):
+        assert np.array_equal(a.x, b.x) and np.array_equal(a.policy, b.policy)
+    run(Plan(**{**on_ray.__dict__, "examples_from": str(out)}), out)
+    with np.load(tmp_path / "local" / "round-01.npz") as a, np.load(out / "round-01.npz") as b:
         for key in a.files:
             np.testing.assert_array_equal(a[key], b[key])

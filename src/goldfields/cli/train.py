@@ -190,8 +190,7 @@ def train(
                 # Interrupted: the signal came while a round's measuring games were played.
                 signum = stop.signum if isinstance(stop, Interrupted) else caught.signum
                 progress.stop()
-                kept = "the batches of games finished" if ray is not None else "the games finished"  # Ray: at the end
-                console.print(escape(f"stopped: {kept} so far are kept in {out}; to go on, run the same "
+                console.print(escape(f"stopped: the games finished so far are kept in {out}; to go on, run the same "
                                      f"command with --examples-from {shlex.quote(str(out))}"))  # fmt: skip
                 raise typer.Exit(128 + signum) from None
     console.print(f"wrote {out}/round-NN.npz, {out}/curve.csv, {out}/curve.png, {out}/train.json")

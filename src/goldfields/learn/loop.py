@@ -131,6 +131,12 @@ def _play(args: tuple[SelfPlay, int]) -> Examples:
     return selfplay.game(seed)
 
 
+def _play_numbered(args: tuple[int, SelfPlay, int]) -> tuple[int, Examples]:
+    """:func:`_play`, its game's number beside it: Ray hands the games back as they finish."""
+    g, selfplay, seed = args
+    return g, selfplay.game(seed)
+
+
 def table_name(players: int, partnership: bool) -> str:
     return f"{players}p-partnership" if partnership else f"{players}p"
 
@@ -267,17 +273,33 @@ def run(plan: Plan, out: Path, on_round: Callable[[Round], None] | None = None,
                 _write_made_by(out / f"{cache}.json", made_by)
 
         saved = time.monotonic()
+
+        def finished() -> None:
+            nonlocal saved
+            if on_game is not None:
+                on_game()
+            if time.monotonic() - saved >= SAVE_EVERY:
+                keep()
+                saved = time.monotonic()
+
         try:
             if plan.ray is not None:
-                parts += ray_map(_play, seeds, plan.ray, on_each=lambda _: on_game() if on_game else None)
+                # A game that finishes before one dealt earlier waits for it: what is kept is always
+                # the first games, in order, as a run with --examples-from reads them.
+                waiting: dict[int, Examples] = {}
+
+                def arrived(result: tuple[int, Examples]) -> None:
+                    waiting[result[0]] = result[1]
+                    while len(parts) in waiting:
+                        parts.append(waiting.pop(len(parts)))
+                    finished()
+
+                numbered = [(len(parts) + i, *item) for i, item in enumerate(seeds)]
+                ray_map(_play_numbered, numbered, plan.ray, on_each=arrived)
             else:
                 for part in pool.imap(_play, seeds):  # in order: the same seed gives the same weights
                     parts.append(part)
-                    if on_game is not None:
-                        on_game()
-                    if time.monotonic() - saved >= SAVE_EVERY:
-                        keep()
-                        saved = time.monotonic()
+                    finished()
         finally:  # stopped (Ctrl-C, SIGTERM) or failed: the games finished in order are kept too
             keep()
         return parts, len(seeds), time.perf_counter() - start

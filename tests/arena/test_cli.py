@@ -3,6 +3,7 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 
+import pytest
 import typer
 from typer.testing import CliRunner
 
@@ -91,3 +92,20 @@ def test_the_table_fits_an_80_column_terminal(tmp_path: Path) -> None:
     header = next(line for line in result.output.splitlines() if line.strip().startswith("bot "))
     # Nothing squeezed: every column keeps its whole name.
     assert header.split() == ["bot", "games", "wins", "win", "%", "Wilson", "deal", "pts/hand", "pts/game", "Elo"]
+
+
+def test_a_run_logged_to_a_file_shows_how_far_it_has_got_as_it_goes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # CliRunner's output is no terminal, as with `nohup goldfields arena ... > log`: Rich alone would
+    # print the bar once, at the end; the log gets a line as the games finish (here, after each).
+    import goldfields.progress
+
+    monkeypatch.setattr(goldfields.progress, "EVERY", 0.0)
+    result = CliRunner(env={"COLUMNS": "120"}).invoke(
+        _app(), ["arena", "heuristic", "random", "--players", "2", "--games", "4", "--jobs", "1",
+                 "--out", str(tmp_path)]
+    )
+    assert result.exit_code == 0, result.output
+    for done in range(1, 4):
+        assert f"{done}/4" in result.output, result.output

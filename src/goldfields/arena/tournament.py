@@ -9,11 +9,12 @@ from typing import Any
 
 from rich import box
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
 from ..bots.registry import BotSpec, make_bot
 from ..core.words import plural
+from ..progress import LoggedProgress
 from .games import GameSpec
 from .report import EntrantSummary, summarise, write_chart, write_games_csv, write_summary_csv
 from .runner import OnDone, default_jobs, run_local, run_ray, sigterm_as_interrupt
@@ -108,7 +109,7 @@ def run_tournament(
         with sigterm_as_interrupt() as caught:
             try:
                 if progress and todo:
-                    bar = Progress(
+                    bar = LoggedProgress(
                         TextColumn("[bold]{task.description}"),
                         BarColumn(),
                         MofNCompleteColumn(),

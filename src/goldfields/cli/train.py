@@ -9,10 +9,11 @@ from typing import Annotated
 import typer
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
 
 from ..arena import Interrupted
 from ..arena.runner import sigterm_as_interrupt
+from ..progress import LoggedProgress
 from .options import print_error
 
 HELP = "\n\n".join(
@@ -130,8 +131,8 @@ def train(
                 fits=fits,
                 examples_from=None if examples_from is None else str(examples_from),
                 fit=Fit(schedule=lr_schedule))  # fmt: skip
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=console) as progress:  # fmt: skip
+    with LoggedProgress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                        console=console) as progress:  # fmt: skip
         task = progress.add_task("games", total=warmup + rounds * (games + dagger * dagger_passes))
 
         def on_round(r: Round) -> None:

@@ -1,0 +1,45 @@
+"""Progress bars for long work that also show in a log file.
+
+Rich draws a live bar on a terminal. Where the output is a file (``nohup``, a
+batch job, CI), it draws nothing until the work is done, so an hours-long
+``goldfields train`` or ``arena`` run says nothing of how far it has got.
+:class:`LoggedProgress` is Rich's bar on a terminal and, elsewhere, prints the
+bar's line as text at most every ``every`` seconds while the work moves on.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from rich.progress import Progress, TaskID
+
+EVERY = 60.0
+"""Seconds between two progress lines in a log: often enough to see a run move, seldom enough
+that a run of hours writes a few hundred lines."""
+
+
+class LoggedProgress(Progress):
+    """:class:`rich.progress.Progress` that, off a terminal, prints its line every ``every`` seconds."""
+
+    def __init__(self, *columns: Any, every: float | None = None, **kwargs: Any) -> None:
+        super().__init__(*columns, **kwargs)
+        self.every = EVERY if every is None else every
+        self._logged = time.monotonic()
+
+    def advance(self, task_id: TaskID, advance: float = 1) -> None:
+        super().advance(task_id, advance)
+        self._log()
+
+    def update(self, task_id: TaskID, **kwargs: Any) -> None:
+        super().update(task_id, **kwargs)
+        if kwargs.get("advance") or kwargs.get("completed") is not None:
+            self._log()
+
+    def _log(self) -> None:
+        if self.disable or self.console.is_terminal or self.finished:
+            return  # a terminal has the live bar; the finished bar is printed when it stops
+        now = time.monotonic()
+        if now - self._logged >= self.every:
+            self._logged = now
+            self.console.print(self.make_tasks_table(self.tasks))

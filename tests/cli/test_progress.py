@@ -1,0 +1,39 @@
+"""The progress bar of long commands, on a terminal and in a log file."""
+
+from __future__ import annotations
+
+import io
+
+from rich.console import Console
+from rich.progress import MofNCompleteColumn, TextColumn
+
+from goldfields.progress import LoggedProgress
+
+
+def _run(console: Console, every: float, auto_refresh: bool = True) -> str:
+    with LoggedProgress(TextColumn("{task.description}"), MofNCompleteColumn(), console=console, every=every,
+                        auto_refresh=auto_refresh) as bar:  # fmt: skip
+        task = bar.add_task("games", total=3)
+        for _ in range(3):
+            bar.advance(task)
+    out = console.file
+    assert isinstance(out, io.StringIO)
+    return out.getvalue()
+
+
+def test_a_log_file_gets_a_line_as_the_work_moves_on_and_the_last_at_the_end() -> None:
+    log = _run(Console(file=io.StringIO(), force_terminal=False, width=80), every=0.0)
+    # Two lines as it goes (the third advance finishes the work), then the bar as it ends.
+    assert [line.split() for line in log.splitlines()] == [["games", "1/3"], ["games", "2/3"], ["games", "3/3"]]
+
+
+def test_a_log_file_gets_no_more_than_a_line_a_period() -> None:
+    log = _run(Console(file=io.StringIO(), force_terminal=False, width=80), every=3600.0)
+    assert [line.split() for line in log.splitlines()] == [["games", "3/3"]]
+
+
+def test_a_terminal_gets_the_live_bar_and_no_extra_lines() -> None:
+    # Without its timer the live bar is drawn as it starts and as it ends, so a line printed as
+    # the work moved on would be the only way "1/3" got there.
+    log = _run(Console(file=io.StringIO(), force_terminal=True, width=80), every=0.0, auto_refresh=False)
+    assert "0/3" in log and "3/3" in log and "1/3" not in log and "2/3" not in log

@@ -3,8 +3,9 @@
 Rich draws a live bar on a terminal. Where the output is a file (``nohup``, a
 batch job, CI), it draws nothing until the work is done, so an hours-long
 ``goldfields train`` or ``arena`` run says nothing of how far it has got.
-:class:`LoggedProgress` is Rich's bar on a terminal and, elsewhere, prints the
-bar's line as text at most every ``every`` seconds while the work moves on.
+:class:`LoggedProgress` is Rich's bar on a terminal and, elsewhere (a file, or a
+terminal too dumb for a live bar), prints the bar's line as text at most every
+``every`` seconds while the work moves on.
 """
 
 from __future__ import annotations
@@ -37,8 +38,11 @@ class LoggedProgress(Progress):
             self._log()
 
     def _log(self) -> None:
-        if self.disable or self.console.is_terminal or self.finished:
-            return  # a terminal has the live bar; the finished bar is printed when it stops
+        live = self.console.is_terminal and not self.console.is_dumb_terminal  # where Rich draws the bar
+        # A transient bar is not part of the output: in a file, lines of it would stay there. The
+        # finished bar is printed when it stops.
+        if self.disable or live or self.live.transient or self.finished:
+            return
         now = time.monotonic()
         if now - self._logged >= self.every:
             self._logged = now

@@ -67,9 +67,12 @@ def test_training_on_ray_stopped_part_way_keeps_the_first_games_and_goes_on_to_t
 
     with pytest.raises(KeyboardInterrupt):
         run(on_ray, out, on_game=stop_after_two_games)
-    kept = Examples.load(out / "examples-01.npz").split()
-    # Ray finishes games in any order; what is kept is the first ones, as local processes played them.
-    assert 0 < len(kept) <= 2 and not (out / "round-01.npz").exists()
+    games = out / "examples-01.npz"
+    kept = Examples.load(games).split() if games.exists() else []  # none, if game 0 was still playing
+    # Ray finishes games in any order; what is kept is the first ones, as local processes played them
+    # (which games a stop catches in order depends on the cluster: tests/arena/test_tournament.py
+    # hands InOrder the results out of order).
+    assert len(kept) <= 2 and not (out / "round-01.npz").exists()
     for a, b in zip(kept, whole, strict=False):
         assert np.array_equal(a.x, b.x) and np.array_equal(a.policy, b.policy)
     run(Plan(**{**on_ray.__dict__, "examples_from": str(out)}), out)

@@ -124,3 +124,15 @@ def test_goldfields_replay_accepts_arena_records(tmp_path: Path) -> None:
         result = CliRunner().invoke(app_module.app, ["replay", str(path)])
         assert result.exit_code == 0, result.output
         assert json.loads(result.output)["ok"] is True
+
+
+def test_results_that_come_out_of_order_are_handed_on_in_order_each_once_those_before_it_came() -> None:
+    from goldfields.arena.runner import InOrder
+
+    heard: list[str] = []
+    hear = InOrder(heard.append)
+    for index, result in [(1, "b"), (3, "d"), (0, "a"), (4, "e"), (2, "c")]:
+        hear(index, result)
+        # Whatever has come, what has been handed on is the first results and nothing after a gap.
+        assert heard == ["a", "b", "c", "d", "e"][: len(heard)]
+    assert heard == ["a", "b", "c", "d", "e"]

@@ -348,7 +348,7 @@ def test_the_train_command_stopped_by_sigterm_says_how_to_go_on_and_leaves_no_fi
         proc.kill()
     output = (tmp_path / "output").read_text()
     assert proc.returncode == 128 + signal.SIGTERM, output
-    assert "stopped: the games finished so far are kept in" in " ".join(output.split()), output
+    assert "stopped: the games finished so far, in order, are kept in" in " ".join(output.split()), output
     assert f"--examples-from {out}" in " ".join(output.split())
     assert Examples.load(out / "examples-warmup.npz").games == 2
     assert json.loads((out / "examples-warmup.json").read_text()) == {}
@@ -730,7 +730,7 @@ def test_the_train_command_refuses_bad_tables_and_records_how_it_ran(tmp_path: P
     assert "--hidden 8 " in made["command"] and "--tables 2p,2p " in made["command"]
     # The same folder again, without reading it: refused, and its network and games are untouched.
     before = {p.name: p.read_bytes() for p in out.iterdir() if p.is_file()}
-    again = CliRunner(env={"COLUMNS": "160"}).invoke(app, [*args[:-1], str(out), "--seed", "6"])
+    again = CliRunner(env={"COLUMNS": "160"}).invoke(app, [*args, "--seed", "6"])
     assert again.exit_code == 2 and f"--examples-from {out}" in " ".join(again.output.split()), again.output
     assert {p.name: p.read_bytes() for p in out.iterdir() if p.is_file()} == before
     assert CliRunner().invoke(app, [*args, "--examples-from", str(out)]).exit_code == 0  # going on is allowed

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 
+import pytest
 from rich.console import Console
 from rich.progress import MofNCompleteColumn, TextColumn
 
@@ -37,3 +38,20 @@ def test_a_terminal_gets_the_live_bar_and_no_extra_lines() -> None:
     # the work moved on would be the only way "1/3" got there.
     log = _run(Console(file=io.StringIO(), force_terminal=True, width=80), every=0.0, auto_refresh=False)
     assert "0/3" in log and "3/3" in log and "1/3" not in log and "2/3" not in log
+
+
+def test_a_terminal_too_dumb_for_a_live_bar_gets_the_lines_a_file_gets(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TERM", "dumb")
+    log = _run(Console(file=io.StringIO(), force_terminal=True, width=80), every=0.0, auto_refresh=False)
+    assert [line.split() for line in log.splitlines() if line.strip()] == [["games", "1/3"], ["games", "2/3"],
+                                                                        ["games", "3/3"]]
+
+
+def test_a_transient_bar_leaves_no_line_in_a_file() -> None:
+    console = Console(file=io.StringIO(), force_terminal=False, width=80)
+    with LoggedProgress(TextColumn("{task.description}"), MofNCompleteColumn(), console=console, every=0.0,
+                        transient=True) as bar:  # fmt: skip
+        task = bar.add_task("games", total=3)
+        for _ in range(3):
+            bar.advance(task)
+    assert "1/3" not in console.file.getvalue()  # type: ignore[attr-defined]

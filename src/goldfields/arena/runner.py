@@ -16,7 +16,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import TypeVar
+from typing import Generic, TypeVar
 
 from .schedule import GameJob
 from .worker import GameResult, run_job
@@ -107,10 +107,28 @@ def run_ray(jobs: Sequence[GameJob], address: str, on_done: OnDone | None = None
     return sorted(ray_map(run_job, jobs, address, on_done), key=lambda r: r.index)
 
 
+class InOrder(Generic[R]):
+    """Results that come in any order, handed on in the order of their items: each waits for
+    those before it. What has been handed on is then always the first results, as a pool's
+    ordered map would give them."""
+
+    def __init__(self, on_each: Callable[[R], None]) -> None:
+        self.on_each = on_each
+        self.waiting: dict[int, R] = {}
+        self.next = 0
+
+    def __call__(self, index: int, result: R) -> None:
+        self.waiting[index] = result
+        while self.next in self.waiting:
+            self.on_each(self.waiting.pop(self.next))
+            self.next += 1
+
+
 def ray_map(fn: Callable[[A], R], items: Sequence[A], address: str,
-            on_each: Callable[[R], None] | None = None) -> list[R]:  # fmt: skip
+            on_each: Callable[[R], None] | None = None, in_order: bool = False) -> list[R]:  # fmt: skip
     """``[fn(x) for x in items]`` as Ray tasks on the cluster at ``address`` (``local``: start
-    one here), in the items' order; ``on_each`` hears of each result as it comes."""
+    one here), in the items' order; ``on_each`` hears of each result as it comes (``in_order``:
+    once every result before it has come too)."""
     try:
         import ray
     except ImportError:
@@ -127,6 +145,7 @@ def ray_map(fn: Callable[[A], R], items: Sequence[A], address: str,
             # ray.init puts a native crash handler on SIGTERM that aborts the process, skipping
             # ray.shutdown (the local instance's processes are orphaned) and the caller's cleanup.
             signal.signal(signal.SIGTERM, ours)
+    hear = None if on_each is None else InOrder(on_each) if in_order else lambda _, result: on_each(result)
     try:
         remote = ray.remote(fn)
         refs = [remote.remote(item) for item in items]
@@ -139,8 +158,8 @@ def ray_map(fn: Callable[[A], R], items: Sequence[A], address: str,
                 for ref in done:
                     result = ray.get(ref)
                     results[where[ref]] = result
-                    if on_each:
-                        on_each(result)
+                    if hear is not None:
+                        hear(where[ref], result)
         except BaseException:
             # Stopped: someone else's cluster should not go on working for nobody.
             # One we started goes with ray.shutdown below; force-cancelling its tasks first

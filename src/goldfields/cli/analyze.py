@@ -8,9 +8,9 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.progress import Progress
 from rich.table import Table
 
-from ..progress import LoggedProgress
 from .options import print_error
 
 HELP = "\n\n".join(
@@ -61,7 +61,7 @@ def analyze(
         print_error(console, f"no folder {json_out.parent} for --json")
         raise typer.Exit(2)
     try:
-        with LoggedProgress(console=console, transient=True) as progress:
+        with Progress(console=console, transient=True) as progress:
             task = progress.add_task(f"seat {seat}'s decisions", total=None)
             decisions = run_analysis(data, seat, bot, seed, on_step=lambda: progress.advance(task),
                                      on_total=lambda n: progress.update(task, total=n))  # fmt: skip

@@ -191,7 +191,7 @@ def train(
                 # Interrupted: the signal came while a round's measuring games were played.
                 signum = stop.signum if isinstance(stop, Interrupted) else caught.signum
                 progress.stop()
-                console.print(escape(f"stopped: the games finished so far are kept in {out}; to go on, run the same "
-                                     f"command with --examples-from {shlex.quote(str(out))}"))  # fmt: skip
+                console.print(escape(f"stopped: the games finished so far, in order, are kept in {out}; to go on, "
+                                     f"run the same command with --examples-from {shlex.quote(str(out))}"))  # fmt: skip
                 raise typer.Exit(128 + signum) from None
     console.print(f"wrote {out}/round-NN.npz, {out}/curve.csv, {out}/curve.png, {out}/train.json")

@@ -20,6 +20,7 @@ import json
 import math
 import multiprocessing
 import os
+import shlex
 import shutil
 import time
 from collections.abc import Callable
@@ -131,12 +132,6 @@ def _play(args: tuple[SelfPlay, int]) -> Examples:
     return selfplay.game(seed)
 
 
-def _play_numbered(args: tuple[int, SelfPlay, int]) -> tuple[int, Examples]:
-    """:func:`_play`, its game's number beside it: Ray hands the games back as they finish."""
-    g, selfplay, seed = args
-    return g, selfplay.game(seed)
-
-
 def table_name(players: int, partnership: bool) -> str:
     return f"{players}p-partnership" if partnership else f"{players}p"
 
@@ -189,9 +184,10 @@ def run(plan: Plan, out: Path, on_round: Callable[[Round], None] | None = None,
     source_plan = {} if source is None else _check_source(plan, source)
     source_guided = bool(source_plan.get("guide", True))
     if (out / "train.json").is_file() and (source is None or source.resolve() != out.resolve()):
-        # Its games may be hours of play, and its later rounds' networks would outlive this run's.
-        raise ValueError(f"{out} holds a training run already; go on with it with --examples-from {out}, "
-                         "or choose another --out (or delete the folder) to start again")  # fmt: skip
+        # Its games may be hours of play: they are overwritten only by a run that reads them.
+        raise ValueError(f"{out} holds a training run already; go on with it with --examples-from "
+                         f"{shlex.quote(str(out))}, or choose another --out (or delete the folder) "
+                         "to start again")  # fmt: skip
     out.mkdir(parents=True, exist_ok=True)
     planned = asdict(plan)
     made = {"plan": planned, "command": command, "goldfields": _version()}
@@ -259,23 +255,28 @@ def run(plan: Plan, out: Path, on_round: Callable[[Round], None] | None = None,
         seeds = [(players[g % len(players)], first_seed + g) for g in range(len(parts), games)]
         start = time.perf_counter()
 
+        kept = -1  # games saved here so far (the ones read from elsewhere are not, yet)
+
         def keep() -> None:
             """Save the games so far: to fit again or study without playing, and, should the run
             stop part-way, for a run with ``--examples-from`` this folder to read instead of playing.
             While the games are replaced (whole, never cut short), what made them says nothing
             that a plan matches, so a run stopped in between plays them again rather than read
             the games of one plan for another's."""
-            if parts:
+            nonlocal kept
+            if parts and len(parts) != kept:  # on Ray, games can finish while none is yet in order
                 partial = out / f"{cache}.partial.npz"
                 Examples.join(parts).save(partial)  # the slow part, while the last save stays readable
                 _write_made_by(out / f"{cache}.json", {"being written": cache})
                 partial.replace(out / f"{cache}.npz")
                 _write_made_by(out / f"{cache}.json", made_by)
+                kept = len(parts)
 
         saved = time.monotonic()
 
-        def finished() -> None:
+        def finished(part: Examples) -> None:
             nonlocal saved
+            parts.append(part)
             if on_game is not None:
                 on_game()
             if time.monotonic() - saved >= SAVE_EVERY:
@@ -286,20 +287,10 @@ def run(plan: Plan, out: Path, on_round: Callable[[Round], None] | None = None,
             if plan.ray is not None:
                 # A game that finishes before one dealt earlier waits for it: what is kept is always
                 # the first games, in order, as a run with --examples-from reads them.
-                waiting: dict[int, Examples] = {}
-
-                def arrived(result: tuple[int, Examples]) -> None:
-                    waiting[result[0]] = result[1]
-                    while len(parts) in waiting:
-                        parts.append(waiting.pop(len(parts)))
-                    finished()
-
-                numbered = [(len(parts) + i, *item) for i, item in enumerate(seeds)]
-                ray_map(_play_numbered, numbered, plan.ray, on_each=arrived)
+                ray_map(_play, seeds, plan.ray, on_each=finished, in_order=True)
             else:
                 for part in pool.imap(_play, seeds):  # in order: the same seed gives the same weights
-                    parts.append(part)
-                    finished()
+                    finished(part)
         finally:  # stopped (Ctrl-C, SIGTERM) or failed: the games finished in order are kept too
             keep()
         return parts, len(seeds), time.perf_counter() - start

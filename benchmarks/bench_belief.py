@@ -37,6 +37,7 @@ from goldfields.bots.registry import make_bot
 from goldfields.digging import new_game
 from goldfields.digging.cards import CLOSE
 from goldfields.digging.state import DiggingState
+from goldfields.progress import LoggedProgress
 
 
 def positions(players: int, spec: str, count: int, seed: int) -> list[DiggingState]:
@@ -109,7 +110,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=7)
     args = parser.parse_args()
     results = []
-    with Progress(transient=True) as progress:
+    with LoggedProgress() as progress:
         for spec in args.by:
             for players in args.players:
                 states = positions(players, spec, args.positions, args.seed)

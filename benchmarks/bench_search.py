@@ -55,6 +55,7 @@ from goldfields.bots.ismcts import ISMCTSBot, search_game_for
 from goldfields.bots.registry import make_bot
 from goldfields.core.game import GameState
 from goldfields.digging import new_game
+from goldfields.progress import LoggedProgress
 
 PLAYER = "ismcts:iterations=300"
 """The bot that plays the games the positions come from."""
@@ -154,7 +155,7 @@ def main() -> None:
     for spec in [*args.specs, args.judge]:
         make_bot(spec, "digging")  # a bad spec fails now, not after the judging
     results = {}
-    with Progress() as progress:
+    with LoggedProgress() as progress:
         for players in args.players:
             label = f"{players}p"
             states = positions(players, args.positions, args.seed + players)

@@ -40,6 +40,7 @@ from goldfields.bots.net import evaluator
 from goldfields.bots.registry import make_bot
 from goldfields.core.game import GameState
 from goldfields.digging import new_game
+from goldfields.progress import LoggedProgress
 
 Leaf = Callable[[GameState, int, random.Random], float]
 
@@ -143,7 +144,7 @@ def main() -> None:
     parser.add_argument("--net", default="default")
     parser.add_argument("--seed", type=int, default=3)
     args = parser.parse_args()
-    with Progress(transient=True) as progress:
+    with LoggedProgress() as progress:
         results = {p: measure(p, args.games, args.reference, args.deals, args.net, args.seed, progress)
                    for p in args.players}  # fmt: skip
     print(f"network {args.net}; reference: plain ismcts:iterations={args.reference}; {args.deals} deals a move")

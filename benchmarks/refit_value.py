@@ -32,7 +32,6 @@ import sys
 from pathlib import Path
 
 import torch
-from rich.progress import Progress
 
 from goldfields.bots.digging_search import evaluate
 from goldfields.bots.net import GAME, NetEvaluator, evaluator, load_net, relative_action
@@ -42,6 +41,7 @@ from goldfields.digging.state import DiggingState
 from goldfields.learn.loop import split_held_out
 from goldfields.learn.selfplay import Decision, Examples
 from goldfields.learn.trainer import Fit, TorchNet, losses, train
+from goldfields.progress import LoggedProgress
 from goldfields.research.encoding import encoding_for
 
 TARGETS = ("hand", "now")
@@ -116,7 +116,7 @@ def main() -> None:
         parser.error("--games must be at least 20 (every tenth pair of games is held out)")
     ev = evaluator(args.net)
     games = []
-    with Progress() as progress:
+    with LoggedProgress() as progress:
         task = progress.add_task(f"games labelled '{args.target}'", total=args.games)
         for g in range(args.games):
             games.append(labelled_game(args.seed + g, args.target, ev))
@@ -130,7 +130,7 @@ def main() -> None:
     # The value's loss weighs four times the policy's: the policy only has to stay where it is.
     fit = Fit(epochs=args.epochs, lr=args.lr, schedule="cosine", value_weight=4.0)
     data = Examples.join(fitted)
-    with Progress() as progress:
+    with LoggedProgress() as progress:
         task = progress.add_task("fitting", total=args.epochs)
         train(model, data, fit, seed=args.seed, on_epoch=lambda *_: progress.advance(task))
     after = value_error(model, held, held_seeds), losses(model, Examples.join(held))[0]

@@ -158,6 +158,14 @@ class Roamer(threading.Thread):
                 if pending is None and self.move(ws, msg):
                     pending = "sent"
 
+    def story(self) -> str:
+        last = next((m for m in reversed(self.messages) if m["type"] == "update"), None)
+        at = "no update" if last is None else f"last update seq {last['seq']}, to move {last['view'].get('to_move')}"
+        return (
+            f"seat {self.seat}: {self.sessions} sessions, {len(self.acks)} acks, {at},"
+            f" refusals {self.refusals[-5:]}, last messages {[m['type'] for m in self.messages[-5:]]}"
+        )
+
     def move(self, ws: Any, msg: dict[str, Any]) -> bool:
         view = msg["view"]
         if self.seat is None or view.get("to_move") != self.seat or not view.get("legal"):
@@ -188,8 +196,11 @@ def finish(clients: list[Roamer]) -> None:
             c.start()
     for c in clients:
         c.join(420)
-        assert not c.is_alive(), "the game did not finish"
-        assert c.failure is None, repr(c.failure)
+    # Where each player got to, so that a stalled game can be told apart from a refused one.
+    story = "; ".join(c.story() for c in clients)
+    for c in clients:
+        assert not c.is_alive(), f"the game did not finish: {story}"
+        assert c.failure is None, f"{c.failure!r}: {story}"
 
 
 def record_of(servers: list[LiveServer], table: str) -> dict[str, Any]:

@@ -169,14 +169,25 @@ class Cluster:
     ) -> None:
         # The multi extra: a lone server never imports redis.
         from redis.asyncio import BlockingConnectionPool, Redis
+        from redis.asyncio.retry import Retry
+        from redis.backoff import NoBackoff
 
         self.manager = manager
         self.node = secrets.token_hex(6)
         # A busy process asks the owners of many tables at once: past the pool's size a request
         # waits for a connection instead of failing (redis-py's plain pool raises at 100).
-        pool = BlockingConnectionPool.from_url(redis_url, max_connections=64, timeout=10)
+        # A pooled connection goes stale when Redis restarts; one retry on a fresh connection
+        # sends the command rather than losing it (redis-py's default is not to retry).
+        pool = BlockingConnectionPool.from_url(redis_url, max_connections=64, timeout=10, retry=Retry(NoBackoff(), 1))
         self.redis: Redis = Redis(connection_pool=pool)
         self.pubsub: PubSub = self.redis.pubsub(ignore_subscribe_messages=True)
+        # One connection carries every subscription. redis-py's PubSub is not safe for two
+        # coroutines at once (a subscribe that reconnects reads the handshake while the reader
+        # reads messages), so whoever touches it holds this lock.
+        self._pubsub_lock = asyncio.Lock()
+        self._check_at = 0.0  # when to next ask Redis whether it still sends us our channels
+        self._echo: tuple[str, float] | None = None  # a message to ourselves not yet heard, and when sent
+        self._unsent: set[str] = set()  # owned tables an update of which was lost: relays resync
         self.locks = Locks(database_url)
         self.claim_every = claim_every
         self.heartbeat = heartbeat
@@ -188,6 +199,7 @@ class Cluster:
         self._seen: dict[tuple[str, str], float] = {}  # (table, relaying process) -> last presence, monotonic
         self._outbox: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
+        self._reading: asyncio.Task[None] | None = None
         self._handlers: set[asyncio.Task[None]] = set()
         self.redis_down = False  # set while Redis cannot be read; relays resync when it is back
         self._deaf: set[str] = set()  # owned tables not yet subscribed to (Redis was away)
@@ -199,18 +211,16 @@ class Cluster:
     # Start and stop
     # ------------------------------------------------------------------
     async def start(self) -> None:
-        await self.pubsub.subscribe(f"gf:n:{self.node}")
-        self._tasks = [
-            asyncio.create_task(self._reader()),
-            asyncio.create_task(self._publisher()),
-        ]
+        await self.subscribe(f"gf:n:{self.node}")
+        self._reading = asyncio.create_task(self._reader())
+        self._tasks = [asyncio.create_task(self._publisher())]
         await self.manager.restore(owns=self._try_own)
         self._tasks.append(asyncio.create_task(self._claimer()))
 
     async def close(self) -> None:
-        for task in [*self._tasks, *self._handlers]:
+        pending = [*self._tasks, *self._handlers, *([self._reading] if self._reading else [])]
+        for task in pending:
             task.cancel()
-        pending = [*self._tasks, *self._handlers]
         if pending:
             await asyncio.wait(pending, timeout=5)
         # Bounded: a connection cancelled mid-read can leave redis-py waiting on it, and a
@@ -241,16 +251,16 @@ class Cluster:
     async def _listen(self, table_id: str) -> None:
         """Hear relayed requests for a table this process owns; while Redis is away, once it is back."""
         try:
-            await self.pubsub.subscribe(f"gf:t:{table_id}:in")
+            await self.subscribe(f"gf:t:{table_id}:in")
             self._deaf.discard(table_id)
-        except RedisError:
+        except Exception:  # Redis away (or a connection it broke): once it is back
             self._deaf.add(table_id)
 
     async def _release(self, table_id: str) -> None:
         self.owned.discard(table_id)
         self._deaf.discard(table_id)
-        with contextlib.suppress(RedisError):
-            await self.pubsub.unsubscribe(f"gf:t:{table_id}:in")
+        with contextlib.suppress(Exception):
+            await self.unsubscribe(f"gf:t:{table_id}:in")
         await self.locks.unlock(table_id)
 
     async def lost(self, table_id: str) -> None:
@@ -259,7 +269,7 @@ class Cluster:
         self.owned.discard(table_id)
         self._deaf.discard(table_id)
         with contextlib.suppress(Exception):
-            await self.pubsub.unsubscribe(f"gf:t:{table_id}:in")
+            await self.unsubscribe(f"gf:t:{table_id}:in")
         with contextlib.suppress(Exception):
             await self.locks.unlock(table_id)
 
@@ -359,10 +369,97 @@ class Cluster:
                     await manager.remote_presence(table, node, {})
         for relay in list(self.relays.values()):
             relay.announce()
+            relay.chase(self.ask_timeout)
+        if self._reading is not None and self._reading.done():
+            # Never meant to end before close(): a spurious cancellation or a bug ended it.
+            ended = "cancelled" if self._reading.cancelled() else repr(self._reading.exception())
+            await self._listen_again(f"its reader stopped ({ended})")
+        elif time.monotonic() >= self._check_at and not self.redis_down:
+            self._check_at = time.monotonic() + self.heartbeat
+            with contextlib.suppress(RedisError):
+                await self._check_hearing()
         if time.monotonic() >= self._renew_at:
             self._renew_at = time.monotonic() + SOCKET_LEASE / 3
             with contextlib.suppress(RedisError):
                 await self._renew_sockets()
+
+    # ------------------------------------------------------------------
+    # Subscriptions
+    # ------------------------------------------------------------------
+    async def subscribe(self, *channels: str) -> None:
+        async with self._pubsub_lock:
+            await self.pubsub.subscribe(*channels)
+
+    async def unsubscribe(self, *channels: str) -> None:
+        async with self._pubsub_lock:
+            await self.pubsub.unsubscribe(*channels)
+
+    def _channels(self) -> set[str]:
+        """Every channel this process should hear: its own, its tables' requests, its relays'."""
+        wanted = {f"gf:n:{self.node}"}
+        wanted.update(f"gf:t:{t}:in" for t in self.owned if t not in self._deaf)
+        for relay in self.relays.values():
+            wanted.update(relay.channels())
+        return wanted
+
+    async def _check_hearing(self) -> None:
+        """Make sure this process still hears Redis. redis-py resubscribes by itself after a
+        reconnect, but a subscription can still be lost without an error (a connection broken
+        mid-command), or the reading stop; nothing then tells us, and a relayed player would
+        wait for good. So: the last message this process sent itself must have come back; it
+        sends another, which Redis must deliver to one subscriber; and each table it owns must
+        have its requests heard. Otherwise it listens again, on a new connection."""
+        now = time.monotonic()
+        if self._echo is not None and now - self._echo[1] > 2 * self.heartbeat:
+            return await self._listen_again("its own messages no longer come back")
+        if self._echo is None:
+            token = secrets.token_hex(4)
+            self._echo = (token, now)
+            if not await self.redis.publish(f"gf:n:{self.node}", json.dumps({"op": "echo", "token": token})):
+                return await self._listen_again(f"Redis no longer sends it gf:n:{self.node}")
+        missing = await self._unheard(self._must_hear())
+        if missing:
+            # A subscription sent a moment ago may not have reached Redis yet: look once more.
+            await asyncio.sleep(0.5)
+            missing = await self._unheard([c for c in missing if c in self._must_hear()])
+        if missing:
+            await self._listen_again(f"Redis no longer sends it {', '.join(missing)}")
+
+    def _must_hear(self) -> list[str]:
+        """The requests of the tables this process owns: nobody else subscribes to them, so
+        Redis's count of their subscribers tells whether it still sends them here."""
+        return [f"gf:t:{t}:in" for t in sorted(self.owned - self._deaf)]
+
+    async def _unheard(self, channels: list[str]) -> list[str]:
+        if not channels:
+            return []
+        counts = await self.redis.pubsub_numsub(*channels)
+        return [c.decode() if isinstance(c, bytes) else str(c) for c, n in counts if n == 0]
+
+    async def _listen_again(self, why: str) -> None:
+        """A new subscribing connection with every channel, read by a new reader, then resync
+        as after an outage: whatever was published meanwhile was lost."""
+        log.warning("cluster: this process is not hearing Redis (%s); listening again", why)
+        self._echo = None
+        if self._reading is not None:
+            self._reading.cancel()
+            with contextlib.suppress(BaseException):
+                await asyncio.wait_for(self._reading, 5)
+        async with self._pubsub_lock:
+            old, self.pubsub = self.pubsub, self.redis.pubsub(ignore_subscribe_messages=True)
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(old.aclose(), 5)
+            self._reading = asyncio.create_task(self._reader())
+            await self.pubsub.subscribe(*sorted(self._channels()))
+        self._resync_all()
+
+    def _resync_all(self) -> None:
+        # Both sides ask, as either may be back first: a relay's request for a full update is
+        # lost if the owner has not subscribed again yet, and then the owner's call reaches it.
+        for relay in list(self.relays.values()):
+            relay.resync()
+        for table_id in self.owned:
+            self.publish(f"gf:t:{table_id}:ctl", {"op": "owner", "node": self.node})
 
     # ------------------------------------------------------------------
     # Messages
@@ -377,9 +474,18 @@ class Cluster:
             try:
                 await self.redis.publish(channel, data)
             except Exception as err:
-                # Lost while Redis is away; relays resync once it is back, so nothing stays missing.
+                # Lost. A table's update lost is made good by telling its relays to resync once
+                # publishing works again; a relay's lost request for a full update, by asking again.
+                parts = channel.split(":")
+                if parts[1] == "t" and parts[2] in self.owned and parts[3] in ("out", "ctl"):
+                    self._unsent.add(parts[2])
                 if self._quiet.allow("publish"):
                     log.warning("cluster: publishing on %s failed: %s", channel, err)
+            else:
+                while self._unsent:
+                    table_id = self._unsent.pop()
+                    if table_id in self.owned:
+                        self.publish(f"gf:t:{table_id}:ctl", {"op": "owner", "node": self.node})
 
     def publish_update(self, table_id: str, key: str, update: dict[str, Any]) -> None:
         self.publish(f"gf:t:{table_id}:out:{key}", update)
@@ -387,7 +493,9 @@ class Cluster:
     async def _reader(self) -> None:
         while True:
             try:
-                message = await self.pubsub.get_message(timeout=1.0)
+                # A short wait, as a subscription waits for the lock meanwhile.
+                async with self._pubsub_lock:
+                    message = await self.pubsub.get_message(timeout=0.1)
             except asyncio.CancelledError:
                 raise
             except Exception as err:
@@ -399,13 +507,9 @@ class Cluster:
             if self.redis_down:
                 # redis-py has reconnected and subscribed again; what was published meanwhile is lost.
                 self.redis_down = False
+                self._check_at = 0.0  # and make sure it sends us everything again
                 log.warning("cluster: Redis is back; %d relayed tables resync", len(self.relays))
-                # Both sides ask, as either may be back first: a relay's request for a full update is
-                # lost if the owner has not subscribed again yet, and then the owner's call reaches it.
-                for relay in list(self.relays.values()):
-                    relay.resync()
-                for table_id in self.owned:
-                    self.publish(f"gf:t:{table_id}:ctl", {"op": "owner", "node": self.node})
+                self._resync_all()
             if message is None or message.get("type") != "message":
                 if message is None and not self.pubsub.subscribed:
                     await asyncio.sleep(0.05)  # get_message returns at once with no subscription
@@ -413,14 +517,18 @@ class Cluster:
             channel = message["channel"].decode()
             try:
                 data = json.loads(message["data"])
-            except ValueError:
-                continue
-            self._dispatch(channel, data)
+                self._dispatch(channel, data)
+            except Exception:
+                # One malformed message must not silence this process for good.
+                log.exception("cluster: a message on %s could not be handled", channel)
 
     def _dispatch(self, channel: str, data: dict[str, Any]) -> None:
         parts = channel.split(":")
         if parts[1] == "n":
-            if data.get("op") == "reply" and (fut := self._pending.pop(data.get("req", ""), None)) is not None:
+            if data.get("op") == "echo":
+                if self._echo is not None and data.get("token") == self._echo[0]:
+                    self._echo = None
+            elif data.get("op") == "reply" and (fut := self._pending.pop(data.get("req", ""), None)) is not None:
                 if not fut.done():
                     fut.set_result(data)
             elif data.get("op") == "deliver" and (relay := self.relays.get(data.get("table", ""))) is not None:
@@ -554,30 +662,31 @@ class Relay:
         self.conns: dict[str, Any] = {}  # id -> the session (an Outbox with a seat)
         self.ready: dict[str, int] = {}  # id -> the seq of its full update: later updates only
         self.keys: dict[str, int] = {}  # seat key -> sockets
+        self.asked: dict[str, float] = {}  # id -> when its full update was last asked for, monotonic
 
     async def add(self, conn: Any) -> None:
         cid = secrets.token_hex(6)
         conn.relay_id = cid
         self.conns[cid] = conn
         key = seat_key(conn.seat)
-        if key not in self.keys:
-            channels = [f"gf:t:{self.table_id}:out:{key}"]
-            if not self.keys:  # the first socket here: hear a new owner announce itself too
-                channels.append(f"gf:t:{self.table_id}:ctl")
-            try:
-                await self.cluster.pubsub.subscribe(*channels)
-            except RedisError:
-                del self.conns[cid]
-                raise Moving(self.table_id) from None
+        # Counted before subscribing, so that a connection made anew meanwhile subscribes it too;
+        # subscribed for every socket (Redis takes a repeat as a no-op), so that none can miss
+        # updates because another socket's subscription is still on its way.
         self.keys[key] = self.keys.get(key, 0) + 1
+        try:
+            await self.cluster.subscribe(f"gf:t:{self.table_id}:out:{key}", f"gf:t:{self.table_id}:ctl")
+        except Exception:  # Redis away, or the connection broke under the subscription
+            await self.remove(conn)
+            raise Moving(self.table_id) from None
         self.announce()
-        self.cluster.tell(self.table_id, "full", seat=conn.seat, conn=cid)
+        self.ask_full(cid)
 
     async def remove(self, conn: Any) -> None:
         cid = getattr(conn, "relay_id", None)
         if cid is None or self.conns.pop(cid, None) is None:
             return
         self.ready.pop(cid, None)
+        self.asked.pop(cid, None)
         key = seat_key(conn.seat)
         self.keys[key] -= 1
         if self.keys[key] == 0:
@@ -585,11 +694,28 @@ class Relay:
             channels = [f"gf:t:{self.table_id}:out:{key}"]
             if not self.keys:
                 channels.append(f"gf:t:{self.table_id}:ctl")
-            with contextlib.suppress(RedisError):  # Redis away: resubscribing on its return is harmless
-                await self.cluster.pubsub.unsubscribe(*channels)
+            with contextlib.suppress(Exception):  # Redis away: resubscribing on its return is harmless
+                await self.cluster.unsubscribe(*channels)
         self.announce()
         if not self.conns:
             self.cluster.relays.pop(self.table_id, None)
+
+    def channels(self) -> set[str]:
+        if not self.keys:
+            return set()
+        return {f"gf:t:{self.table_id}:ctl", *(f"gf:t:{self.table_id}:out:{key}" for key in self.keys)}
+
+    def ask_full(self, cid: str) -> None:
+        self.asked[cid] = time.monotonic()
+        self.cluster.tell(self.table_id, "full", seat=self.conns[cid].seat, conn=cid)
+
+    def chase(self, patience: float) -> None:
+        """Ask again for the full updates that have not come: a request or its answer lost
+        to Redis would otherwise leave a socket waiting for good."""
+        stale = time.monotonic() - patience
+        for cid in list(self.conns):
+            if cid not in self.ready and self.asked.get(cid, 0.0) < stale:
+                self.ask_full(cid)
 
     def announce(self) -> None:
         """Tell the owner how many sockets this process holds at each seat."""
@@ -614,7 +740,7 @@ class Relay:
     def resync(self) -> None:
         """A new owner: say who is here again, and get every socket a full update."""
         self.announce()
-        for cid, conn in self.conns.items():
+        for cid in list(self.conns):
             self.ready.pop(cid, None)
-            self.cluster.tell(self.table_id, "full", seat=conn.seat, conn=cid)
+            self.ask_full(cid)
 

@@ -41,6 +41,7 @@ import json
 import logging
 import secrets
 import time
+from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import create_engine, text
@@ -203,6 +204,7 @@ class Cluster:
         self._handlers: set[asyncio.Task[None]] = set()
         self.redis_down = False  # set while Redis cannot be read; relays resync when it is back
         self._deaf: set[str] = set()  # owned tables not yet subscribed to (Redis was away)
+        self._creating: set[str] = set()  # owned, being stored: not yet in the manager's memory
         self._sockets: dict[str, str] = {}  # this process's sockets counted in Redis: member -> client
         self._renew_at = 0.0
         self._quiet = Quiet()
@@ -234,10 +236,25 @@ class Cluster:
     # ------------------------------------------------------------------
     # Owning tables
     # ------------------------------------------------------------------
-    async def own_new(self, table_id: str) -> None:
-        """Lock a table this process is creating, before anyone else can see it."""
-        if not await self._try_own(table_id):
-            raise RuntimeError(f"table {table_id} is locked by another process before it exists")
+    @contextlib.asynccontextmanager
+    async def creating(self, table_id: str) -> AsyncIterator[None]:
+        """Own a table this process is creating, locked before anyone else can see it, while
+        it is stored and put in memory; if that fails, let it go again."""
+        # Until it is in the manager's memory, the claimer must not take it for an archived
+        # table and unlock it: another process would then adopt it from the database while
+        # this one serves its own copy, and a player here would wait at a table nobody plays.
+        self._creating.add(table_id)
+        try:
+            if not await self._try_own(table_id):
+                raise RuntimeError(f"table {table_id} is locked by another process before it exists")
+            try:
+                yield
+            except BaseException:
+                with contextlib.suppress(Exception):
+                    await self._release(table_id)
+                raise
+        finally:
+            self._creating.discard(table_id)
 
     async def _try_own(self, table_id: str) -> bool:
         if table_id in self.owned:
@@ -344,7 +361,7 @@ class Cluster:
             self._deaf.clear()
             await self.locks.reconnect()
         for table_id in list(self.owned):
-            if table_id not in manager.tables:  # archived or expired
+            if table_id not in manager.tables and table_id not in self._creating:  # archived or expired
                 await self._release(table_id)
         for table_id in list(self._deaf):  # owned while Redis was away: try to hear it again
             await self._listen(table_id)

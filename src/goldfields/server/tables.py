@@ -13,6 +13,7 @@ move clock run out. The human takes the seat back by coming back and acting.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import logging
 import random
@@ -260,33 +261,33 @@ class TableManager:
             status="waiting" if any(s.open for s in seats) else "playing",
             updated_at=now,
         )
-        if self.cluster is not None:
-            await self.cluster.own_new(table.id)  # before it is stored: no other process may take it
-        await self.store.create_table(
-            TableRow(
-                id=table.id,
-                game=game.name,
-                name=table.name,
-                config=config,
-                secret=table.secret,
-                status=table.status,
-                created_at=table.created_at,
-                updated_at=now,
-            ),
-            [
-                SeatRow(
-                    table_id=table.id,
-                    seat=s.index,
-                    kind=s.kind,
-                    bot=s.bot,
-                    name=s.name,
-                    token_hash=s.token_hash,
-                    player_id=s.player,
-                )
-                for s in seats
-            ],
-        )
-        self.tables[table.id] = table
+        # Several processes: owned (locked) before it is stored, so that no other may take it.
+        async with self.cluster.creating(table.id) if self.cluster is not None else contextlib.nullcontext():
+            await self.store.create_table(
+                TableRow(
+                    id=table.id,
+                    game=game.name,
+                    name=table.name,
+                    config=config,
+                    secret=table.secret,
+                    status=table.status,
+                    created_at=table.created_at,
+                    updated_at=now,
+                ),
+                [
+                    SeatRow(
+                        table_id=table.id,
+                        seat=s.index,
+                        kind=s.kind,
+                        bot=s.bot,
+                        name=s.name,
+                        token_hash=s.token_hash,
+                        player_id=s.player,
+                    )
+                    for s in seats
+                ],
+            )
+            self.tables[table.id] = table
         if table.status == "playing":
             async with table.lock:
                 await self._advance(table)

@@ -1,27 +1,26 @@
-"""A process that stops hearing Redis without being told notices, and nothing stays lost.
-
-One process of a cluster, in this test's event loop, on the real Redis the cluster tests use;
-no table is stored, so its database is never read.
-"""
+"""One process of a cluster, in the test's event loop, on the real Redis the cluster tests use:
+it notices when it stops hearing Redis without being told, nothing stays lost, and it keeps
+the tables it is creating."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 import pytest
 
 pytest.importorskip("redis")
 
-from databases import redis_or_skip
+from databases import fresh_postgres_database, redis_or_skip
 from redis.asyncio import Redis
 
-from goldfields.server.cluster import Cluster
+from goldfields.server.cluster import Cluster, Locks
 
-# The locks' database: asked only whether it is there (no table is ever locked), from its own thread.
+# The locks' database where no table is locked: asked only whether it is there, from its own thread.
 LOCKS = "sqlite://?check_same_thread=false"
 PATIENCE = 60.0  # seconds to wait for what must happen: generous, as CI machines are busy
 
@@ -64,16 +63,34 @@ async def subscribers(redis: Redis, channel: str) -> int:
     return int((await redis.pubsub_numsub(channel))[0][1])
 
 
+@contextlib.asynccontextmanager
+async def running(locks: str = LOCKS, **settings: Any) -> AsyncIterator[tuple[Cluster, Redis]]:
+    """The process, started, and a connection of the test's own to the same Redis."""
+    url = redis_or_skip()
+    cluster = Cluster(NoTables(), url, locks, claim_every=0.05, **settings)  # type: ignore[arg-type]
+    probe = Redis.from_url(url)
+    await cluster.start()
+    try:
+        yield cluster, probe
+    finally:
+        await cluster.close()
+        await probe.aclose()
+
+
+async def hears(cluster: Cluster, probe: Redis, req: str) -> None:
+    """An answer to a request of the process's reaches it."""
+    answer: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+    cluster._pending[req] = answer
+    reply = {"op": "reply", "req": req, "ok": True}
+    await until(lambda: _published(probe, f"gf:n:{cluster.node}", reply), "nobody heard the process's channel")
+    assert (await asyncio.wait_for(answer, PATIENCE))["ok"] is True
+
+
 def test_a_subscription_redis_dropped_behind_the_process_s_back_is_found_and_heard_again(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    url = redis_or_skip()
-
     async def scenario() -> None:
-        cluster = Cluster(NoTables(), url, LOCKS, claim_every=0.05, heartbeat=0.2)  # type: ignore[arg-type]
-        probe = Redis.from_url(url)
-        await cluster.start()
-        try:
+        async with running(heartbeat=0.2) as (cluster, probe):
             own = f"gf:n:{cluster.node}"
             await until(lambda: _is(subscribers(probe, own), 1), "the process never subscribed to its channel")
             # Unsubscribed on Redis's side while redis-py still counts the channel as its own, as a
@@ -84,60 +101,32 @@ def test_a_subscription_redis_dropped_behind_the_process_s_back_is_found_and_hea
             assert own.encode() in cluster.pubsub.channels
             await until(lambda: _now("not hearing Redis" in caplog.text), "the lost subscription went unnoticed")
             await until(lambda: _is(subscribers(probe, own), 1), "the lost subscription was never made again")
-            # And the process hears its channel again: an answer to its request reaches it.
-            answer: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
-            cluster._pending["r1"] = answer
-            await until(
-                lambda: _published(probe, own, {"op": "reply", "req": "r1", "ok": True}),
-                "nobody heard the process's channel",
-            )
-            assert (await asyncio.wait_for(answer, PATIENCE))["ok"] is True
-        finally:
-            await cluster.close()
-            await probe.aclose()
+            await hears(cluster, probe, "r1")
 
     with caplog.at_level(logging.WARNING, logger="goldfields.server"):
         asyncio.run(scenario())
 
 
 def test_a_reader_that_stopped_is_started_again(caplog: pytest.LogCaptureFixture) -> None:
-    url = redis_or_skip()
-
     async def scenario() -> None:
-        cluster = Cluster(NoTables(), url, LOCKS, claim_every=0.05, heartbeat=0.2)  # type: ignore[arg-type]
-        probe = Redis.from_url(url)
-        await cluster.start()
-        try:
+        async with running(heartbeat=0.2) as (cluster, probe):
             first = cluster._reading
             assert first is not None
             first.cancel()  # as a cancellation leaking out of a library would end it
             await until(lambda: _now("its reader stopped (cancelled)" in caplog.text), "the stop went unnoticed")
-            answer: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
-            cluster._pending["r2"] = answer
-            await until(
-                lambda: _published(probe, f"gf:n:{cluster.node}", {"op": "reply", "req": "r2", "ok": True}),
-                "nobody heard the process's channel",
-            )
-            assert (await asyncio.wait_for(answer, PATIENCE))["ok"] is True
+            await hears(cluster, probe, "r2")
             assert cluster._reading is not first
-        finally:
-            await cluster.close()
-            await probe.aclose()
 
     with caplog.at_level(logging.WARNING, logger="goldfields.server"):
         asyncio.run(scenario())
 
 
 def test_a_relayed_socket_whose_full_update_never_came_asks_again_and_gets_it() -> None:
-    url = redis_or_skip()
-
     async def scenario() -> None:
-        cluster = Cluster(NoTables(), url, LOCKS, claim_every=0.05, ask_timeout=0.5)  # type: ignore[arg-type]
-        owner = Redis.from_url(url)  # the table's owner, as far as this process can tell
-        requests = owner.pubsub(ignore_subscribe_messages=True)
-        await requests.subscribe("gf:t:t1:in")
-        await cluster.start()
-        try:
+        # The probe plays the table's owner, as far as the process can tell.
+        async with running(ask_timeout=0.5) as (cluster, owner):
+            requests = owner.pubsub(ignore_subscribe_messages=True)
+            await requests.subscribe("gf:t:t1:in")
             socket = Socket(seat=1)
             await cluster.relay("t1").add(socket)
             asked: list[dict[str, Any]] = []
@@ -160,10 +149,7 @@ def test_a_relayed_socket_whose_full_update_never_came_asks_again_and_gets_it() 
             step = {"type": "update", "seq": 8, "events": ["e"], "view": {}}
             await owner.publish("gf:t:t1:out:1", json.dumps(step))
             await until(lambda: _now(len(socket.sent) == 2), "the next update never reached the socket")
-        finally:
-            await cluster.close()
             await requests.aclose()
-            await owner.aclose()
 
     asyncio.run(scenario())
 
@@ -199,6 +185,30 @@ def test_an_update_lost_on_its_way_out_makes_the_relays_resync() -> None:
     sent = asyncio.run(scenario())
     assert sent[0] == ("gf:t:t1:out:1", {"seq": 4})
     assert sent[1] == ("gf:t:t1:ctl", {"op": "owner", "node": sent[1][1]["node"]})
+
+
+def test_a_table_being_created_stays_locked_by_its_creator_until_it_is_in_memory() -> None:
+    # The claimer let go of every owned table not yet in memory, so one being stored was unlocked,
+    # another process adopted it, and a player here waited at a copy nobody played (a CI stall).
+    with fresh_postgres_database() as db:
+
+        async def scenario() -> None:
+            async with running(locks=db) as (cluster, _):
+                other = Locks(db)  # another process
+                try:
+                    async with cluster.creating("t1"):
+                        await cluster._claim_round()  # comes while the table is being stored
+                        assert "t1" in cluster.owned
+                        assert not await other.try_lock("t1")
+                    with pytest.raises(ValueError):
+                        async with cluster.creating("t2"):
+                            raise ValueError("the database refused the table")
+                    assert "t2" not in cluster.owned
+                    assert await other.try_lock("t2")
+                finally:
+                    other.close()
+
+        asyncio.run(scenario())
 
 
 async def _is(value: Awaitable[int], expected: int) -> bool:

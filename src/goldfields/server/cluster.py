@@ -431,8 +431,13 @@ class Cluster:
             return await self._listen_again("its own messages no longer come back")
         if self._echo is None:
             token = secrets.token_hex(4)
-            self._echo = (token, now)
-            if not await self.redis.publish(f"gf:n:{self.node}", json.dumps({"op": "echo", "token": token})):
+            self._echo = (token, now)  # before sending: it may come back before publish returns
+            try:
+                heard = await self.redis.publish(f"gf:n:{self.node}", json.dumps({"op": "echo", "token": token}))
+            except BaseException:
+                self._echo = None
+                raise
+            if not heard:
                 return await self._listen_again(f"Redis no longer sends it gf:n:{self.node}")
         missing = await self._unheard(self._must_hear())
         if missing:
@@ -524,7 +529,7 @@ class Cluster:
             if self.redis_down:
                 # redis-py has reconnected and subscribed again; what was published meanwhile is lost.
                 self.redis_down = False
-                self._check_at = 0.0  # and make sure it sends us everything again
+                self._check_at, self._echo = 0.0, None  # and make sure it sends us everything again
                 log.warning("cluster: Redis is back; %d relayed tables resync", len(self.relays))
                 self._resync_all()
             if message is None or message.get("type") != "message":

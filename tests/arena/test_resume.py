@@ -138,6 +138,27 @@ def test_cli_resume_takes_the_parameters_from_the_folder(tmp_path: Path, monkeyp
     assert "resumed: 8 games" in again.output
 
 
+def test_standing_prints_a_stopped_run_without_playing_or_writing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                 full_run: Path) -> None:  # fmt: skip
+    with monkeypatch.context() as patch:
+        _stop_after(patch, 3)
+        with pytest.raises(Interrupted):
+            run_tournament(_tournament(tmp_path), progress=False)
+    before = {p.name: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()}
+    cli = CliRunner(env={"COLUMNS": "200"})
+    shown = cli.invoke(_app(), ["arena", "--standing", str(tmp_path)])
+    assert shown.exit_code == 0, shown.output
+    assert "3 of 8 games (stopped part-way; continue with: goldfields arena --resume" in shown.output
+    assert "Wilson" in shown.output and "heuristic" in shown.output
+    assert {p.name: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()} == before
+    finished = cli.invoke(_app(), ["arena", "--standing", str(full_run)])
+    assert finished.exit_code == 0 and "8 of 8 games (finished)" in finished.output
+    nothing = cli.invoke(_app(), ["arena", "--standing", str(tmp_path / "nowhere")])
+    assert nothing.exit_code == 2 and "holds no arena run" in nothing.output
+    mixed = cli.invoke(_app(), ["arena", *LINEUP, "--standing", str(tmp_path)])
+    assert mixed.exit_code == 2 and "--standing reads a saved run" in mixed.output
+
+
 def _app():  # type: ignore[no-untyped-def]
     import typer
 

@@ -71,7 +71,7 @@ def manifest_of(spec: GameSpec, lineup: Sequence[str], games: int, seed: int, re
 def read_manifest(out: Path) -> dict[str, Any]:
     path = out / MANIFEST
     if not path.is_file():
-        raise ResumeError(f"{out} holds no arena run to resume (no {MANIFEST})")
+        raise ResumeError(f"{out} holds no arena run (no {MANIFEST})")
     try:
         data = json.loads(path.read_text())
     except ValueError as err:

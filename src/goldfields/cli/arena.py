@@ -20,8 +20,9 @@ from ..arena import (
     time_line,
     time_per_move,
 )
+from ..arena.report import summarise
 from ..arena.runner import default_jobs
-from ..arena.store import differences, read_manifest
+from ..arena.store import differences, read_journal, read_manifest
 from ..bots.registry import BotSpecError, known_bots
 from ..core import registry
 from ..core.words import plural
@@ -51,6 +52,7 @@ HELP = "\n\n".join(
         "goldfields arena digging ismcts:iterations=500 heuristic -n 2 -g 100",
         "goldfields arena digger heuristic random random",
         "goldfields arena --resume arena-results",
+        "goldfields arena --standing arena-results",
     ]
 )
 
@@ -92,12 +94,20 @@ def arena(
                                                      "given here must match.")] = None,
     records: Annotated[bool | None, typer.Option("--records/--no-records", show_default=False,
                                                  help="Save every game record.  \\[default: records]")] = None,
+    standing: Annotated[Path | None, typer.Option("--standing", metavar="OUT",
+                                                  help="Print how the run saved in OUT stands, finished or stopped "
+                                                       "part-way, without playing or writing anything.")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
 ) -> None:
     console = Console()
     if not console.is_terminal and "COLUMNS" not in os.environ:
         # Piped or redirected: Rich would assume 80 columns and clip the table; a file has no width.
         console = Console(width=PIPE_WIDTH)
+    if standing is not None:
+        if lineup or resume is not None:
+            print_error(console, ValueError("--standing reads a saved run; name no bots and no --resume with it"))
+            raise typer.Exit(2)
+        return show_standing(console, standing)
     bots = list(lineup or [])
     game = bots.pop(0) if bots and bots[0] in registry.names() else None
     try:
@@ -166,3 +176,25 @@ def arena(
     o = t.out
     console.print(f"wrote {o}/games.csv, {o}/summary.csv, {o}/chart.png"
                   + (f", {len(result.results)} records in {o}/records/" if t.records else ""))
+
+
+def show_standing(console: Console, out: Path) -> None:
+    """The summary of a saved run's games so far, as the end of a run prints it."""
+    try:
+        saved = read_manifest(out)
+        spec = GameSpec.make(saved["game"], saved["players"], saved["partnership"])
+        t = Tournament(spec, tuple(saved["lineup"]), games=saved["games"], seed=saved["seed"], jobs=1, out=out,
+                       records=saved["records"])  # fmt: skip
+    except (ResumeError, ValueError, KeyError) as err:
+        print_error(console, err if not isinstance(err, KeyError) else ValueError(f"{out}: no {err} in its manifest"))
+        raise typer.Exit(2) from None
+    results = read_journal(out)
+    total = t.deals * len(t.lineup)
+    state = "finished" if len(results) >= total else f"stopped part-way; continue with: goldfields arena --resume {out}"
+    console.print(f"{spec.label}: {' vs '.join(entrant_labels(t.lineup))}; {len(results)} of {total} games ({state})")
+    if not results:
+        return
+    console.print(summary_table(t, summarise(spec, t.lineup, results, t.seed), len(results)))
+    timing = time_line(t.lineup, time_per_move(t.lineup, results))
+    if timing:
+        console.print(timing)

@@ -138,6 +138,22 @@ def test_cli_resume_takes_the_parameters_from_the_folder(tmp_path: Path, monkeyp
     assert "resumed: 8 games" in again.output
 
 
+def test_a_run_carried_to_another_folder_by_its_manifest_and_journal_resumes_there(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, full_run: Path
+) -> None:
+    first, second = tmp_path / "first", tmp_path / "second"
+    with monkeypatch.context() as patch:
+        _stop_after(patch, 3)
+        with pytest.raises(Interrupted):
+            run_tournament(_tournament(first), progress=False)
+    second.mkdir()
+    for name in ("arena.json", "results.jsonl"):  # what a long match keeps in the repository
+        (second / name).write_bytes((first / name).read_bytes())
+    result = run_tournament(_tournament(second), progress=False, resume=True)
+    assert result.resumed == 3 and len(result.results) == 8
+    assert (second / "summary.csv").read_text() == (full_run / "summary.csv").read_text()
+
+
 def test_standing_prints_a_stopped_run_without_playing_or_writing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                                  full_run: Path) -> None:  # fmt: skip
     with monkeypatch.context() as patch:

@@ -1,10 +1,11 @@
 """The network's cost: ISMCTS iterations per second with and without it, and the net bot's time a move.
 
 Run:  python benchmarks/bench_net.py [--net default] [--c 0.7] [--prior all] [--iterations 400 5000] [--positions 30]
-                                    [--rounds 3]
+                                    [--rounds 3] [--table both|partnership|2p]
 
 Positions: decisions with a choice from heuristic games on both tables the
-network plays (4-player partnership and 2 players). Each round times, side by
+network plays (4-player partnership and 2 players), or on one (``--table``:
+the ratio differs between them, and each match is played on one). Each round times, side by
 side on the same positions, plain ``ismcts`` and ``ismcts:net=NET`` at the same
 iteration budget, and the ``net`` bot. The ratio of the two search rates is
 the iteration budget that gives the network's search the same time a move as
@@ -65,6 +66,11 @@ def net_move_ms(spec: str, states: list[GameState]) -> float:
     return 1000 * (time.perf_counter() - t0) / len(states)
 
 
+# Each table's positions come from their own seed, so a table's positions are the same alone or with the other.
+TABLES = {"both": [(4, True, 1), (2, False, 2)], "partnership": [(4, True, 1)], "2p": [(2, False, 2)]}
+TABLE_NAMES = {"both": "4p partnership and 2p", "partnership": "4p partnership", "2p": "2p"}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--net", default="default", help="a shipped network's name or a .npz path")
@@ -73,13 +79,17 @@ def main() -> None:
     parser.add_argument("--iterations", type=int, nargs="+", default=[400], help="plain budgets to compare at")
     parser.add_argument("--positions", type=int, default=30, help="positions per table")
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--table", default="both", choices=sorted(TABLES),
+                        help="whose positions: both tables (the default, as the matches' budgets were set), "
+                             "or one, as each match is played on one")  # fmt: skip
     args = parser.parse_args()
-    states = positions(4, True, args.positions, 1) + positions(2, False, args.positions, 2)
+    states = [s for players, partnership, seed in TABLES[args.table] for s in
+              positions(players, partnership, args.positions, seed)]  # fmt: skip
     plain = ISMCTSBot()
     guided = ISMCTSBot(net=args.net, c=args.c, prior=args.prior)
     spec = f"ismcts:net={args.net}" + (f",c={args.c:g}" if args.c != ISMCTSBot.c else "")
     spec += f",prior={args.prior}" if args.prior != ISMCTSBot.prior else ""
-    print(f"positions: {len(states)} (4p partnership and 2p), {args.rounds} rounds, medians")
+    print(f"positions: {len(states)} ({TABLE_NAMES[args.table]}), {args.rounds} rounds, medians")
     print(
         f"{'plain budget':>12} {'plain s/move':>12} {'ismcts it/s':>11} {spec + ' it/s':>24} {'ratio':>6}"
         "  rounds  equal-time budget"

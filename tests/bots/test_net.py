@@ -276,6 +276,14 @@ def test_a_stopped_training_run_keeps_its_games_and_goes_on_to_the_same_network(
     plan = Plan(rounds=1, games=4, search=8, hidden=(16,), eval_games=2, tables=((2, False), (3, False)),
                 holdout=2, warmup=2, guide=False, jobs=1, fit=Fit(epochs=1))  # fmt: skip
     whole = run(plan, tmp_path / "whole")
+    # Going on in a folder whose run had more rounds is refused before anything there changes: the
+    # later networks would stay beside a run that never made them.
+    shutil.copy(tmp_path / "whole" / "round-01.npz", tmp_path / "whole" / "round-02.npz")
+    described = (tmp_path / "whole" / "train.json").read_text()
+    with pytest.raises(ValueError, match="holds networks of round 2 to 2, beyond this run's 1"):
+        run(Plan(**{**plan.__dict__, "examples_from": str(tmp_path / "whole")}), tmp_path / "whole")
+    assert (tmp_path / "whole" / "train.json").read_text() == described
+    (tmp_path / "whole" / "round-02.npz").unlink()
     monkeypatch.setattr(loop, "SAVE_EVERY", 0.0)  # saved after every game, as if each took five minutes
     out = tmp_path / "stopped"
     games = out / "examples-01.npz"

@@ -20,6 +20,7 @@ import json
 import math
 import multiprocessing
 import os
+import re
 import shlex
 import shutil
 import time
@@ -188,6 +189,12 @@ def run(plan: Plan, out: Path, on_round: Callable[[Round], None] | None = None,
         raise ValueError(f"{out} holds a training run already; go on with it with --examples-from "
                          f"{shlex.quote(str(out))}, or choose another --out (or delete the folder) "
                          "to start again")  # fmt: skip
+    later = _rounds_beyond(out, plan.rounds)
+    if later:
+        # They would stay beside a run that never made them, its curve and train.json saying otherwise.
+        raise ValueError(f"{out} holds networks of round {later[0]} to {later[-1]}, beyond this run's "
+                         f"{plan.rounds}; choose another --out (with --examples-from {shlex.quote(str(out))} "
+                         "to read its games), or keep --rounds at least that")  # fmt: skip
     out.mkdir(parents=True, exist_ok=True)
     planned = asdict(plan)
     made = {"plan": planned, "command": command, "goldfields": _version()}
@@ -373,6 +380,12 @@ def run(plan: Plan, out: Path, on_round: Callable[[Round], None] | None = None,
             measure(r, "self-play", path, len(data), (p_loss, v_loss, *val), _rate(played, seconds),
                     tuple(rates), best + 1)  # fmt: skip
     return rounds
+
+
+def _rounds_beyond(out: Path, rounds: int) -> list[int]:
+    """The rounds past ``rounds`` whose networks ``out`` holds (round-NN.npz and its fits)."""
+    found = {int(m.group(1)) for p in out.glob("round-*.npz") if (m := re.match(r"round-(\d+)", p.name))}
+    return sorted(r for r in found if r > rounds)
 
 
 def _fit_seed(plan: Plan, r: int, j: int) -> int:

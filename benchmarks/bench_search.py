@@ -95,8 +95,8 @@ def judge(spec: str, states: list[GameState], progress: Progress, label: str) ->
     task = progress.add_task(f"judging {label}", total=len(states))
     for i, state in enumerate(states):
         root = bot.search(state.view(state.current_player), random.Random(i), bot.budget())  # seeds < JUDGE_SEEDS
-        q = {a: ch.w / ch.n for a, ch in root.children.items() if ch.n}
-        q[-1] = max(root.children, key=lambda a: (root.children[a].n, root.children[a].w))
+        q = root.values()
+        q[-1] = root.chosen(list(root.children))
         out.append(q)
         progress.advance(task)
     return out

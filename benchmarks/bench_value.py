@@ -100,8 +100,8 @@ def measure(players: int, games: int, reference: int, deals: int, net: str, seed
             moves = game.root_moves(view, view.legal_actions())
             if turn % JUDGE_EVERY == 0 and len(moves) >= 3:
                 root = judge.search(view, random.Random(turn), judge.budget())
-                q = {a: root.children[a].w / root.children[a].n for a in moves if a in root.children}
-                best = max(q, key=lambda a: (root.children[a].n, root.children[a].w))  # as the bot plays
+                q = {a: v for a, v in root.values().items() if a in moves}
+                best = root.chosen(list(q))  # as the bot plays
                 dets = [game.determinise(view, rng) for _ in range(deals)]
                 for k, fn in fns.items():
                     rating = {}

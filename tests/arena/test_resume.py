@@ -37,6 +37,14 @@ def _stop_after(monkeypatch: pytest.MonkeyPatch, games: int) -> None:
     monkeypatch.setattr(runner_module, "run_job", run_job)
 
 
+def _stopped_run(monkeypatch: pytest.MonkeyPatch, out: Path, games: int) -> None:
+    """The 8-game run into ``out``, stopped by Ctrl-C after ``games`` games."""
+    with monkeypatch.context() as patch:
+        _stop_after(patch, games)
+        with pytest.raises(Interrupted):
+            run_tournament(_tournament(out), progress=False)
+
+
 def _lines(path: Path) -> list[str]:
     return path.read_text().splitlines()
 
@@ -65,10 +73,7 @@ def test_an_interrupted_run_keeps_every_finished_game(tmp_path: Path, monkeypatc
 def test_resume_gives_the_results_of_an_uninterrupted_run(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, full_run: Path
 ) -> None:
-    with monkeypatch.context() as patch:
-        _stop_after(patch, 5)
-        with pytest.raises(Interrupted):
-            run_tournament(_tournament(tmp_path), progress=False)
+    _stopped_run(monkeypatch, tmp_path, 5)
     result = run_tournament(_tournament(tmp_path, jobs=2), progress=False, resume=True)
     assert result.resumed == 5 and len(result.results) == 8
     for name in ("games.csv", "summary.csv"):
@@ -81,10 +86,7 @@ def test_resume_gives_the_results_of_an_uninterrupted_run(
 
 def test_a_line_cut_short_by_a_kill_is_played_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                    full_run: Path) -> None:  # fmt: skip
-    with monkeypatch.context() as patch:
-        _stop_after(patch, 4)
-        with pytest.raises(Interrupted):
-            run_tournament(_tournament(tmp_path), progress=False)
+    _stopped_run(monkeypatch, tmp_path, 4)
     journal = tmp_path / "results.jsonl"
     lines = _lines(journal)
     journal.write_text("\n".join(lines[:3]) + "\n" + lines[3][:25])  # killed while writing game 4's line
@@ -118,10 +120,7 @@ def test_a_fresh_run_replaces_a_finished_one(tmp_path: Path) -> None:
 
 def test_cli_resume_takes_the_parameters_from_the_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                          full_run: Path) -> None:  # fmt: skip
-    with monkeypatch.context() as patch:
-        _stop_after(patch, 2)
-        with pytest.raises(Interrupted):
-            run_tournament(_tournament(tmp_path), progress=False)
+    _stopped_run(monkeypatch, tmp_path, 2)
     cli = CliRunner(env={"COLUMNS": "200"})
     app = _app()
     refused = cli.invoke(app, ["arena", "--resume", str(tmp_path), "--seed", "5"])
@@ -142,10 +141,7 @@ def test_a_run_carried_to_another_folder_by_its_manifest_and_journal_resumes_the
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, full_run: Path
 ) -> None:
     first, second = tmp_path / "first", tmp_path / "second"
-    with monkeypatch.context() as patch:
-        _stop_after(patch, 3)
-        with pytest.raises(Interrupted):
-            run_tournament(_tournament(first), progress=False)
+    _stopped_run(monkeypatch, first, 3)
     second.mkdir()
     for name in ("arena.json", "results.jsonl"):  # what a long match keeps in the repository
         (second / name).write_bytes((first / name).read_bytes())
@@ -156,10 +152,7 @@ def test_a_run_carried_to_another_folder_by_its_manifest_and_journal_resumes_the
 
 def test_standing_prints_a_stopped_run_without_playing_or_writing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                                  full_run: Path) -> None:  # fmt: skip
-    with monkeypatch.context() as patch:
-        _stop_after(patch, 3)
-        with pytest.raises(Interrupted):
-            run_tournament(_tournament(tmp_path), progress=False)
+    _stopped_run(monkeypatch, tmp_path, 3)
     before = {p.name: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()}
     cli = CliRunner(env={"COLUMNS": "200"})
     shown = cli.invoke(_app(), ["arena", "--standing", str(tmp_path)])

@@ -105,8 +105,7 @@ def decisions(definition: GameDefinition[Any], record: Mapping[str, Any], seat: 
 def judge(searcher: ISMCTSBot, view: SeatView, played: int, rng: random.Random, budget: Budget) -> Judgement:
     """The search's choice at ``view`` and its estimates for that move and the one played."""
     root = searcher.search(view, rng, budget)
-    legal = view.legal_actions()
-    best = max(legal, key=lambda a: root.children[a].n if a in root.children else -1)
+    best = root.chosen(view.legal_actions())  # the move the search would play
     mean = sum(ch.w for ch in root.children.values()) / max(1, sum(ch.n for ch in root.children.values()))
     return Judgement(best, _win(root, played, mean), _win(root, best, mean))
 

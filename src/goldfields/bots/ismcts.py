@@ -122,6 +122,14 @@ class Node:
         self.prior: dict[int, float] | None = None
         """With a network: its prior per move key of the player to move here (from the first state met)."""
 
+    def chosen(self, legal: Sequence[int]) -> int:
+        """The move the search plays from this root: the most visited, ties to the higher total."""
+        return max(legal, key=lambda a: (self.children[a].n, self.children[a].w) if a in self.children else (-1, 0.0))
+
+    def values(self) -> dict[int, float]:
+        """Each visited move's mean result for the player to move here."""
+        return {a: ch.w / ch.n for a, ch in self.children.items() if ch.n}
+
 
 @dataclass
 class ISMCTSBot(Bot):
@@ -185,9 +193,7 @@ class ISMCTSBot(Bot):
         legal = search_game_for(view.game_name, self.policy).root_moves(view, legal_actions_of(view))
         if len(legal) == 1:
             return legal[0]
-        root = self.search(view, rng, budget or self.budget())
-        best = max(legal, key=lambda a: (root.children[a].n, root.children[a].w) if a in root.children else (-1, 0.0))
-        return best
+        return self.search(view, rng, budget or self.budget()).chosen(legal)
 
     def search(self, view: SeatView, rng: random.Random, budget: Budget) -> Node:
         """Grow the observer's tree within ``budget`` and return its root."""

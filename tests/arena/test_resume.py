@@ -157,7 +157,7 @@ def test_standing_prints_a_stopped_run_without_playing_or_writing(tmp_path: Path
     cli = CliRunner(env={"COLUMNS": "200"})
     shown = cli.invoke(_app(), ["arena", "--standing", str(tmp_path)])
     assert shown.exit_code == 0, shown.output
-    assert "3 of 8 games (stopped part-way; continue with: goldfields arena --resume" in shown.output
+    assert "3 of 8 games (not finished; goldfields arena --resume" in shown.output
     assert "Wilson" in shown.output and "heuristic" in shown.output
     assert {p.name: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()} == before
     finished = cli.invoke(_app(), ["arena", "--standing", str(full_run)])

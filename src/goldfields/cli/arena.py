@@ -190,7 +190,8 @@ def show_standing(console: Console, out: Path) -> None:
         raise typer.Exit(2) from None
     results = read_journal(out)
     total = t.deals * len(t.lineup)
-    state = "finished" if len(results) >= total else f"stopped part-way; continue with: goldfields arena --resume {out}"
+    # It may be stopped, or still being played by another command.
+    state = "finished" if len(results) >= total else f"not finished; goldfields arena --resume {out} plays the rest"
     console.print(f"{spec.label}: {' vs '.join(entrant_labels(t.lineup))}; {len(results)} of {total} games ({state})")
     if not results:
         return

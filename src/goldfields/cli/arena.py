@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated
 
@@ -10,6 +11,8 @@ import typer
 from rich.console import Console
 
 from ..arena import (
+    EntrantSummary,
+    GameResult,
     GameSpec,
     Interrupted,
     ResumeError,
@@ -169,10 +172,7 @@ def arena(
         now = len(result.results) - result.resumed
         console.print(f"resumed: {plural(result.resumed, 'game')} {'was' if result.resumed == 1 else 'were'} "
                       f"already played, {now} played now")
-    console.print(summary_table(t, result.summary, len(result.results)))
-    timing = time_line(t.lineup, time_per_move(t.lineup, result.results))
-    if timing:
-        console.print(timing)
+    print_summary(console, t, result.summary, result.results)
     o = t.out
     console.print(f"wrote {o}/games.csv, {o}/summary.csv, {o}/chart.png"
                   + (f", {len(result.results)} records in {o}/records/" if t.records else ""))
@@ -195,7 +195,13 @@ def show_standing(console: Console, out: Path) -> None:
     console.print(f"{spec.label}: {' vs '.join(entrant_labels(t.lineup))}; {len(results)} of {total} games ({state})")
     if not results:
         return
-    console.print(summary_table(t, summarise(spec, t.lineup, results, t.seed), len(results)))
+    print_summary(console, t, summarise(spec, t.lineup, results, t.seed), results)
+
+
+def print_summary(console: Console, t: Tournament, summary: Sequence[EntrantSummary],
+                  results: Sequence[GameResult]) -> None:  # fmt: skip
+    """The table of win rates and the line of time a decision, as a run ends and as --standing shows them."""
+    console.print(summary_table(t, summary, len(results)))
     timing = time_line(t.lineup, time_per_move(t.lineup, results))
     if timing:
         console.print(timing)

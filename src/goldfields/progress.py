@@ -27,6 +27,8 @@ class LoggedProgress(Progress):
         super().__init__(*columns, **kwargs)
         self.every = EVERY if every is None else every
         self._logged = time.monotonic()
+        self._logged_at: tuple[tuple[float, float | None], ...] | None = None
+        """Where the tasks stood at the last line logged."""
 
     def advance(self, task_id: TaskID, advance: float = 1) -> None:
         super().advance(task_id, advance)
@@ -46,4 +48,15 @@ class LoggedProgress(Progress):
         now = time.monotonic()
         if now - self._logged >= self.every:
             self._logged = now
+            self._logged_at = self._standing()
             self.console.print(self.make_tasks_table(self.tasks))
+
+    def stop(self) -> None:
+        # Off a terminal Rich prints the bar once more as it stops. After work cut short (an
+        # interrupted run, a failed one) that line would repeat the last one logged.
+        if self._logged_at is not None and self._logged_at == self._standing():
+            self.live.transient = True  # off a terminal a transient bar ends with a bare newline
+        super().stop()
+
+    def _standing(self) -> tuple[tuple[float, float | None], ...]:
+        return tuple((task.completed, task.total) for task in self.tasks)

@@ -55,3 +55,13 @@ def test_a_transient_bar_leaves_no_line_in_a_file() -> None:
         for _ in range(3):
             bar.advance(task)
     assert "1/3" not in console.file.getvalue()  # type: ignore[attr-defined]
+
+
+def test_work_cut_short_does_not_repeat_its_last_line_in_a_file() -> None:
+    console = Console(file=io.StringIO(), force_terminal=False, width=80)
+    with LoggedProgress(TextColumn("{task.description}"), MofNCompleteColumn(), console=console, every=0.0) as bar:
+        task = bar.add_task("games", total=3)
+        bar.advance(task)
+        bar.advance(task)  # and then it stops, one game short
+    lines = console.file.getvalue().splitlines()  # type: ignore[attr-defined]
+    assert [line.split() for line in lines if line.strip()] == [["games", "1/3"], ["games", "2/3"]]

@@ -293,3 +293,65 @@ def test_defect_3_the_information_state_is_perfect_recall():
     # The other seat saw two draws it cannot tell apart, in both deals: one information state.
     other = 1 - first
     assert a.information_state_string(other) == b.information_state_string(other)
+
+
+def test_a_digger_sample_is_the_state_itself_for_every_seat():
+    # Under the jitter-free clock the history fixes the hourglass: a digger's sample must carry the
+    # time that has run, as the other seats see it, not a fresh hourglass.
+    game = pyspiel.load_game(SHORT_DIGGER)
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    state = game.new_initial_state()
+    while state.is_chance_node() or state.current_player() != 0 or state.engine_state().elapsed == 0:
+        if state.is_chance_node():
+            state.apply_action(state.chance_outcomes()[0][0])
+        else:
+            state.apply_action(state.legal_actions()[0])
+    sample = state.resample_from_infostate(0, sampler)
+    assert sample.engine_state().elapsed == state.engine_state().elapsed > 0
+    assert sample.history() == state.history()
+    for seat in range(game.num_players()):
+        assert sample.observation_string(seat) == state.observation_string(seat)
+    assert sample.serialize() == state.serialize()
+
+
+def test_knocked_turns_count_toward_max_turns():
+    # G5: a steal may be followed by a knock, a chance node that ends the turn. Every turn a knock
+    # ends counts toward the cap, or a player who steals at every chance is never cut.
+    game = pyspiel.load_game("python_goldfields_digger(players=2,crates=black,knock_probability=1.0,max_turns=10)")
+    rs = np.random.RandomState(4)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rs.choice(actions, p=probs)))
+            continue
+        legal = state.legal_actions()
+        by_verb = {state.action_to_string(a).split()[0]: a for a in legal}
+        # Take and bank gems, so that there are some to steal.
+        state.apply_action(by_verb.get("steal", by_verb.get("take", by_verb.get("stop", legal[0]))))
+    assert "|knock" in state.public_history()
+    assert state.engine_state().turn == 10 and '"truncated":true' in str(state)
+
+
+@pytest.mark.parametrize("name", ["python_goldfields_digging(players=4,single_hand=True)", SHORT_DIGGER])
+def test_the_private_only_tensor_holds_the_private_pieces_alone_for_every_seat(name):
+    # The spectator's vector is drawn from seat 0, so a comparison with it would pass every
+    # seat-relative piece of any other seat off as private.
+    from goldfields.research.encoding import encoding_for
+
+    game = pyspiel.load_game(name)
+    private_only = pyspiel.IIGObservationType(
+        perfect_recall=False, public_info=False, private_info=pyspiel.PrivateInfoType.SINGLE_PLAYER
+    )
+    observer = game.make_py_observer(private_only)
+    encoding = encoding_for(game.get_type().short_name.removeprefix("python_goldfields_"))
+    state = _play_random(game, 5, stop=9)
+    assert not state.is_terminal()
+    for seat in range(game.num_players()):
+        observer.set_from(state, seat)
+        full = encoding.encode_state(state.engine_state(), seat)
+        kept = [p.name for p in encoding.pieces if np.any(observer.tensor[encoding.slices[p.name]])]
+        assert kept and set(kept) <= {p.name for p in encoding.pieces if p.private}, (seat, kept)
+        for piece in encoding.pieces:
+            where = encoding.slices[piece.name]
+            assert np.array_equal(observer.tensor[where], full[where] if piece.private else 0 * full[where])

@@ -60,7 +60,7 @@ def test_max_moves_and_max_turns_truncate():
     match = Match(DiggerSpec(3, max_turns=4), random.Random(2))
     while not match.over:
         match.apply(match.state.legal_actions()[0])  # always roll: every turn runs out of time
-    assert match.truncated and match.turn == 4
+    assert match.truncated and match.state.turn == 4
 
 
 def test_natural_bound_of_one_individual_hand_holds():
@@ -91,3 +91,16 @@ def test_environments_give_a_timed_game_the_jittered_clock_and_an_untimed_one_no
     timed = make_env_spec(DiggerSpec.name, players=3)
     assert isinstance(timed, DiggerSpec) and timed.model.jitter == ENV_JITTER
     assert make_env_spec(DiggingSpec.name, players=2).clock is None
+
+
+def test_turns_a_knock_ends_count_toward_max_turns():
+    # G5: a knock is a chance step that ends the turn; the cap counts those turns too.
+    match = Match(DiggerSpec(2, "black", max_turns=12, options={"knock_probability": 1.0}), random.Random(4))
+    knocks = 0
+    while not match.over:
+        legal = match.state.legal_actions()
+        by_verb = {match.state.action_to_string(a).split()[0]: a for a in legal}
+        knocks += "steal" in by_verb
+        # Take and bank gems, so that there are some to steal.
+        match.apply(by_verb.get("steal", by_verb.get("take", by_verb.get("stop", legal[0]))))
+    assert knocks and match.truncated and match.state.turn == 12

@@ -47,6 +47,9 @@ class Piece:
     name: str
     shape: tuple[int, ...]
     meaning: str
+    private: bool = False
+    """What the observer knows and a spectator does not (OpenSpiel's private-only observation keeps
+    these pieces alone). Every other piece is public: the same for every seat once seats are relative."""
 
     @property
     def size(self) -> int:
@@ -132,15 +135,21 @@ DIGGING = Encoding(
     (
         Piece("players", (3,), "one-hot table size: 2, 3, 4 players"),
         Piece("partnership", (1,), "1 in the partnership game"),
-        Piece("seat", (DIGGING_SEATS,), "one-hot absolute seat of the observer"),
+        Piece("seat", (DIGGING_SEATS,), "one-hot absolute seat of the observer", private=True),
         Piece("to_move", (DIGGING_SEATS,), "one-hot relative seat to move (all 0 at a chance node or the end)"),
-        Piece("hand", (NUM_CODES,), "observer's hand: count of each card code / copies in the full deck"),
+        Piece("hand", (NUM_CODES,), "observer's hand: count of each card code / copies in the full deck", private=True),
         Piece(
             "unseen",
             (NUM_CODES,),
             "cards the observer cannot see (other hands and the pile) per code / copies in the full deck",
+            private=True,
         ),
-        Piece("partner_holds", (NUM_CODES,), "cards the observer knows its partner holds (it passed them) / copies"),
+        Piece(
+            "partner_holds",
+            (NUM_CODES,),
+            "cards the observer knows its partner holds (it passed them) / copies",
+            private=True,
+        ),
         Piece("hand_sizes", (DIGGING_SEATS,), "cards in each relative seat's hand / 24"),
         Piece("pile", (1,), "cards left in the draw pile / 36"),
         Piece(
@@ -578,7 +587,7 @@ DIGGER = Encoding(
     DIGGER_GAME.name,
     (
         Piece("players", (4,), "one-hot table size: 2, 3, 4, 5 players"),
-        Piece("seat", (DIGGER_SEATS,), "one-hot absolute seat of the observer"),
+        Piece("seat", (DIGGER_SEATS,), "one-hot absolute seat of the observer", private=True),
         Piece("digger", (DIGGER_SEATS,), "one-hot relative seat of the digger (slot 0: the observer digs)"),
         Piece("waiting", (3,), "[a roll is in the air, a knock outcome is due, the game is over]"),
         Piece("values", (DIGGER_SEATS, 4), "per relative seat, its crate card's value of Y R G W / 6 (clipped)"),
@@ -598,6 +607,7 @@ DIGGER = Encoding(
             (3,),
             "[the hourglass is visible to the observer, elapsed / limit, remaining / limit]; "
             "all 0 for the digger, from whom the hourglass is hidden",
+            private=True,  # not common knowledge: the digger cannot see it
         ),
         Piece("time_limit", (1,), "seconds in the hourglass / 60 (clipped)"),
     ),

@@ -12,9 +12,11 @@ docs/research.md). What a seat is given depends on the
   hourglass (the digger cannot see it, so it is not common knowledge).
 * ``public_info=False`` (OpenSpiel's private-only observer, used by
   ``generate_playthrough``): only what the seat knows that a spectator does
-  not: the entries of its observation that differ from the public one (its
-  hand and what it passed in Digging; the hourglass for a Digger seat that is
-  not digging). With ``private_info=NONE`` as well, that is nothing.
+  not. The tensor keeps the encoding's private pieces (``Piece.private``: the
+  seat, and in Digging its hand, the cards unseen by it and what it passed
+  its partner; in Digger the hourglass, all 0 for the digger); the string, the
+  entries of its observation that differ from the public one. With
+  ``private_info=NONE`` as well, that is nothing.
 * ``private_info=ALL_PLAYERS`` is refused: the engines never show a seat
   everything, and these games give no such view.
 
@@ -85,11 +87,13 @@ class GoldfieldsObserver:
         self.tensor.fill(0.0)
         if self.public_only:
             return  # neither public nor private: nothing
-        # Private only: the slices where the seat's encoding differs from a spectator's.
+        # Private only: the pieces the encoding marks as the seat's own knowledge. (Comparing with a
+        # spectator's vector would not do: the spectator sits at seat 0, so for any other seat every
+        # seat-relative piece differs.)
         seat = self.encoding.encode_state(engine, player)
-        public = self.encoding.encode_state(engine, None)
-        for where in self.encoding.slices.values():
-            if not np.array_equal(seat[where], public[where]):
+        for piece in self.encoding.pieces:
+            if piece.private:
+                where = self.encoding.slices[piece.name]
                 self.tensor[where] = seat[where]
 
     def string_from(self, state: Any, player: int) -> str:

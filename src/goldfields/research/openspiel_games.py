@@ -39,9 +39,10 @@ What the adapters add to the engines (everything else is the engine's):
   :class:`~goldfields.digger.timing.TimeModel` (2 s a roll, 1 s a take or
   steal, 0.5 s per token stacked, no jitter), so a state is a function of its
   action history, as OpenSpiel requires. The digger's observation carries no
-  time (the engine hides the hourglass from it). With no jitter, the time can
-  be reckoned from the public counts, which is exactly what the engine's
-  sampler gives the digger, so ``resample_from_infostate`` is exact.
+  time (the engine hides the hourglass from it). With no jitter, the time is
+  a function of the history every seat has seen, so an information state
+  holds one state, and ``resample_from_infostate`` returns a copy of it (the
+  engine's sampler, which knows no clock, would set the hourglass back to 0).
 * **Length.** OpenSpiel needs a bound on a game's decisions. One hand of the
   individual game is bounded by the deck; the partnership game is not
   (partners may pass cards back and forth), nor is a full game (a tie at the
@@ -143,7 +144,6 @@ class _Core:
         self.left: list[int] = []  # Digging: copies per code not dealt yet
         self.deals = 0
         self.moves = 0
-        self.turn = 0
         self.truncated = False
         self.public = ""  # the public history, one token per move, "|"-separated
         self.private: dict[int, str] = {}  # per seat: each private detail it was shown, in order
@@ -155,7 +155,6 @@ class _Core:
         new.left = self.left[:]
         new.deals = self.deals
         new.moves = self.moves
-        new.turn = self.turn
         new.truncated = self.truncated
         new.public = self.public
         new.private = dict(self.private)
@@ -346,7 +345,6 @@ class DiggingOSState(_EngineOSState):
         core = _Core(self._core.engine.resample(player_id, rng))
         core.deals = self._core.deals
         core.moves = self._core.moves
-        core.turn = self._core.turn
         core.truncated = self._core.truncated
         core.public = self._core.public
         # Only the player's own private history is known to match; the others' are reset, as
@@ -411,6 +409,12 @@ class DiggerOSState(_EngineOSState):
             return _ROLL_IDS
         return [(int(knocked), p) for knocked, p in outcomes if p > 0.0]
 
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> DiggerOSState:
+        """A copy: under the jitter-free clock the history fixes the hourglass, and nothing else is
+        hidden, so every seat's information state holds this one state."""
+        new: DiggerOSState = self.clone()
+        return new
+
     def _apply_action(self, action: int) -> None:
         core = self._core
         engine = core.engine
@@ -419,22 +423,20 @@ class DiggerOSState(_EngineOSState):
                 faces = _ROLL_TEXT[action]
                 engine.apply_chance(faces)
                 core.public += f"|{faces}"
-            else:
+            else:  # a knock (G5) ends the turn here
                 engine.apply_chance(bool(action))
                 core.public += "|knock" if action else "|safe"
-            return
-        seat = engine.current_player
-        text = engine.action_to_string(action)
-        events = engine.apply_action(action, self._spec.stamp(engine, action, None))
-        core.note_private(events)
-        core.moves += 1
-        core.public += f"|{seat}:{text}"
-        for ev in events:
-            if ev.kind in ("timeout", "knock"):
+        else:
+            seat = engine.current_player
+            text = engine.action_to_string(action)
+            events = engine.apply_action(action, self._spec.stamp(engine, action, None))
+            core.note_private(events)
+            core.moves += 1
+            core.public += f"|{seat}:{text}"
+            if any(ev.kind == "timeout" for ev in events):
                 core.public += "|lost"
-            elif ev.kind == "turn_start":
-                core.turn += 1
-        if core.turn >= self._spec.max_turns and not engine.is_terminal():
+        # The engine counts the turns: a turn ends on a decision or on a knock.
+        if engine.turn >= self._spec.max_turns and not engine.is_terminal():
             core.truncated = True
 
     def _action_to_string(self, player: int, action: int) -> str:
@@ -445,13 +447,9 @@ class DiggerOSState(_EngineOSState):
             return "knock" if action else "safe"
         return self._core.engine.action_to_string(action)
 
-    def public_observation(self) -> dict[str, Any]:
-        # The engine's public view carries no running time: the digger cannot see it.
-        return self._core.engine.observation(None)
-
     def __str__(self) -> str:
         core = self._core
-        return _state_text(core.engine, {"moves": core.moves, "turns": core.turn, "truncated": core.truncated})
+        return _state_text(core.engine, {"moves": core.moves, "turns": core.engine.turn, "truncated": core.truncated})
 
 
 # ---------------------------------------------------------------------------
@@ -570,7 +568,7 @@ class DeterminizedMCTSBot(pyspiel.Bot):
     it would see every hidden card. This bot hands it a state drawn with
     ``resample_from_infostate`` instead (a fresh one for each decision), so it
     only uses what its seat knows. On Digger it changes nothing: with the
-    jitter-free clock of the OpenSpiel game the sample is the state itself.
+    jitter-free clock of the OpenSpiel game the sample is a copy of the state.
     """
 
     def __init__(self, mcts_bot: Any, seed: int = 0) -> None:

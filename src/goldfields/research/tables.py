@@ -31,7 +31,7 @@ from typing import Any
 
 from ..core import registry
 from ..core.definition import ParamError, Stamper
-from ..core.game import Event, GameState
+from ..core.game import GameState
 from ..digger.definition import DIGGER as DIGGER_GAME
 from ..digging.definition import DIGGING as DIGGING_GAME
 from ..play.driver import Driver
@@ -148,7 +148,7 @@ class DiggingSpec:
         """No time: every spec stamps, so callers need not ask which game needs time."""
         return None
 
-    def after_step(self, match: Match, events: list[Event]) -> None:
+    def after_step(self, match: Match) -> None:
         if self.max_moves and match.moves >= self.max_moves and not match.over:
             match.truncated = True
 
@@ -249,15 +249,12 @@ class DiggerSpec:
     def stamp(self, state: GameState, action: int, rng: random.Random) -> float | None:
         return self.model.stamp(state, action, rng)
 
-    def turn_of(self, state: GameState) -> int:
-        return state.observation(None)["turn"]
-
     def hand_over(self, state: GameState, deals: int) -> bool:
         return False
 
-    def after_step(self, match: Match, events: list[Event]) -> None:
-        match.turn += sum(ev.kind == "turn_start" for ev in events)
-        if self.max_turns and match.turn >= self.max_turns and not match.state.is_terminal():
+    def after_step(self, match: Match) -> None:
+        # The engine counts the turns: a turn ends on a decision or on a knock (G5), a chance step.
+        if self.max_turns and match.state.turn >= self.max_turns and not match.state.is_terminal():  # type: ignore[attr-defined]
             match.truncated = True
 
     def final_returns(self, state: GameState, truncated: bool) -> list[float]:
@@ -339,7 +336,7 @@ class GameSpec:
     def hand_over(self, state: GameState, deals: int) -> bool:
         return False
 
-    def after_step(self, match: Match, events: list[Event]) -> None:
+    def after_step(self, match: Match) -> None:
         if self.max_moves and match.moves >= self.max_moves and not match.over:
             match.truncated = True
 
@@ -413,7 +410,7 @@ class Match:
     simulated clock where the game needs time) and advances.
     """
 
-    __slots__ = ("deals", "driver", "moves", "rng", "spec", "state", "truncated", "turn")
+    __slots__ = ("deals", "driver", "moves", "rng", "spec", "state", "truncated")
 
     def __init__(self, spec: Spec, rng: random.Random) -> None:
         self.spec = spec
@@ -424,7 +421,6 @@ class Match:
         self.driver = Driver(self.state, [None] * n, rng, [rng] * n, clock=spec.clock)
         self.deals = 0
         self.moves = 0
-        self.turn = 0
         self.truncated = False
         self.advance()
 
@@ -440,11 +436,12 @@ class Match:
         while self.state.is_chance_node() and not self.over:
             self.deals += 1
             self.driver.chance()
+            self.spec.after_step(self)
 
     def apply(self, action: int) -> list[Any]:
         events = self.driver.apply(action)
         self.moves += 1
-        self.spec.after_step(self, events)
+        self.spec.after_step(self)
         self.advance()
         return events
 

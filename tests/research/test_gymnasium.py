@@ -121,3 +121,21 @@ def test_bad_arguments():
         GoldfieldsEnv("digging", players=3, opponents=["random"])
     with pytest.raises(ValueError):
         GoldfieldsEnv("digging", players=2, seat=2)
+
+
+def test_the_bots_are_never_handed_the_generator_that_deals():
+    # A bot given the chance generator could copy it and read the cards and dice to come.
+    from goldfields.bots.random_bot import RandomBot
+
+    handed = []
+
+    class Watching(RandomBot):
+        def act(self, view, rng, budget=None):
+            handed.append(rng)
+            return super().act(view, rng)
+
+    env = GoldfieldsEnv("digging", players=2, seat=1, opponents=[Watching()])
+    env.reset(seed=3)
+    while not env.match.over:
+        env.step(int(np.flatnonzero(env.action_masks())[0]))
+    assert handed and all(rng is not env.match.rng for rng in handed)

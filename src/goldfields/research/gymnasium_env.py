@@ -23,8 +23,10 @@ Other seats are goldfields bots built by the registry
 (``goldfields.bots.make_bot``): ``opponents="random"``, ``"heuristic"``, or
 one spec per other seat (``["heuristic", "random", "random"]``, in seat order,
 skipping the agent's). In the partnership game the agent's partner is one of
-them. The bots, the deal and the dice all draw from the generator seeded by
-``reset(seed=...)``.
+them. The deal and the dice draw from the generator seeded by
+``reset(seed=...)``; the bots draw from a generator of their own, seeded from
+the same seed, so that a bot is never handed the generator of the cards to
+come, and how many numbers the bots draw changes no deal.
 
 Reward: the agent's utility at the end (1 for a win, shared wins split, 1
 to each partner of a winning team), 0 before. An illegal action changes
@@ -120,6 +122,7 @@ class GoldfieldsEnv(gymnasium.Env):
         self.observation_space = spaces.Box(0.0, 1.0, (self.encoding.size,), np.float32)
         self.action_space = spaces.Discrete(spec.num_actions)
         self._rng = random.Random()
+        self._bot_rng = random.Random()
         self._match: Match | None = None
         self._ended_illegally = False
         self.seat = 0 if seat == "random" else int(seat)
@@ -138,7 +141,7 @@ class GoldfieldsEnv(gymnasium.Env):
         match = self.match
         while not match.over and match.current_player != self.seat:
             seat = match.current_player
-            action = self._bot_for(seat).act(match.state.view(seat), match.rng)
+            action = self._bot_for(seat).act(match.state.view(seat), self._bot_rng)
             match.apply(action)
 
     def _obs(self) -> Any:
@@ -162,6 +165,7 @@ class GoldfieldsEnv(gymnasium.Env):
         super().reset(seed=seed)
         if seed is not None:
             self._rng = random.Random(seed)
+            self._bot_rng = random.Random(f"{seed}/bots")
         if self.seat_choice == "random":
             self.seat = self._rng.randrange(self.table.players)
         self._match = Match(self.table, self._rng)

@@ -160,12 +160,51 @@ def test_standing_prints_a_stopped_run_without_playing_or_writing(tmp_path: Path
     assert "3 of 8 games (not finished; goldfields arena --resume" in shown.output
     assert "Wilson" in shown.output and "heuristic" in shown.output
     assert {p.name: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()} == before
+    # Three games with one seat each: the title counts the deals played and the one short of a rotation.
+    title = " ".join(shown.output.split())  # Rich centres and wraps the title
+    assert "3 games (2 deals, 1 of them not yet in every rotation; 2 rotations a deal)" in title
     finished = cli.invoke(_app(), ["arena", "--standing", str(full_run)])
     assert finished.exit_code == 0 and "8 of 8 games (finished)" in finished.output
     nothing = cli.invoke(_app(), ["arena", "--standing", str(tmp_path / "nowhere")])
     assert nothing.exit_code == 2 and "holds no arena run" in nothing.output
     mixed = cli.invoke(_app(), ["arena", *LINEUP, "--standing", str(tmp_path)])
     assert mixed.exit_code == 2 and "--standing reads a saved run" in mixed.output
+
+
+def test_the_run_keeps_its_rules_and_a_resume_plays_on_under_them(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                  ) -> None:  # fmt: skip
+    # Digger with black crates: a resume that rebuilt the default (white) rules would finish the run
+    # under other rules and report the two as one.
+    black = GameSpec.from_json("digger", {"players": 2, "crates": "black"})
+    whole = run_tournament(Tournament(black, LINEUP, games=4, seed=3, jobs=1, out=tmp_path / "whole"), progress=False)
+    _stop_after(monkeypatch, 2)
+    with pytest.raises(Interrupted):
+        run_tournament(Tournament(black, LINEUP, games=4, seed=3, jobs=1, out=tmp_path), progress=False)
+    monkeypatch.undo()
+    assert json.loads((tmp_path / "arena.json").read_text())["params"]["crates"] == "black"
+    white = Tournament(GameSpec.make("digger", 2), LINEUP, games=4, seed=3, jobs=1, out=tmp_path)
+    with pytest.raises(ResumeError, match="params"):
+        run_tournament(white, progress=False, resume=True)
+    done = CliRunner(env={"COLUMNS": "200"}).invoke(_app(), ["arena", "--resume", str(tmp_path), "--quiet"])
+    assert done.exit_code == 0, done.output
+    assert (tmp_path / "summary.csv").read_text() == (tmp_path / "whole" / "summary.csv").read_text()
+    assert [r.scores for r in whole.results] == [
+        tuple(json.loads(line)["scores"]) for line in sorted(_lines(tmp_path / "results.jsonl"),
+                                                            key=lambda line: json.loads(line)["index"])]
+
+
+def test_a_damaged_manifest_is_refused_with_a_message(tmp_path: Path) -> None:
+    (tmp_path / "arena.json").write_text('{"format": 1, "game": "digging"}')
+    result = CliRunner(env={"COLUMNS": "200"}).invoke(_app(), ["arena", "--resume", str(tmp_path)])
+    assert result.exit_code == 2 and "damaged: it lacks players" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_games_csv_names_only_records_that_were_written(tmp_path: Path) -> None:
+    run_tournament(_tournament(tmp_path, games=2, records=False), progress=False)
+    assert not (tmp_path / "records").exists()
+    rows = _lines(tmp_path / "games.csv")[1:]
+    assert rows and all(row.endswith(",") for row in rows)  # the record column is empty
 
 
 def _app():  # type: ignore[no-untyped-def]

@@ -44,6 +44,15 @@ class GameSpec:
         except ParamError as err:
             raise ValueError(f"{definition.title}: {err}") from None
 
+    @classmethod
+    def from_json(cls, game: str, params: Any) -> GameSpec:
+        """A table with every parameter as :meth:`Params.to_json` wrote it (rule options included)."""
+        try:
+            definition = registry.get(game)
+            return cls(game, definition.params_from_json(params))
+        except (registry.UnknownGame, ParamError) as err:
+            raise ValueError(str(err)) from None
+
     @property
     def definition(self) -> GameDefinition[Any]:
         return registry.get(self.game)

@@ -168,27 +168,32 @@ def games_csv_header(spec: GameSpec) -> list[str]:
             "winners", "hands", "decisions", "record"]  # fmt: skip
 
 
-def games_csv_row(result: GameResult, labels: Sequence[str]) -> list[object]:
-    """A game's row; the seats name entrants, so the two copies in self-play stay apart."""
+def games_csv_row(result: GameResult, labels: Sequence[str], records: bool) -> list[object]:
+    """A game's row; the seats name entrants, so the two copies in self-play stay apart. The record
+    column names the game's record file if the run writes records and this game has one (a game
+    carried over from another machine without its record has none)."""
     r = result
     seats = [labels[e] for e in r.seat_entrants] if r.seat_entrants else list(r.seat_bots)
+    record = f"records/{record_name(r)}" if records and r.record else ""
     return [r.index + 1, r.deal, r.rotation, *seats, *r.scores, " ".join(map(str, r.winners)),
-            len(r.hand_points), r.decisions, f"records/{record_name(r)}"]  # fmt: skip
+            len(r.hand_points), r.decisions, record]  # fmt: skip
 
 
-def games_csv_text(spec: GameSpec, lineup: Sequence[str], results: Sequence[GameResult]) -> str:
+def games_csv_text(spec: GameSpec, lineup: Sequence[str], results: Sequence[GameResult], records: bool) -> str:
     labels = entrant_labels(lineup)
     f = io.StringIO(newline="")
     w = csv.writer(f)
     w.writerow(games_csv_header(spec))
     for r in sorted(results, key=lambda r: r.index):
-        w.writerow(games_csv_row(r, labels))
+        w.writerow(games_csv_row(r, labels, records))
     return f.getvalue()
 
 
-def write_games_csv(path: Path, spec: GameSpec, lineup: Sequence[str], results: Sequence[GameResult]) -> None:
+def write_games_csv(
+    path: Path, spec: GameSpec, lineup: Sequence[str], results: Sequence[GameResult], records: bool
+) -> None:
     """All the games, in game order (whatever order they finished in)."""
-    write_atomic(path, games_csv_text(spec, lineup, results))
+    write_atomic(path, games_csv_text(spec, lineup, results, records))
 
 
 def write_summary_csv(path: Path, summary: Sequence[EntrantSummary]) -> None:

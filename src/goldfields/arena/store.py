@@ -61,6 +61,7 @@ def manifest_of(spec: GameSpec, lineup: Sequence[str], games: int, seed: int, re
         "game": spec.game,
         "players": spec.players,
         "partnership": spec.partnership,
+        "params": spec.params.to_json(),  # the rules too (Digger's crates, rule options): they decide every game
         "lineup": list(lineup),
         "games": games,
         "seed": seed,
@@ -78,7 +79,28 @@ def read_manifest(out: Path) -> dict[str, Any]:
         raise ResumeError(f"{path} is not a readable manifest: {err}") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ResumeError(f"{path} is not an arena manifest of format {FORMAT}")
+    missing = [key for key in REQUIRED if key not in data]
+    if missing:
+        raise ResumeError(f"{path} is damaged: it lacks {', '.join(missing)}")
+    if "params" not in data:
+        # Written before the manifest held the rules: such runs were all played with the defaults.
+        try:
+            data["params"] = GameSpec.make(data["game"], data["players"], data["partnership"]).params.to_json()
+        except ValueError as err:
+            raise ResumeError(f"{path}: {err}") from None
     return data
+
+
+REQUIRED = ("game", "players", "partnership", "lineup", "games", "seed", "records")
+"""The keys every manifest has (``params`` is filled in for one written before it was saved)."""
+
+
+def spec_of(manifest: dict[str, Any]) -> GameSpec:
+    """The game and table of a saved run, with its rules."""
+    try:
+        return GameSpec.from_json(manifest["game"], manifest["params"])
+    except ValueError as err:
+        raise ResumeError(f"the saved run's game: {err}") from None
 
 
 def differences(saved: dict[str, Any], wanted: dict[str, Any]) -> list[str]:
@@ -137,7 +159,7 @@ class RunStore:
         # Start the journal and games.csv afresh from the games known to be done, dropping
         # a cut line or a row written for a game whose journal line never made it.
         write_atomic(out / JOURNAL, "".join(json.dumps(r.to_json()) + "\n" for r in self.done))
-        write_games_csv(out / "games.csv", spec, lineup, self.done)
+        write_games_csv(out / "games.csv", spec, lineup, self.done, self.records)
         self.all: list[GameResult] = list(self.done)
         self._journal: IO[str] = (out / JOURNAL).open("a")
         self._csv_file: IO[str] = (out / "games.csv").open("a", newline="")
@@ -187,7 +209,7 @@ class RunStore:
     def _add(self, result: GameResult) -> None:
         if self.records:
             write_record(self.out / "records", result)
-        self._csv.writerow(games_csv_row(result, self.labels))
+        self._csv.writerow(games_csv_row(result, self.labels, self.records))
         self._csv_file.flush()
         self._journal.write(json.dumps(result.to_json()) + "\n")
         self._journal.flush()
@@ -197,4 +219,4 @@ class RunStore:
         """Flush, and put games.csv in game order (rows were appended as games finished)."""
         self._journal.close()
         self._csv_file.close()
-        write_games_csv(self.out / "games.csv", self.spec, self.lineup, self.all)
+        write_games_csv(self.out / "games.csv", self.spec, self.lineup, self.all, self.records)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,7 +20,7 @@ from .games import GameSpec
 from .report import EntrantSummary, summarise, write_chart, write_games_csv, write_summary_csv
 from .runner import OnDone, default_jobs, run_local, run_ray, sigterm_as_interrupt
 from .schedule import GameJob, deals_for, entrant_labels, schedule
-from .store import ResumeError, RunStore, manifest_of
+from .store import ResumeError, RunStore, manifest_of, spec_of
 from .worker import GameResult
 
 
@@ -52,7 +53,7 @@ class Tournament:
     @classmethod
     def from_manifest(cls, manifest: dict[str, Any], **kwargs: Any) -> Tournament:
         """The tournament of a saved run (``kwargs``: where to run it, e.g. ``jobs``, ``out``)."""
-        spec = GameSpec.make(manifest["game"], manifest["players"], manifest["partnership"])
+        spec = spec_of(manifest)
         return cls(spec, tuple(manifest["lineup"]), games=manifest["games"], seed=manifest["seed"],
                    records=manifest["records"], **kwargs)  # fmt: skip
 
@@ -64,6 +65,8 @@ class TournamentResult:
     summary: list[EntrantSummary]
     resumed: int = 0
     """Games found already played in the output folder (``resume=True``)."""
+    chart: bool = False
+    """Whether ``chart.png`` was drawn (it needs matplotlib)."""
 
 
 class Interrupted(Exception):
@@ -135,9 +138,8 @@ def run_tournament(
             store.close()
     results = sorted([*done.values(), *played], key=lambda r: r.index)
     summary = summarise(t.spec, t.lineup, results, t.seed)
-    if t.out is not None:
-        save(t, results, summary)
-    return TournamentResult(t, results, summary, resumed=len(done))
+    chart = save(t, results, summary) if t.out is not None else False
+    return TournamentResult(t, results, summary, resumed=len(done), chart=chart)
 
 
 def _run(t: Tournament, jobs: Sequence[GameJob], on_done: OnDone | None) -> list[GameResult]:
@@ -148,17 +150,27 @@ def _run(t: Tournament, jobs: Sequence[GameJob], on_done: OnDone | None) -> list
     return run_local(jobs, t.jobs, on_done)
 
 
-def save(t: Tournament, results: Sequence[GameResult], summary: Sequence[EntrantSummary]) -> None:
-    """The complete run's files (the games and records are already written, game by game)."""
+def save(t: Tournament, results: Sequence[GameResult], summary: Sequence[EntrantSummary]) -> bool:
+    """The complete run's files (the games and records are already written, game by game). Returns
+    whether the chart was drawn (it needs matplotlib)."""
     assert t.out is not None
     t.out.mkdir(parents=True, exist_ok=True)
-    write_games_csv(t.out / "games.csv", t.spec, t.lineup, results)
+    write_games_csv(t.out / "games.csv", t.spec, t.lineup, results, t.records)
     write_summary_csv(t.out / "summary.csv", summary)
     if not write_chart(t.out / "chart.png", t.spec, summary, len(results)):
         Console(stderr=True).print("note: matplotlib is not installed, so no chart.png was written")
+        return False
+    return True
 
 
-def summary_table(t: Tournament, summary: Sequence[EntrantSummary], games: int) -> Table:
+def summary_table(t: Tournament, summary: Sequence[EntrantSummary], results: Sequence[GameResult]) -> Table:
+    """The table of a run's results so far: its title counts the deals played, and says how many of
+    them lack a rotation (a run stopped part-way), whose luck the duplicate pairing has not cancelled."""
+    games = len(results)
+    rotations = len(t.lineup)
+    per_deal = Counter(r.deal for r in results)
+    short = sum(1 for n in per_deal.values() if n < rotations)
+    deals = plural(len(per_deal), "deal") + (f", {short} of them not yet in every rotation" if short else "")
     per = "points per team" if t.spec.partnership else "points per player"
     with_elo = all(e.elo is not None for e in summary) and len(summary) >= 3
     elo_note = (
@@ -171,8 +183,8 @@ def summary_table(t: Tournament, summary: Sequence[EntrantSummary], games: int) 
         box=box.SIMPLE_HEAD,
         collapse_padding=True,
         pad_edge=False,
-        title=f"{t.spec.label}: {plural(games, 'game')} ({plural(t.deals, 'deal')} x "
-        f"{plural(len(t.lineup), 'rotation')}), seed {t.seed}",
+        title=f"{t.spec.label}: {plural(games, 'game')} ({deals}; {plural(rotations, 'rotation')} a deal), "
+        f"seed {t.seed}",
         caption=(
             f"win % with 95% intervals: Wilson (each game independent) and deal (bootstrap over deals, "
             f"keeping the duplicate pairing); parity {100 / t.spec.sides:.0f}%; {per}; {elo_note}"

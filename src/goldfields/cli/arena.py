@@ -25,7 +25,7 @@ from ..arena import (
 )
 from ..arena.report import summarise
 from ..arena.runner import default_jobs
-from ..arena.store import differences, read_journal, read_manifest
+from ..arena.store import differences, read_journal, read_manifest, spec_of
 from ..bots.registry import BotSpecError, known_bots
 from ..core import registry
 from ..core.words import plural
@@ -134,7 +134,11 @@ def arena(
                 raise ValueError("name the bots, one per team or seat (or --resume OUT to continue a run)")
             partnership = False if individual else None
         game = game or FIRST_GAME
-        spec = GameSpec.make(game, players, partnership)
+        if resume is not None and (game, players) == (saved["game"], saved["players"]) and (
+                partnership in (None, saved["partnership"])):  # fmt: skip
+            spec = spec_of(saved)  # the run's table with its rules (the command line cannot set them)
+        else:
+            spec = GameSpec.make(game, players, partnership)
         t = Tournament(spec, tuple(bots), games=games or DEFAULT_GAMES, seed=seed or 0, jobs=jobs or default_jobs(),
                        ray_address=ray, out=out or Path("arena-results"),
                        records=True if records is None else records)  # fmt: skip
@@ -174,15 +178,16 @@ def arena(
                       f"already played, {now} played now")
     print_summary(console, t, result.summary, result.results)
     o = t.out
-    console.print(f"wrote {o}/games.csv, {o}/summary.csv, {o}/chart.png"
-                  + (f", {len(result.results)} records in {o}/records/" if t.records else ""))
+    written = sum(1 for r in result.results if r.record) if t.records else 0
+    console.print(f"wrote {o}/games.csv, {o}/summary.csv" + (f", {o}/chart.png" if result.chart else "")
+                  + (f", {plural(written, 'record')} in {o}/records/" if written else ""))
 
 
 def show_standing(console: Console, out: Path) -> None:
     """The summary of a saved run's games so far, as the end of a run prints it."""
     try:
         saved = read_manifest(out)
-        spec = GameSpec.make(saved["game"], saved["players"], saved["partnership"])
+        spec = spec_of(saved)
         t = Tournament(spec, tuple(saved["lineup"]), games=saved["games"], seed=saved["seed"], jobs=1, out=out,
                        records=saved["records"])  # fmt: skip
     except (ResumeError, ValueError, KeyError) as err:
@@ -201,7 +206,7 @@ def show_standing(console: Console, out: Path) -> None:
 def print_summary(console: Console, t: Tournament, summary: Sequence[EntrantSummary],
                   results: Sequence[GameResult]) -> None:  # fmt: skip
     """The table of win rates and the line of time a decision, as a run ends and as --standing shows them."""
-    console.print(summary_table(t, summary, len(results)))
+    console.print(summary_table(t, summary, results))
     timing = time_line(t.lineup, time_per_move(t.lineup, results))
     if timing:
         console.print(timing)

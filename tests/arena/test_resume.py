@@ -193,6 +193,21 @@ def test_the_run_keeps_its_rules_and_a_resume_plays_on_under_them(tmp_path: Path
                                                             key=lambda line: json.loads(line)["index"])]
 
 
+def test_a_run_being_played_cannot_be_resumed_by_another_process_at_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fcntl = pytest.importorskip("fcntl")
+    _stopped_run(monkeypatch, tmp_path, 2)
+    monkeypatch.undo()
+    with (tmp_path / "arena.lock").open("a") as held:  # as the process playing the run holds it
+        fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        journal = (tmp_path / "results.jsonl").read_bytes()
+        with pytest.raises(ResumeError, match="another arena is playing into"):
+            run_tournament(_tournament(tmp_path), progress=False, resume=True)
+        assert (tmp_path / "results.jsonl").read_bytes() == journal  # untouched
+    assert len(run_tournament(_tournament(tmp_path), progress=False, resume=True).results) == 8
+
+
 def test_a_damaged_manifest_is_refused_with_a_message(tmp_path: Path) -> None:
     (tmp_path / "arena.json").write_text('{"format": 1, "game": "digging"}')
     result = CliRunner(env={"COLUMNS": "200"}).invoke(_app(), ["arena", "--resume", str(tmp_path)])

@@ -10,6 +10,8 @@ Files in the folder:
 * ``games.csv`` (a row appended as each game ends, rewritten in game order at
   the end and whenever the run stops) and ``records/game-NNNNN.json``.
 * ``summary.csv`` and ``chart.png``, written when the run is complete.
+* ``arena.lock``, locked by the process playing into the folder, so that a
+  second ``--resume`` of a run still being played is refused.
 
 Resuming reads the journal (ignoring a last line cut short by a kill), plays
 the games not in it, and reports on all of them: the games are seeded by their
@@ -26,6 +28,11 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any
+
+try:
+    import fcntl
+except ImportError:  # not POSIX
+    fcntl = None  # type: ignore[assignment]
 
 from .games import GameSpec
 from .report import games_csv_row, write_atomic, write_games_csv, write_record
@@ -48,6 +55,9 @@ def _signals_held() -> Iterator[None]:
 
 MANIFEST = "arena.json"
 JOURNAL = "results.jsonl"
+LOCK = "arena.lock"
+"""Held (an advisory lock) by the process playing into the folder: two runs at once would each
+replace the other's journal and play the same games."""
 FORMAT = 1
 
 
@@ -145,6 +155,19 @@ class RunStore:
         self.records = bool(manifest["records"])
         self.done: list[GameResult] = []
         if resume:
+            read_manifest(out)  # no run there: say so before making the folder for the lock
+        out.mkdir(parents=True, exist_ok=True)
+        self._lock = _take_lock(out)
+        try:
+            self._open(out, spec, lineup, manifest, resume)
+        except BaseException:
+            self._lock.close()
+            raise
+
+    def _open(
+        self, out: Path, spec: GameSpec, lineup: Sequence[str], manifest: dict[str, Any], resume: bool
+    ) -> None:
+        if resume:
             diff = differences(read_manifest(out), manifest)
             if diff:
                 raise ResumeError(f"cannot resume {out}: its run has other parameters ({'; '.join(diff)})")
@@ -216,7 +239,25 @@ class RunStore:
         self.all.append(result)
 
     def close(self) -> None:
-        """Flush, and put games.csv in game order (rows were appended as games finished)."""
-        self._journal.close()
-        self._csv_file.close()
-        write_games_csv(self.out / "games.csv", self.spec, self.lineup, self.all, self.records)
+        """Flush, put games.csv in game order (rows were appended as games finished), let the folder go."""
+        try:
+            self._journal.close()
+            self._csv_file.close()
+            write_games_csv(self.out / "games.csv", self.spec, self.lineup, self.all, self.records)
+        finally:
+            self._lock.close()  # closing the file releases the lock
+
+
+def _take_lock(out: Path) -> IO[str]:
+    """The folder's lock, or a ResumeError if another process holds it."""
+    handle = (out / LOCK).open("a")
+    if fcntl is not None:  # POSIX; elsewhere two runs into one folder are not caught
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            handle.close()
+            raise ResumeError(
+                f"another arena is playing into {out} now; let it finish or stop it first "
+                f"(goldfields arena --standing {out} shows how far it is)"
+            ) from None
+    return handle

@@ -208,6 +208,19 @@ def test_a_run_being_played_cannot_be_resumed_by_another_process_at_once(
     assert len(run_tournament(_tournament(tmp_path), progress=False, resume=True).results) == 8
 
 
+def test_a_manifest_written_before_it_held_the_rules_resumes_with_the_defaults(tmp_path: Path) -> None:
+    for game, players, partnership in (("digger", 3, False), ("digging", 4, False), ("digging", 2, False)):
+        folder = tmp_path / f"{game}-{players}"
+        folder.mkdir()
+        manifest = {"format": 1, "game": game, "players": players, "partnership": partnership,
+                    "lineup": ["random"] * (players if not partnership else 2), "games": 4, "seed": 1,
+                    "records": False}  # fmt: skip
+        (folder / "arena.json").write_text(json.dumps(manifest))
+        shown = CliRunner(env={"COLUMNS": "200"}).invoke(_app(), ["arena", "--standing", str(folder)])
+        assert shown.exit_code == 0, shown.output
+        assert "0 of" in shown.output
+
+
 def test_a_damaged_manifest_is_refused_with_a_message(tmp_path: Path) -> None:
     (tmp_path / "arena.json").write_text('{"format": 1, "game": "digging"}')
     result = CliRunner(env={"COLUMNS": "200"}).invoke(_app(), ["arena", "--resume", str(tmp_path)])

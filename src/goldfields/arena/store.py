@@ -95,10 +95,21 @@ def read_manifest(out: Path) -> dict[str, Any]:
     if "params" not in data:
         # Written before the manifest held the rules: such runs were all played with the defaults.
         try:
-            data["params"] = GameSpec.make(data["game"], data["players"], data["partnership"]).params.to_json()
+            data["params"] = _default_params(data["game"], data["players"], data["partnership"])
         except ValueError as err:
             raise ResumeError(f"{path}: {err}") from None
     return data
+
+
+def _default_params(game: str, players: int, partnership: bool) -> dict[str, Any]:
+    """The rules of a table with every default (a game without partnerships has no such parameter)."""
+    try:
+        spec = GameSpec.make(game, players, partnership)
+    except ValueError:
+        if partnership:
+            raise
+        spec = GameSpec.make(game, players)
+    return spec.params.to_json()
 
 
 REQUIRED = ("game", "players", "partnership", "lineup", "games", "seed", "records")

@@ -435,8 +435,7 @@ class DiggerOSState(_EngineOSState):
             core.public += f"|{seat}:{text}"
             if any(ev.kind == "timeout" for ev in events):
                 core.public += "|lost"
-        # The engine counts the turns: a turn ends on a decision or on a knock.
-        if engine.turn >= self._spec.max_turns and not engine.is_terminal():
+        if self._spec.past_cap(engine):
             core.truncated = True
 
     def _action_to_string(self, player: int, action: int) -> str:

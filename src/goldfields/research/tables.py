@@ -252,9 +252,13 @@ class DiggerSpec:
     def hand_over(self, state: GameState, deals: int) -> bool:
         return False
 
+    def past_cap(self, state: GameState) -> bool:
+        """Whether the game is cut now: ``max_turns`` turns are over and it has not ended. The
+        engine counts the turns, so a turn a knock ends (G5, a chance step) counts too."""
+        return bool(self.max_turns) and state.turn >= self.max_turns and not state.is_terminal()  # type: ignore[attr-defined]
+
     def after_step(self, match: Match) -> None:
-        # The engine counts the turns: a turn ends on a decision or on a knock (G5), a chance step.
-        if self.max_turns and match.state.turn >= self.max_turns and not match.state.is_terminal():  # type: ignore[attr-defined]
+        if self.past_cap(match.state):
             match.truncated = True
 
     def final_returns(self, state: GameState, truncated: bool) -> list[float]:

@@ -208,6 +208,31 @@ def test_a_run_being_played_cannot_be_resumed_by_another_process_at_once(
     assert len(run_tournament(_tournament(tmp_path), progress=False, resume=True).results) == 8
 
 
+def test_a_journal_replaced_while_the_run_plays_is_written_again_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, full_run: Path
+) -> None:
+    """As ``git checkout`` of a tracked journal does mid-run: the path gets a new, older file."""
+    real = runner_module.run_job
+    started = 0
+
+    def run_job(job):  # type: ignore[no-untyped-def]
+        nonlocal started
+        started += 1
+        if started == 4:  # three games written: put back the journal as it was after one
+            for name in ("results.jsonl", "games.csv"):
+                path = tmp_path / name
+                older = tmp_path / f"{name}.old"
+                older.write_text("\n".join(_lines(path)[:1 if name == "results.jsonl" else 2]) + "\n")
+                older.replace(path)
+        return real(job)
+
+    monkeypatch.setattr(runner_module, "run_job", run_job)
+    run_tournament(_tournament(tmp_path), progress=False)
+    assert len(_lines(tmp_path / "results.jsonl")) == 8
+    for name in ("games.csv", "summary.csv"):
+        assert (tmp_path / name).read_text() == (full_run / name).read_text(), name
+
+
 def test_a_manifest_written_before_it_held_the_rules_resumes_with_the_defaults(tmp_path: Path) -> None:
     for game, players, partnership in (("digger", 3, False), ("digging", 4, False), ("digging", 2, False)):
         folder = tmp_path / f"{game}-{players}"

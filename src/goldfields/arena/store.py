@@ -13,6 +13,9 @@ Files in the folder:
 * ``arena.lock``, locked by the process playing into the folder, so that a
   second ``--resume`` of a run still being played is refused.
 
+A journal or games.csv replaced while the run plays (say by ``git checkout`` of
+a run kept under version control) is written again whole at the next game.
+
 Resuming reads the journal (ignoring a last line cut short by a kill), plays
 the games not in it, and reports on all of them: the games are seeded by their
 place in the schedule, so the result is the same as an uninterrupted run's.
@@ -22,6 +25,7 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 import signal
 import threading
 from collections.abc import Iterator, Sequence
@@ -248,6 +252,22 @@ class RunStore:
         self._journal.write(json.dumps(result.to_json()) + "\n")
         self._journal.flush()
         self.all.append(result)
+        if not (_same_file(self._journal, self.out / JOURNAL) and _same_file(self._csv_file, self.out / "games.csv")):
+            self._rewrite()
+
+    def _rewrite(self) -> None:
+        """Write the journal and games.csv again from the games in memory, and append to the new files.
+
+        Something replaced them while the run played: a ``git checkout`` or ``git stash`` of a
+        journal kept under version control puts a new file at the path, and the open handles
+        would go on writing into the old, deleted one, losing every later game."""
+        self._journal.close()
+        self._csv_file.close()
+        write_atomic(self.out / JOURNAL, "".join(json.dumps(r.to_json()) + "\n" for r in self.all))
+        write_games_csv(self.out / "games.csv", self.spec, self.lineup, self.all, self.records)
+        self._journal = (self.out / JOURNAL).open("a")
+        self._csv_file = (self.out / "games.csv").open("a", newline="")
+        self._csv = csv.writer(self._csv_file)
 
     def close(self) -> None:
         """Flush, put games.csv in game order (rows were appended as games finished), let the folder go."""
@@ -257,6 +277,16 @@ class RunStore:
             write_games_csv(self.out / "games.csv", self.spec, self.lineup, self.all, self.records)
         finally:
             self._lock.close()  # closing the file releases the lock
+
+
+def _same_file(handle: IO[str], path: Path) -> bool:
+    """Whether ``path`` still names the file ``handle`` writes to."""
+    try:
+        on_disk = path.stat()
+    except OSError:
+        return False
+    open_one = os.fstat(handle.fileno())
+    return (on_disk.st_dev, on_disk.st_ino) == (open_one.st_dev, open_one.st_ino)
 
 
 def _take_lock(out: Path) -> IO[str]:

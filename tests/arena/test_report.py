@@ -43,3 +43,13 @@ def test_two_entrants_get_parity_at_a_half_and_no_elo_panel() -> None:
         assert "bootstrap" in fig.axes[0].get_xlabel()
     finally:
         plt.close(fig)
+
+
+def test_the_chart_file_is_replaced_whole(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from goldfields.arena.report import write_chart
+
+    path = tmp_path / "chart.png"
+    path.write_bytes(b"the last run's chart")
+    assert write_chart(path, GameSpec.make("digging", 2), [_entrant("a", 7, 10, None), _entrant("b", 3, 10, None)], 10)
+    assert path.read_bytes().startswith(b"\x89PNG")
+    assert [p.name for p in tmp_path.iterdir()] == ["chart.png"]  # no temporary file left beside it

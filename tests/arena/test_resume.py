@@ -10,6 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from goldfields.arena import GameSpec, Interrupted, ResumeError, Tournament, run_tournament
+from goldfields.arena import provenance
 from goldfields.arena import runner as runner_module
 from goldfields.cli import arena as arena_cli
 
@@ -206,6 +207,28 @@ def test_a_run_being_played_cannot_be_resumed_by_another_process_at_once(
             run_tournament(_tournament(tmp_path), progress=False, resume=True)
         assert (tmp_path / "results.jsonl").read_bytes() == journal  # untouched
     assert len(run_tournament(_tournament(tmp_path), progress=False, resume=True).results) == 8
+
+
+def test_a_resume_by_other_code_is_said_and_kept_in_the_manifest(tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    _stopped_run(monkeypatch, tmp_path, 2)
+    first = json.loads((tmp_path / "arena.json").read_text())["made_with"]
+    assert first == [provenance.code_version()]
+    cli = CliRunner(env={"COLUMNS": "200"})
+    _stopped_run(monkeypatch, tmp_path / "same", 2)
+    same = cli.invoke(_app(), ["arena", "--resume", str(tmp_path / "same"), "--quiet"])
+    assert same.exit_code == 0 and "note:" not in same.output
+    assert json.loads((tmp_path / "same" / "arena.json").read_text())["made_with"] == first
+
+    newer = {"goldfields": "9.9", "code": "0123456789ab"}
+    monkeypatch.setattr(provenance, "code_version", lambda: newer)
+    mixed = cli.invoke(_app(), ["arena", "--resume", str(tmp_path), "--quiet"])
+    assert mixed.exit_code == 0, mixed.output
+    said = " ".join(mixed.output.split())
+    assert f"code {first[0]['code']}" in said and "code 0123456789ab" in said and "mix two programs" in said
+    assert json.loads((tmp_path / "arena.json").read_text())["made_with"] == [*first, newer]
+    shown = cli.invoke(_app(), ["arena", "--standing", str(tmp_path)])
+    assert "its games come from 2 versions" in " ".join(shown.output.split())
 
 
 def test_a_journal_replaced_while_the_run_plays_is_written_again_whole(

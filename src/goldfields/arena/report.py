@@ -219,8 +219,13 @@ def write_chart(path: Path, spec: GameSpec, summary: Sequence[EntrantSummary], g
     import matplotlib.pyplot as plt
 
     fig = chart_figure(spec, summary, games)
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    tmp = path.with_name(path.name + ".tmp")
+    try:
+        fig.savefig(tmp, dpi=110, format="png")  # then renamed: a viewer never opens half a picture
+        os.replace(tmp, path)
+    finally:
+        plt.close(fig)
+        tmp.unlink(missing_ok=True)
     return True
 
 

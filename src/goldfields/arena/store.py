@@ -3,7 +3,8 @@
 Files in the folder:
 
 * ``arena.json``, the manifest: the parameters that decide every game (game,
-  table, lineup, games, seed, records). ``--resume`` checks them.
+  table, rules, lineup, games, seed, records). ``--resume`` checks them. It also
+  lists the versions of the code that played into the run (``made_with``).
 * ``results.jsonl``, the journal: one line per finished game, everything the
   statistics need. A game counts as done once its line is there; it is
   written last, after the game's record and its row of ``games.csv``.
@@ -39,6 +40,7 @@ except ImportError:  # not POSIX
     fcntl = None  # type: ignore[assignment]
 
 from .games import GameSpec
+from .provenance import code_version, with_this_version
 from .report import games_csv_row, write_atomic, write_games_csv, write_record
 from .schedule import deals_for, entrant_labels
 from .worker import GameResult
@@ -80,6 +82,7 @@ def manifest_of(spec: GameSpec, lineup: Sequence[str], games: int, seed: int, re
         "games": games,
         "seed": seed,
         "records": records,
+        "made_with": [code_version()],  # not a parameter: a resume adds its own (see provenance)
     }
 
 
@@ -131,7 +134,7 @@ def spec_of(manifest: dict[str, Any]) -> GameSpec:
 def differences(saved: dict[str, Any], wanted: dict[str, Any]) -> list[str]:
     """Human-readable differences between two manifests."""
     out = []
-    for key in saved.keys() | wanted.keys():
+    for key in (saved.keys() | wanted.keys()) - {"made_with"}:
         if saved.get(key) != wanted.get(key):
             out.append(f"{key}: the run has {_show(saved.get(key))}, this command asks for {_show(wanted.get(key))}")
     return sorted(out)
@@ -183,9 +186,11 @@ class RunStore:
         self, out: Path, spec: GameSpec, lineup: Sequence[str], manifest: dict[str, Any], resume: bool
     ) -> None:
         if resume:
-            diff = differences(read_manifest(out), manifest)
+            saved = read_manifest(out)
+            diff = differences(saved, manifest)
             if diff:
                 raise ResumeError(f"cannot resume {out}: its run has other parameters ({'; '.join(diff)})")
+            manifest = manifest | {"made_with": with_this_version(saved)}
             self.done = read_journal(out)
             if self.records:
                 self.done = [self._with_record(r) for r in self.done]

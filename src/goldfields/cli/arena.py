@@ -23,6 +23,7 @@ from ..arena import (
     time_line,
     time_per_move,
 )
+from ..arena.provenance import change_note, versions_of
 from ..arena.report import summarise
 from ..arena.runner import default_jobs
 from ..arena.store import differences, read_journal, read_manifest, spec_of
@@ -160,6 +161,8 @@ def arena(
         console.print(f"known bots: {names}")
         raise typer.Exit(2) from None
     assert t.out is not None
+    if resume is not None and (note := change_note(saved)):
+        console.print(f"[yellow]note:[/] {note}")
     where = f"Ray cluster {ray}" if ray else f"{t.jobs} local process{'es' if t.jobs > 1 else ''}"
     console.print(f"{spec.label}: {' vs '.join(entrant_labels(bots))}; {plural(t.deals, 'deal')} x "
                   f"{plural(len(bots), 'rotation')} on {where}")
@@ -198,6 +201,10 @@ def show_standing(console: Console, out: Path) -> None:
     # It may be stopped, or still being played by another command.
     state = "finished" if len(results) >= total else f"not finished; goldfields arena --resume {out} plays the rest"
     console.print(f"{spec.label}: {' vs '.join(entrant_labels(t.lineup))}; {len(results)} of {total} games ({state})")
+    made = versions_of(saved)
+    if len(made) > 1:
+        codes = ", ".join(f"{v.get('goldfields')} (code {v.get('code')})" for v in made)
+        console.print(f"[yellow]note:[/] its games come from {len(made)} versions of the rules and bots: {codes}")
     if not results:
         return
     print_summary(console, t, summarise(spec, t.lineup, results, t.seed), results)

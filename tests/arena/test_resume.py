@@ -9,8 +9,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from goldfields.arena import GameSpec, Interrupted, ResumeError, Tournament, run_tournament
-from goldfields.arena import provenance
+from goldfields.arena import GameSpec, Interrupted, ResumeError, Tournament, provenance, run_tournament
 from goldfields.arena import runner as runner_module
 from goldfields.cli import arena as arena_cli
 

@@ -683,6 +683,9 @@ def test_the_analyze_command_prints_and_writes_json(tmp_path: Path) -> None:
     assert "bot's choice" in result.output
     saved = json.loads(out.read_text())
     assert saved["seat"] == 0 and any((d["hand"], d["move"]) == plant for d in saved["decisions"])
+    # The table counts hands and moves from 1; the JSON keeps the indices from 0.
+    rows = [line.replace("│", " ").split() for line in result.output.splitlines()]
+    assert [str(plant[0] + 1), str(plant[1] + 1)] in [row[:2] for row in rows], result.output
     bad = CliRunner().invoke(app, ["analyze", str(game), "--seat", "5"])
     assert bad.exit_code == 2 and "seat must be from 0 to 1" in bad.output
     digger = tmp_path / "digger.json"

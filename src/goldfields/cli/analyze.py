@@ -76,7 +76,8 @@ def analyze(
     for col in ("hand", "move", "played", "bot's choice", "win % played", "win % best", "drop"):
         table.add_column(col, justify="right" if col in ("hand", "move") or "%" in col or col == "drop" else "left")
     for d in sorted(decisions, key=lambda d: -d.drop)[:top]:
-        table.add_row(str(d.hand), str(d.move + 1), d.played, d.best, f"{100 * d.played_win:.0f}",
+        # Counted from 1, as players count; the JSON keeps the indices from 0.
+        table.add_row(str(d.hand + 1), str(d.move + 1), d.played, d.best, f"{100 * d.played_win:.0f}",
                       f"{100 * d.best_win:.0f}", f"{100 * d.drop:.0f}")  # fmt: skip
     console.print(table)
     if json_out is not None:

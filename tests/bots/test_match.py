@@ -102,3 +102,42 @@ def test_chance_key_gives_each_digger_turn_its_own_dice() -> None:
     ]
     pa, pb = (_rolls_by_turn(g) for g in plain)
     assert any(pa[t][0] != pb[t][0] for t in sorted(set(pa) & set(pb)))
+
+
+def test_chance_key_gives_each_digger_turn_its_own_clock_jitter() -> None:
+    """The k-th decision of turn t is jittered alike in every rotation of a Digger deal."""
+    from goldfields.arena.games import GameSpec
+
+    spec = GameSpec.make("digger", 3)
+    clock = spec.stamper()
+    assert clock is not None
+
+    class Spy:
+        """The arena's clock, noting the state of the generator each decision's jitter comes from."""
+
+        def __init__(self) -> None:
+            self.draws: dict[tuple[int, int], int] = {}
+            self.turn, self.k = -1, 0
+
+        def stamp(self, state, action, rng):  # type: ignore[no-untyped-def]
+            self.k = self.k + 1 if state.turn == self.turn else 0
+            self.turn = state.turn
+            self.draws[(self.turn, self.k)] = hash(rng.getstate())
+            return clock.stamp(state, action, rng)
+
+    lineups = [["heuristic", "random", "random"], ["random", "heuristic", "random"]]
+
+    def draws(key: bool) -> list[dict[tuple[int, int], int]]:
+        out = []
+        for lineup in lineups:
+            spy = Spy()
+            play_game(spec.new_state, [make_bot(b, "digger") for b in lineup], random.Random(4), clock=spy,
+                      chance_key=spec.chance_key() if key else None)  # fmt: skip
+            out.append(spy.draws)
+        return out
+
+    a, b = draws(key=True)
+    shared = sorted(set(a) & set(b))
+    assert len(shared) > 10 and all(a[k] == b[k] for k in shared)
+    pa, pb = draws(key=False)  # one stream for the game: the jitter drifts onto other decisions
+    assert any(pa[k] != pb[k] for k in sorted(set(pa) & set(pb)))

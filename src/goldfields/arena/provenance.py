@@ -10,25 +10,48 @@ seen afterwards.
 from __future__ import annotations
 
 import hashlib
+import sys
 from functools import cache
 from importlib import resources
 from importlib.resources.abc import Traversable
+from pathlib import Path
 from typing import Any
 
 from .. import __version__
+from ..core import registry
 
-DECIDING = ("core", "digging", "digger", "bots")
-"""The subpackages whose code or data can change a game's moves (bots/models holds the networks)."""
+SHARED = ("core", "bots", "play", "clocks.py")
+"""The modules beside the games' own packages whose code or data can change a game's moves
+(bots/models holds the networks)."""
+
+
+def deciding() -> list[str]:
+    """What decides games, under the package: :data:`SHARED` and each registered game's own package."""
+    modules = [type(registry.get(name)).__module__.split(".") for name in registry.names()]
+    return [*SHARED, *sorted({m[1] for m in modules if m[0] == "goldfields" and len(m) > 2})]
+
+
+def _plugins() -> list[tuple[str, Traversable]]:
+    """The module files of games registered from outside the package (a plug-in's definition)."""
+    out: list[tuple[str, Traversable]] = []
+    for name in registry.names():
+        module = sys.modules.get(type(registry.get(name)).__module__)
+        path = getattr(module, "__file__", None)
+        if module is not None and not module.__name__.startswith("goldfields.") and path:
+            out.append((module.__name__, Path(path)))
+    return out
 
 
 @cache
 def code_version() -> dict[str, str]:
-    """The package version and a digest of every file of :data:`DECIDING` (names and contents)."""
+    """The package version and a digest of the files that decide games (names and contents)."""
     digest = hashlib.sha256()
     root = resources.files("goldfields")
-    for package in DECIDING:
-        for name, entry in sorted(_files(root / package, package)):
-            digest.update(name.encode() + b"\0" + entry.read_bytes() + b"\0")
+    entries: list[tuple[str, Traversable]] = []
+    for part in deciding():
+        entries += _files(root / part, part) if (root / part).is_dir() else [(part, root / part)]
+    for name, entry in sorted(entries, key=lambda e: e[0]) + sorted(_plugins(), key=lambda e: e[0]):
+        digest.update(name.encode() + b"\0" + entry.read_bytes() + b"\0")
     return {"goldfields": __version__, "code": digest.hexdigest()[:12]}
 
 

@@ -24,7 +24,10 @@ across duplicate deals: a bot that rolls once more shifts every later roll of
 the game onto another turn. ``chance_key(state)`` names the stream a chance
 node draws from (Digger: the turn number); each new key starts a generator of
 its own, seeded from ``chance_rng`` and the key, so the k-th roll of turn t is
-the same whatever happened on earlier turns.
+the same whatever happened on earlier turns. The clock's jitter is keyed the
+same way, from a stream of its own per key: the k-th decision of turn t takes
+the same jitter in every rotation, so the rotations of a deal meet the same
+luck of the hourglass as well as the same dice.
 """
 
 from __future__ import annotations
@@ -93,6 +96,8 @@ class Driver:
         self._stream_base = chance_rng.getrandbits(64) if chance_key is not None else 0
         self._stream_key: object = _NO_STREAM
         self._stream_rng = chance_rng
+        self._stamp_key: object = _NO_STREAM
+        self._stamp_stream = self.stamp_rng
         self.steps = 0
 
     # -- one step at a time -------------------------------------------------
@@ -124,7 +129,15 @@ class Driver:
 
     def stamp(self, action: int) -> float | None:
         """The clock's time for ``action`` in the current state (``None`` for an untimed game)."""
-        return self.clock.stamp(self.state, action, self.stamp_rng) if self.clock is not None else None
+        if self.clock is None:
+            return None
+        rng = self.stamp_rng
+        if self.chance_key is not None:
+            key = self.chance_key(self.state)
+            if key != self._stamp_key:
+                self._stamp_key, self._stamp_stream = key, random.Random(f"{self._stream_base}/clock/{key}")
+            rng = self._stamp_stream
+        return self.clock.stamp(self.state, action, rng)
 
     def apply(self, action: int, at: float | None = None) -> list[Event]:
         """Apply a decision at time ``at`` (stamped by the clock when not given)."""

@@ -53,3 +53,25 @@ def test_the_chart_file_is_replaced_whole(tmp_path) -> None:  # type: ignore[no-
     assert write_chart(path, GameSpec.make("digging", 2), [_entrant("a", 7, 10, None), _entrant("b", 3, 10, None)], 10)
     assert path.read_bytes().startswith(b"\x89PNG")
     assert [p.name for p in tmp_path.iterdir()] == ["chart.png"]  # no temporary file left beside it
+
+
+def test_elo_ranks_two_losers_by_their_points() -> None:
+    """Three entrants at a three-seat table: a always wins, b always comes second on points, c last.
+    Counting the two losers as drawn would give b and c the same rating."""
+    from goldfields.arena.report import summarise
+    from goldfields.arena.worker import GameResult
+
+    spec = GameSpec.make("digger", 3)
+    lineup = ("a", "b", "c")
+    results = []
+    for deal in range(4):
+        for rotation in range(3):
+            entrants = tuple((s - rotation) % 3 for s in range(3))  # seat -> entrant
+            points = {0: 30, 1: 20, 2: 10}
+            scores = tuple(points[e] for e in entrants)
+            returns = tuple(1.0 if e == 0 else 0.0 for e in entrants)
+            results.append(GameResult(len(results), deal, rotation, tuple(lineup[e] for e in entrants), entrants,
+                                      scores, returns, (entrants.index(0),), (scores,), 30, {}, 1.0))  # fmt: skip
+    elo = {e.bot: e.elo for e in summarise(spec, lineup, results, 0)}
+    assert elo["a"] is not None and elo["b"] is not None and elo["c"] is not None
+    assert elo["a"] > elo["b"] > elo["c"] + 100

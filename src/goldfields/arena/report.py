@@ -94,11 +94,14 @@ def summarise(
             for hand in r.hand_points:
                 hand_sum[e] += side_points(spec, hand)[side]
                 hand_n[e] += 1
-        # Pairwise results between sides held by different entrants, for the Elo fit.
+        # Pairwise results between sides held by different entrants, for the Elo fit, by the
+        # finishing order: the winner above the rest, then the points (two losers are not a draw
+        # when one of them came second).
         for i in range(spec.sides):
             for j in range(i + 1, spec.sides):
                 if side_ent[i] != side_ent[j]:
-                    score = 1.0 if ret[i] > ret[j] else 0.0 if ret[i] < ret[j] else 0.5
+                    a, b = (ret[i], points[i]), (ret[j], points[j])
+                    score = 1.0 if a > b else 0.0 if a < b else 0.5
                     pairs.append((labels[side_ent[i]], labels[side_ent[j]], score))
     elo = bradley_terry_elo(labels, pairs) if k >= 3 else None
     deals = [by_deal[d] for d in sorted(by_deal)]

@@ -230,6 +230,27 @@ def test_a_resume_by_other_code_is_said_and_kept_in_the_manifest(tmp_path: Path,
     assert "its games come from 2 versions" in " ".join(shown.output.split())
 
 
+def test_a_run_of_every_seating_resumes_as_one_and_refuses_rotations(tmp_path: Path) -> None:
+    spec = GameSpec.make("digger", 3)
+    lineup = ("heuristic", "random", "random")
+    whole = run_tournament(Tournament(spec, lineup, games=6, seed=3, jobs=1, out=tmp_path / "whole",
+                                      seatings="all"), progress=False)  # fmt: skip
+    assert len(whole.results) == 6 and {r.deal for r in whole.results} == {0}
+    part = tmp_path / "part"
+    (part / "records").mkdir(parents=True)
+    (part / "arena.json").write_text((tmp_path / "whole" / "arena.json").read_text())
+    (part / "results.jsonl").write_text("".join(_lines(tmp_path / "whole" / "results.jsonl")[i] + "\n"
+                                                for i in (0, 4)))  # fmt: skip
+    cli = CliRunner(env={"COLUMNS": "200"})
+    shown = cli.invoke(_app(), ["arena", "--standing", str(part)])
+    assert "2 of 6 games" in shown.output and "6 seatings a deal" in " ".join(shown.output.split())
+    refused = cli.invoke(_app(), ["arena", "--resume", str(part), "--seatings", "rotations"])
+    assert refused.exit_code == 2 and "seatings" in refused.output
+    done = cli.invoke(_app(), ["arena", "--resume", str(part), "--jobs", "1", "--quiet"])
+    assert done.exit_code == 0, done.output
+    assert (part / "summary.csv").read_text() == (tmp_path / "whole" / "summary.csv").read_text()
+
+
 def test_a_journal_replaced_while_the_run_plays_is_written_again_whole(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, full_run: Path
 ) -> None:

@@ -3,6 +3,7 @@ from __future__ import annotations
 import pytest
 
 from goldfields.arena import GameSpec, entrant_labels, rotations, schedule
+from goldfields.arena.schedule import per_deal, seatings
 
 
 def test_rotations() -> None:
@@ -43,3 +44,22 @@ def test_entrants_are_positions_in_the_lineup() -> None:
     assert [j.seat_entrants for j in jobs] == [(0, 1), (1, 0)]
     team = schedule(GameSpec.make("digging"), ["h", "h"], deals=1, seed=0)
     assert team[1].seat_entrants == (1, 0, 1, 0)
+
+
+def test_every_seating_puts_each_bot_behind_each_other() -> None:
+    """Rotations keep each bot's neighbours; every ordering does not (who plays after whom matters)."""
+
+    def behind(jobs: list) -> set[tuple[str, str]]:  # type: ignore[type-arg]
+        return {(j.seat_bots[s], j.seat_bots[(s + 1) % 3]) for j in jobs for s in range(3)}
+
+    spec = GameSpec.make("digger", 3)
+    rotated = schedule(spec, ["a", "b", "c"], deals=1, seed=0)
+    assert behind(rotated) == {("a", "b"), ("b", "c"), ("c", "a")}
+    every = schedule(spec, ["a", "b", "c"], deals=2, seed=0, mode="all")
+    assert len(every) == 12 and len({j.seat_bots for j in every}) == 6
+    assert behind(every) == {(x, y) for x in "abc" for y in "abc" if x != y}
+    assert len({j.chance_seed for j in every[:6]}) == 1  # one deal for its six seatings
+    assert seatings(["x", "y"], "all") == rotations(["x", "y"])  # two sides: the same games
+    assert per_deal(4, "all") == 24
+    with pytest.raises(ValueError, match="seatings must be one of rotations, all"):
+        seatings(["x", "y"], "some")

@@ -6,12 +6,19 @@ sides, always with the same chance seed, so every bot meets the same decks and
 dice from every side of the table, as in duplicate bridge, and the luck of the
 deal cancels out of the comparison.
 
+Rotations put every bot on every side, but with three or more bots each keeps
+its neighbours: in ``a b c`` rotated, ``b`` always plays right after ``a``.
+Where the order around the table matters (who steals from whom in Digger, whose
+mine is attacked next in Digging), ``seatings="all"`` plays every ordering of
+the lineup instead: 6 games a deal for three sides, 24 for four.
+
 An *entrant* is a position in the lineup, not a bot spec: ``heuristic
 heuristic`` is two entrants (self-play), told apart by :func:`entrant_labels`.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections import Counter
 from collections.abc import Sequence
@@ -21,6 +28,9 @@ from typing import TypeVar
 from .games import GameSpec
 
 T = TypeVar("T")
+
+SEATINGS = ("rotations", "all")
+"""How each deal is seated: every cyclic rotation of the lineup, or every ordering of it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +65,21 @@ def rotations(lineup: Sequence[T]) -> list[tuple[T, ...]]:
     return seen
 
 
+def seatings(lineup: Sequence[T], mode: str = "rotations") -> list[tuple[T, ...]]:
+    """The seatings of a deal (bot per side): :func:`rotations`, or with ``"all"`` every ordering,
+    the lineup's own first."""
+    if mode == "rotations":
+        return rotations(lineup)
+    if mode == "all":
+        return list(itertools.permutations(lineup))
+    raise ValueError(f"seatings must be one of {', '.join(SEATINGS)}, not {mode!r}")
+
+
+def per_deal(sides: int, mode: str = "rotations") -> int:
+    """Games a deal: one per seating."""
+    return len(seatings(range(sides), mode))
+
+
 def entrant_labels(lineup: Sequence[str]) -> list[str]:
     """A name per entrant: its spec, numbered ``#1``, ``#2``... when the spec appears more than once."""
     counts = Counter(lineup)
@@ -66,12 +91,14 @@ def entrant_labels(lineup: Sequence[str]) -> list[str]:
     return labels
 
 
-def deals_for(games: int, lineup_size: int) -> int:
+def deals_for(games: int, games_a_deal: int) -> int:
     """How many deals give at least ``games`` games (whole duplicate sets only)."""
-    return max(1, math.ceil(games / lineup_size))
+    return max(1, math.ceil(games / games_a_deal))
 
 
-def schedule(spec: GameSpec, lineup: Sequence[str], deals: int, seed: int) -> list[GameJob]:
+def schedule(
+    spec: GameSpec, lineup: Sequence[str], deals: int, seed: int, mode: str = "rotations"
+) -> list[GameJob]:
     if len(lineup) != spec.sides:
         what = "teams" if spec.partnership else "seats"
         raise ValueError(
@@ -80,7 +107,7 @@ def schedule(spec: GameSpec, lineup: Sequence[str], deals: int, seed: int) -> li
         )
     jobs: list[GameJob] = []
     for deal in range(deals):
-        for r, sides in enumerate(rotations(range(len(lineup)))):
+        for r, sides in enumerate(seatings(range(len(lineup)), mode)):
             seat_entrants = tuple(sides[spec.side_of(s)] for s in range(spec.players))
             seat_bots = tuple(lineup[e] for e in seat_entrants)
             jobs.append(GameJob(len(jobs), deal, r, seat_bots, spec, seed, seat_entrants))

@@ -42,7 +42,7 @@ except ImportError:  # not POSIX
 from .games import GameSpec
 from .provenance import code_version, with_this_version
 from .report import games_csv_row, write_atomic, write_games_csv, write_record
-from .schedule import deals_for, entrant_labels
+from .schedule import SEATINGS, deals_for, entrant_labels, per_deal
 from .worker import GameResult
 
 
@@ -71,7 +71,9 @@ class ResumeError(ValueError):
     """The folder cannot be resumed (no run there, or one with other parameters), or must not be overwritten."""
 
 
-def manifest_of(spec: GameSpec, lineup: Sequence[str], games: int, seed: int, records: bool) -> dict[str, Any]:
+def manifest_of(
+    spec: GameSpec, lineup: Sequence[str], games: int, seed: int, records: bool, seatings: str = "rotations"
+) -> dict[str, Any]:
     return {
         "format": FORMAT,
         "game": spec.game,
@@ -82,6 +84,7 @@ def manifest_of(spec: GameSpec, lineup: Sequence[str], games: int, seed: int, re
         "games": games,
         "seed": seed,
         "records": records,
+        "seatings": seatings,
         "made_with": [code_version()],  # not a parameter: a resume adds its own (see provenance)
     }
 
@@ -99,6 +102,9 @@ def read_manifest(out: Path) -> dict[str, Any]:
     missing = [key for key in REQUIRED if key not in data]
     if missing:
         raise ResumeError(f"{path} is damaged: it lacks {', '.join(missing)}")
+    data.setdefault("seatings", "rotations")  # the only seating before there was a choice
+    if data["seatings"] not in SEATINGS:
+        raise ResumeError(f"{path} is damaged: seatings must be one of {', '.join(SEATINGS)}")
     if "params" not in data:
         # Written before the manifest held the rules: such runs were all played with the defaults.
         try:
@@ -222,7 +228,8 @@ class RunStore:
             return
         try:
             saved = read_manifest(self.out)
-            total = deals_for(int(saved["games"]), len(saved["lineup"])) * len(saved["lineup"])
+            games = per_deal(len(saved["lineup"]), saved["seatings"])
+            total = deals_for(int(saved["games"]), games) * games
         except (ResumeError, KeyError, TypeError, ValueError):
             return  # not a run this version can resume anyway
         done = len(read_journal(self.out))

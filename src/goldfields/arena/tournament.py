@@ -19,7 +19,7 @@ from ..progress import LoggedProgress
 from .games import GameSpec
 from .report import EntrantSummary, summarise, write_chart, write_games_csv, write_summary_csv
 from .runner import OnDone, default_jobs, run_local, run_ray, sigterm_as_interrupt
-from .schedule import GameJob, deals_for, entrant_labels, schedule
+from .schedule import GameJob, deals_for, entrant_labels, per_deal, schedule
 from .store import ResumeError, RunStore, manifest_of, spec_of
 from .worker import GameResult
 
@@ -36,6 +36,8 @@ class Tournament:
     ray_address: str | None = None
     out: Path | None = Path("arena-results")
     records: bool = True
+    seatings: str = "rotations"
+    """Each deal in every rotation of the lineup, or (``"all"``) in every ordering of it."""
 
     def validate(self) -> None:
         """Fail early, here, on bad bot specs (rather than in a worker)."""
@@ -44,18 +46,23 @@ class Tournament:
 
     @property
     def deals(self) -> int:
-        return deals_for(self.games, len(self.lineup))
+        return deals_for(self.games, self.per_deal)
+
+    @property
+    def per_deal(self) -> int:
+        """Games a deal: one per seating."""
+        return per_deal(len(self.lineup), self.seatings)
 
     def manifest(self) -> dict[str, Any]:
         """The parameters that decide every game: a resumed run must have the same."""
-        return manifest_of(self.spec, self.lineup, self.games, self.seed, self.records)
+        return manifest_of(self.spec, self.lineup, self.games, self.seed, self.records, self.seatings)
 
     @classmethod
     def from_manifest(cls, manifest: dict[str, Any], **kwargs: Any) -> Tournament:
         """The tournament of a saved run (``kwargs``: where to run it, e.g. ``jobs``, ``out``)."""
         spec = spec_of(manifest)
         return cls(spec, tuple(manifest["lineup"]), games=manifest["games"], seed=manifest["seed"],
-                   records=manifest["records"], **kwargs)  # fmt: skip
+                   records=manifest["records"], seatings=manifest["seatings"], **kwargs)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -94,7 +101,7 @@ def run_tournament(
     raises :class:`Interrupted`.
     """
     t.validate()
-    jobs = schedule(t.spec, t.lineup, t.deals, t.seed)
+    jobs = schedule(t.spec, t.lineup, t.deals, t.seed, t.seatings)
     if resume and t.out is None:
         raise ResumeError("resuming needs the run's output folder")
     store = RunStore(t.out, t.spec, t.lineup, t.manifest(), resume) if t.out is not None else None
@@ -167,10 +174,11 @@ def summary_table(t: Tournament, summary: Sequence[EntrantSummary], results: Seq
     """The table of a run's results so far: its title counts the deals played, and says how many of
     them lack a rotation (a run stopped part-way), whose luck the duplicate pairing has not cancelled."""
     games = len(results)
-    rotations = len(t.lineup)
-    per_deal = Counter(r.deal for r in results)
-    short = sum(1 for n in per_deal.values() if n < rotations)
-    deals = plural(len(per_deal), "deal") + (f", {short} of them not yet in every rotation" if short else "")
+    seatings = t.per_deal
+    what = "rotation" if t.seatings == "rotations" else "seating"
+    by_deal = Counter(r.deal for r in results)
+    short = sum(1 for n in by_deal.values() if n < seatings)
+    deals = plural(len(by_deal), "deal") + (f", {short} of them not yet in every {what}" if short else "")
     per = "points per team" if t.spec.partnership else "points per player"
     with_elo = all(e.elo is not None for e in summary) and len(summary) >= 3
     elo_note = (
@@ -183,7 +191,7 @@ def summary_table(t: Tournament, summary: Sequence[EntrantSummary], results: Seq
         box=box.SIMPLE_HEAD,
         collapse_padding=True,
         pad_edge=False,
-        title=f"{t.spec.label}: {plural(games, 'game')} ({deals}; {plural(rotations, 'rotation')} a deal), "
+        title=f"{t.spec.label}: {plural(games, 'game')} ({deals}; {plural(seatings, what)} a deal), "
         f"seed {t.seed}",
         caption=(
             f"win % with 95% intervals: Wilson (each game independent) and deal (bootstrap over deals, "

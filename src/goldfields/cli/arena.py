@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
@@ -37,7 +38,8 @@ HELP = "\n\n".join(
         "Play a tournament between bots and report who is stronger.",
         "Name one bot per side: per team in the Digging partnership game (a bot plays both seats of its team), "
         "per seat otherwise. Each deal is played once per rotation of the bots around the table with the same "
-        "decks and dice (duplicate deals), so the luck of the deal cancels out.",
+        "decks and dice (duplicate deals), so the luck of the deal cancels out. With three or more sides, "
+        "--seatings all plays every ordering instead, so that no bot always sits behind the same one.",
         "Bots take parameters: random, heuristic, ismcts:iterations=2000,c=0.7, ismcts:seconds=1, and for Digger "
         "search. A budget in seconds makes results depend on the machine; an iteration budget keeps them "
         "reproducible (same --seed, same results).",
@@ -55,6 +57,7 @@ HELP = "\n\n".join(
         "goldfields arena digging heuristic random --games 200",
         "goldfields arena digging ismcts:iterations=500 heuristic -n 2 -g 100",
         "goldfields arena digger heuristic random random",
+        "goldfields arena digger search heuristic random --seatings all -g 60",
         "goldfields arena --resume arena-results",
         "goldfields arena --standing arena-results",
     ]
@@ -62,6 +65,12 @@ HELP = "\n\n".join(
 
 
 DEFAULT_GAMES = 100
+
+
+class Seatings(StrEnum):
+    rotations = "rotations"
+    all = "all"
+
 PIPE_WIDTH = 200
 """Columns when the output is not a terminal: wide enough for the table's longest rows."""
 
@@ -98,6 +107,11 @@ def arena(
                                                      "given here must match.")] = None,
     records: Annotated[bool | None, typer.Option("--records/--no-records", show_default=False,
                                                  help="Save every game record.  \\[default: records]")] = None,
+    seatings: Annotated[Seatings | None, typer.Option(
+        "--seatings", show_default=False, case_sensitive=False,
+        help="How each deal is seated: every rotation of the lineup (each bot on every side), or every ordering "
+             "of it (each bot also behind every other: 6 games a deal for 3 sides, 24 for 4).  "
+             "\\[default: rotations]")] = None,
     standing: Annotated[Path | None, typer.Option("--standing", metavar="OUT",
                                                   help="Print how the run saved in OUT stands, finished or stopped "
                                                        "part-way, without playing or writing anything.")] = None,
@@ -130,6 +144,7 @@ def arena(
             games = games or saved["games"]
             seed = saved["seed"] if seed is None else seed
             records = saved["records"] if records is None else records
+            seatings = Seatings(saved["seatings"]) if seatings is None else seatings
         else:
             if not bots:
                 raise ValueError("name the bots, one per team or seat (or --resume OUT to continue a run)")
@@ -142,7 +157,8 @@ def arena(
             spec = GameSpec.make(game, players, partnership)
         t = Tournament(spec, tuple(bots), games=games or DEFAULT_GAMES, seed=seed or 0, jobs=jobs or default_jobs(),
                        ray_address=ray, out=out or Path("arena-results"),
-                       records=True if records is None else records)  # fmt: skip
+                       records=True if records is None else records,
+                       seatings=(seatings or Seatings.rotations).value)  # fmt: skip
         t.validate()
         if len(bots) != spec.sides:
             what = "team" if spec.partnership else "seat"
@@ -165,7 +181,7 @@ def arena(
         console.print(f"[yellow]note:[/] {note}")
     where = f"Ray cluster {ray}" if ray else f"{t.jobs} local process{'es' if t.jobs > 1 else ''}"
     console.print(f"{spec.label}: {' vs '.join(entrant_labels(bots))}; {plural(t.deals, 'deal')} x "
-                  f"{plural(len(bots), 'rotation')} on {where}")
+                  f"{plural(t.per_deal, 'rotation' if t.seatings == 'rotations' else 'seating')} on {where}")
     try:
         result = run_tournament(t, console, progress=not quiet, resume=resume is not None)
     except ResumeError as err:
@@ -191,13 +207,12 @@ def show_standing(console: Console, out: Path) -> None:
     try:
         saved = read_manifest(out)
         spec = spec_of(saved)
-        t = Tournament(spec, tuple(saved["lineup"]), games=saved["games"], seed=saved["seed"], jobs=1, out=out,
-                       records=saved["records"])  # fmt: skip
+        t = Tournament.from_manifest(saved, jobs=1, out=out)
     except (ResumeError, ValueError, KeyError) as err:
         print_error(console, err if not isinstance(err, KeyError) else ValueError(f"{out}: no {err} in its manifest"))
         raise typer.Exit(2) from None
     results = read_journal(out)
-    total = t.deals * len(t.lineup)
+    total = t.deals * t.per_deal
     # It may be stopped, or still being played by another command.
     state = "finished" if len(results) >= total else f"not finished; goldfields arena --resume {out} plays the rest"
     console.print(f"{spec.label}: {' vs '.join(entrant_labels(t.lineup))}; {len(results)} of {total} games ({state})")

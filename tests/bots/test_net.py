@@ -648,6 +648,28 @@ def test_analysis_finds_a_planted_blunder() -> None:
     assert _frame_moves(record)[planted.step] == planted.played
 
 
+def test_analysis_searches_a_stalling_pass_it_was_shown() -> None:
+    """The search leaves out a pass after a whole round of them (it would stall the hand); when a
+    player made one, analysis still values it from its own results, not the position's mean."""
+    from goldfields.bots import Budget
+    from goldfields.bots.analysis import judge, searcher_for
+    from goldfields.bots.digging_search import without_stalling
+    from goldfields.digging import new_game
+
+    state = new_game(4, True, rng=random.Random(1))
+    for _ in range(4):
+        state.apply_action(next(a for a in state.legal_actions() if A.action_to_string(a).startswith("pass")))
+    view = state.view(state.current_player)
+    legal = view.legal_actions()
+    stall = next(a for a in legal if a not in without_stalling(view.data, legal))
+    searcher = searcher_for("ismcts:iterations=600", "digging")
+    root = searcher.search(view, random.Random(0), Budget(iterations=600), also=(stall,))
+    assert root.children[stall].n > 0
+    j = judge(searcher, view, stall, random.Random(0), Budget(iterations=600))
+    assert j.best in without_stalling(view.data, legal)  # the bot's choice stays among its own moves
+    assert j.played_win != j.best_win
+
+
 def test_analysis_sees_each_decision_through_the_seats_eyes_only() -> None:
     """The judge gets what a bot gets in play: the seat's view then, never the record's hidden cards."""
     from goldfields.bots.analysis import decisions

@@ -24,7 +24,7 @@ from ..core import registry
 from ..core.definition import GameDefinition
 from ..core.game import SeatView
 from .base import Budget
-from .ismcts import ISMCTSBot, Node
+from .ismcts import ISMCTSBot, Node, search_game_for
 from .registry import make_bot
 
 
@@ -103,9 +103,14 @@ def decisions(definition: GameDefinition[Any], record: Mapping[str, Any], seat: 
 
 
 def judge(searcher: ISMCTSBot, view: SeatView, played: int, rng: random.Random, budget: Budget) -> Judgement:
-    """The search's choice at ``view`` and its estimates for that move and the one played."""
-    root = searcher.search(view, rng, budget)
-    best = root.chosen(view.legal_actions())  # the move the search would play
+    """The search's choice at ``view`` and its estimates for that move and the one played.
+
+    The move played is searched even if the bot would leave it out (Digging's pass that stalls
+    the hand): valued from its own results, not guessed from the position's. The bot's choice is
+    still made among the moves it would play."""
+    root = searcher.search(view, rng, budget, also=(played,))
+    legal = view.legal_actions()
+    best = root.chosen(search_game_for(view.game_name, searcher.policy).root_moves(view, legal))
     mean = sum(ch.w for ch in root.children.values()) / max(1, sum(ch.n for ch in root.children.values()))
     return Judgement(best, _win(root, played, mean), _win(root, best, mean))
 

@@ -195,8 +195,11 @@ class ISMCTSBot(Bot):
             return legal[0]
         return self.search(view, rng, budget or self.budget()).chosen(legal)
 
-    def search(self, view: SeatView, rng: random.Random, budget: Budget) -> Node:
-        """Grow the observer's tree within ``budget`` and return its root."""
+    def search(self, view: SeatView, rng: random.Random, budget: Budget, also: Sequence[int] = ()) -> Node:
+        """Grow the observer's tree within ``budget`` and return its root.
+
+        ``also``: legal moves to search at the root even where the game leaves them out
+        (:meth:`SearchGame.root_moves`), so that a move played can be judged like any other."""
         game = search_game_for(view.game_name, self.policy)
         observer = view.seat
         done = budget.stopper(self.DEFAULT_ITERATIONS)
@@ -217,6 +220,9 @@ class ISMCTSBot(Bot):
         net = None
         everything = legal_actions_of(view)
         considered = game.root_moves(view, everything)
+        if also:
+            kept = {*considered, *also}
+            considered = [a for a in everything if a in kept]
         left_out = frozenset(everything) - frozenset(considered)
         by_value = self.net is not None and self.leaf == "net"
         lazy = not by_value  # with the value leaf, every new node is evaluated anyway

@@ -45,14 +45,32 @@ def test_two_entrants_get_parity_at_a_half_and_no_elo_panel() -> None:
         plt.close(fig)
 
 
-def test_the_chart_file_is_replaced_whole(tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_the_chart_file_is_replaced_whole(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from matplotlib.figure import Figure
+
     from goldfields.arena.report import write_chart
 
     path = tmp_path / "chart.png"
     path.write_bytes(b"the last run's chart")
-    assert write_chart(path, GameSpec.make("digging", 2), [_entrant("a", 7, 10, None), _entrant("b", 3, 10, None)], 10)
+    summary = [_entrant("a", 7, 10, None), _entrant("b", 3, 10, None)]
+    assert write_chart(path, GameSpec.make("digging", 2), summary, 10)
     assert path.read_bytes().startswith(b"\x89PNG")
     assert [p.name for p in tmp_path.iterdir()] == ["chart.png"]  # no temporary file left beside it
+    drawn = path.read_bytes()
+
+    def killed_halfway(self, fname, **kwargs):  # type: ignore[no-untyped-def]
+        if hasattr(fname, "write"):
+            fname.write(drawn[:100])
+        else:
+            with open(fname, "wb") as f:
+                f.write(drawn[:100])
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(Figure, "savefig", killed_halfway)
+    with pytest.raises(KeyboardInterrupt):
+        write_chart(path, GameSpec.make("digging", 2), summary, 10)
+    assert path.read_bytes() == drawn  # the whole chart, not half of one
+    assert [p.name for p in tmp_path.iterdir()] == ["chart.png"]
 
 
 def test_elo_ranks_two_losers_by_their_points() -> None:

@@ -212,7 +212,7 @@ def test_a_resume_by_other_code_is_said_and_kept_in_the_manifest(tmp_path: Path,
                                                                 monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
     _stopped_run(monkeypatch, tmp_path, 2)
     first = json.loads((tmp_path / "arena.json").read_text())["made_with"]
-    assert first == [provenance.code_version()]
+    assert first == [provenance.code_version("digging")]
     cli = CliRunner(env={"COLUMNS": "200"})
     _stopped_run(monkeypatch, tmp_path / "same", 2)
     same = cli.invoke(_app(), ["arena", "--resume", str(tmp_path / "same"), "--quiet"])
@@ -220,7 +220,7 @@ def test_a_resume_by_other_code_is_said_and_kept_in_the_manifest(tmp_path: Path,
     assert json.loads((tmp_path / "same" / "arena.json").read_text())["made_with"] == first
 
     newer = {"goldfields": "9.9", "code": "0123456789ab"}
-    monkeypatch.setattr(provenance, "code_version", lambda: newer)
+    monkeypatch.setattr(provenance, "code_version", lambda game: newer)
     mixed = cli.invoke(_app(), ["arena", "--resume", str(tmp_path), "--quiet"])
     assert mixed.exit_code == 0, mixed.output
     said = " ".join(mixed.output.split())
@@ -228,6 +228,23 @@ def test_a_resume_by_other_code_is_said_and_kept_in_the_manifest(tmp_path: Path,
     assert json.loads((tmp_path / "arena.json").read_text())["made_with"] == [*first, newer]
     shown = cli.invoke(_app(), ["arena", "--standing", str(tmp_path)])
     assert "its games come from 2 versions" in " ".join(shown.output.split())
+    # A resume that plays no game (the run is finished) adds no version.
+    monkeypatch.setattr(provenance, "code_version", lambda game: {"goldfields": "10", "code": "c"})
+    assert cli.invoke(_app(), ["arena", "--resume", str(tmp_path), "--quiet"]).exit_code == 0
+    assert json.loads((tmp_path / "arena.json").read_text())["made_with"] == [*first, newer]
+
+
+def test_a_run_saved_before_manifests_kept_the_version_says_its_first_games_are_unknown(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _stopped_run(monkeypatch, tmp_path, 2)
+    manifest = json.loads((tmp_path / "arena.json").read_text())
+    del manifest["made_with"]
+    (tmp_path / "arena.json").write_text(json.dumps(manifest))
+    resumed = CliRunner(env={"COLUMNS": "200"}).invoke(_app(), ["arena", "--resume", str(tmp_path), "--quiet"])
+    assert "did not record itself" in " ".join(resumed.output.split())
+    made = json.loads((tmp_path / "arena.json").read_text())["made_with"]
+    assert made == [provenance.UNKNOWN, provenance.code_version("digging")]
 
 
 def test_a_run_of_every_seating_resumes_as_one_and_refuses_rotations(tmp_path: Path) -> None:
@@ -274,6 +291,42 @@ def test_a_journal_replaced_while_the_run_plays_is_written_again_whole(
     assert len(_lines(tmp_path / "results.jsonl")) == 8
     for name in ("games.csv", "summary.csv"):
         assert (tmp_path / name).read_text() == (full_run / name).read_text(), name
+
+
+@pytest.mark.parametrize("how", ["in place", "then stopped"])
+def test_a_journal_rewritten_in_place_or_before_a_stop_is_written_again_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, how: str
+) -> None:
+    """``cp`` or ``git show X:f > f`` keep the file and change its contents; and a run stopped
+    right after the journal was replaced has no next game to notice it."""
+    real = runner_module.run_job
+    started = 0
+
+    def run_job(job):  # type: ignore[no-untyped-def]
+        nonlocal started
+        started += 1
+        if started == 4:  # three games written: the journal goes back to its first line
+            journal = tmp_path / "results.jsonl"
+            first = _lines(journal)[0] + "\n"
+            if how == "in place":
+                with journal.open("r+") as f:  # the same file, other contents
+                    f.truncate(0)
+                    f.write(first)
+            else:
+                (tmp_path / "old").write_text(first)
+                (tmp_path / "old").replace(journal)
+                raise KeyboardInterrupt
+        return real(job)
+
+    monkeypatch.setattr(runner_module, "run_job", run_job)
+    if how == "in place":
+        run_tournament(_tournament(tmp_path), progress=False)
+        assert len(_lines(tmp_path / "results.jsonl")) == 8
+    else:
+        with pytest.raises(Interrupted) as stop:
+            run_tournament(_tournament(tmp_path), progress=False)
+        assert stop.value.done == 3
+        assert [json.loads(line)["index"] for line in _lines(tmp_path / "results.jsonl")] == [0, 1, 2]
 
 
 def test_a_manifest_written_before_it_held_the_rules_resumes_with_the_defaults(tmp_path: Path) -> None:

@@ -1,10 +1,16 @@
-"""Which code played a run: a digest of the packages that decide its games, kept in its manifest.
+"""Which code played a run: a digest of the files that decide its games, kept in its manifest.
 
 A run can be stopped and resumed days later, after the rules, the bots or a
 network have changed. Its parameters still match, so ``--resume`` goes on, but
 its games would then come from two programs. The manifest keeps the digest of
-each version that played into the run, so the mix is said when it is made and
-seen afterwards.
+each version that played games into the run, so the mix is said when it is
+made and seen afterwards.
+
+The digest covers what can change a game of the run's game and nothing else: the
+shared engine core, the driver, the clocks, the bots with their networks, the
+arena's own seeding and table choices, and the game's own package (a plug-in
+game: its top-level package). Another game's code, or a plug-in registered in
+one session and not the next, does not count.
 """
 
 from __future__ import annotations
@@ -12,83 +18,81 @@ from __future__ import annotations
 import hashlib
 import sys
 from functools import cache
-from importlib import resources
-from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
 
 from .. import __version__
 from ..core import registry
 
-SHARED = ("core", "bots", "play", "clocks.py")
-"""The modules beside the games' own packages whose code or data can change a game's moves
-(bots/models holds the networks)."""
+PACKAGE = Path(__file__).resolve().parent.parent
+"""The installed ``goldfields`` package."""
+
+SHARED = ("core", "bots", "play", "clocks.py", "arena/games.py", "arena/schedule.py", "arena/worker.py")
+"""What beside the game's own package can change its moves: bots/models holds the networks; the
+arena's files choose the seeds, the clock's jitter and the step guard."""
+
+UNKNOWN = {"goldfields": "unknown", "code": "unknown"}
+"""Stands for the version of games played before manifests recorded it."""
 
 
-def deciding() -> list[str]:
-    """What decides games, under the package: :data:`SHARED` and each registered game's own package."""
-    modules = [type(registry.get(name)).__module__.split(".") for name in registry.names()]
-    return [*SHARED, *sorted({m[1] for m in modules if m[0] == "goldfields" and len(m) > 2})]
+def _files(root: Path) -> list[Path]:
+    if root.is_file():
+        return [root]
+    return sorted(p for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts and p.suffix != ".pyc")
 
 
-def _plugins() -> list[tuple[str, Traversable]]:
-    """The module files of games registered from outside the package (a plug-in's definition)."""
-    out: list[tuple[str, Traversable]] = []
-    for name in registry.names():
-        module = sys.modules.get(type(registry.get(name)).__module__)
-        path = getattr(module, "__file__", None)
-        if module is not None and not module.__name__.startswith("goldfields.") and path:
-            out.append((module.__name__, Path(path)))
-    return out
+def _game_root(game: str) -> Path:
+    """The package (or single module) that holds ``game``'s definition."""
+    top = type(registry.get(game)).__module__.split(".")
+    if top[0] == "goldfields":
+        return PACKAGE / top[1] if len(top) > 2 else PACKAGE / f"{top[1]}.py"
+    module = sys.modules.get(top[0])
+    path = Path(getattr(module, "__file__", "") or "")
+    return path.parent if path.name == "__init__.py" else path
 
 
 @cache
-def code_version() -> dict[str, str]:
-    """The package version and a digest of the files that decide games (names and contents)."""
+def code_version(game: str) -> dict[str, str]:
+    """The package version and a digest of the files that decide ``game``'s games (names and contents)."""
     digest = hashlib.sha256()
-    root = resources.files("goldfields")
-    entries: list[tuple[str, Traversable]] = []
-    for part in deciding():
-        entries += _files(root / part, part) if (root / part).is_dir() else [(part, root / part)]
-    for name, entry in sorted(entries, key=lambda e: e[0]) + sorted(_plugins(), key=lambda e: e[0]):
-        digest.update(name.encode() + b"\0" + entry.read_bytes() + b"\0")
+    roots = [(part, PACKAGE / part) for part in SHARED] + [(game, _game_root(game))]
+    for label, root in roots:
+        for path in _files(root):
+            name = f"{label}/{path.relative_to(root)}" if root.is_dir() else label
+            digest.update(name.encode() + b"\0" + path.read_bytes() + b"\0")
     return {"goldfields": __version__, "code": digest.hexdigest()[:12]}
 
 
-def _files(folder: Traversable, prefix: str) -> list[tuple[str, Traversable]]:
-    out: list[tuple[str, Traversable]] = []
-    for entry in folder.iterdir():
-        name = f"{prefix}/{entry.name}"
-        if entry.is_dir():
-            if entry.name != "__pycache__":
-                out.extend(_files(entry, name))
-        elif not entry.name.endswith((".pyc", ".pyo")):
-            out.append((name, entry))
-    return out
-
-
 def versions_of(manifest: dict[str, Any]) -> list[dict[str, str]]:
-    """The versions that have played into a saved run, oldest first (empty for a run saved before
-    manifests kept them)."""
+    """The versions that have played games into a saved run, oldest first (:data:`UNKNOWN` for
+    games played before manifests kept them; empty for a run with no games yet)."""
     made = manifest.get("made_with")
     return [v for v in made if isinstance(v, dict)] if isinstance(made, list) else []
 
 
-def with_this_version(manifest: dict[str, Any]) -> list[dict[str, str]]:
-    """The run's versions with this one added, if it is not the last already."""
-    made = versions_of(manifest)
-    return made if made and made[-1] == code_version() else [*made, code_version()]
+def played_by(manifest: dict[str, Any], played: int) -> list[dict[str, str]]:
+    """The versions of the ``played`` games of a saved run: :data:`UNKNOWN` for a run saved before
+    manifests kept them."""
+    return versions_of(manifest) or ([UNKNOWN] if played else [])
 
 
-def change_note(saved: dict[str, Any]) -> str | None:
-    """What to tell someone resuming ``saved`` with this code, or None when it is the same code."""
-    made = versions_of(saved)
-    if not made:
-        return ("the games played so far were played by a version that did not record itself; if the "
-                "rules, bots or networks changed since, the run will mix two programs")  # fmt: skip
-    last = made[-1]
-    if last == code_version():
+def with_this_version(made: list[dict[str, str]], game: str) -> list[dict[str, str]]:
+    """``made`` once this version has played a game of ``game`` into the run."""
+    now = code_version(game)
+    return made if made[-1:] == [now] else [*made, now]
+
+
+def change_note(saved: dict[str, Any], played: int) -> str | None:
+    """What to tell someone resuming ``saved`` (with ``played`` games) with this code, or None when
+    nothing differs."""
+    if not played:
         return None
+    last, now = played_by(saved, played)[-1], code_version(saved["game"])
+    if last == now:
+        return None
+    if last == UNKNOWN:
+        return ("the games played so far came from a version that did not record itself; if the rules, bots "
+                "or networks changed since, the run will mix two programs")  # fmt: skip
     return (f"the games played so far came from goldfields {last.get('goldfields')} (code {last.get('code')}); "
-            f"this is {code_version()['goldfields']} (code {code_version()['code']}): the rules, bots or networks "
-            f"changed, so the run will mix two programs")
+            f"this is {now['goldfields']} (code {now['code']}): the rules, bots or networks changed, so the run "
+            f"will mix two programs")

@@ -157,12 +157,18 @@ def write_records(folder: Path, results: Sequence[GameResult]) -> None:
         write_record(folder, r)
 
 
-def write_atomic(path: Path, text: str) -> None:
+def write_atomic(path: Path, text: str | bytes) -> None:
     """Write a file by renaming a finished temporary one over it, so no reader sees half a file."""
     tmp = path.with_name(path.name + ".tmp")
-    with tmp.open("w", newline="") as f:
-        f.write(text)
-    os.replace(tmp, path)
+    try:
+        if isinstance(text, bytes):
+            tmp.write_bytes(text)
+        else:
+            with tmp.open("w", newline="") as f:
+                f.write(text)
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
 
 
 def games_csv_header(spec: GameSpec) -> list[str]:
@@ -222,13 +228,12 @@ def write_chart(path: Path, spec: GameSpec, summary: Sequence[EntrantSummary], g
     import matplotlib.pyplot as plt
 
     fig = chart_figure(spec, summary, games)
-    tmp = path.with_name(path.name + ".tmp")
+    png = io.BytesIO()
     try:
-        fig.savefig(tmp, dpi=110, format="png")  # then renamed: a viewer never opens half a picture
-        os.replace(tmp, path)
+        fig.savefig(png, dpi=110, format="png")
     finally:
         plt.close(fig)
-        tmp.unlink(missing_ok=True)
+    write_atomic(path, png.getvalue())  # a viewer never opens half a picture
     return True
 
 

@@ -23,14 +23,21 @@ import math
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import TypeVar
 
 from .games import GameSpec
 
 T = TypeVar("T")
 
-SEATINGS = ("rotations", "all")
-"""How each deal is seated: every cyclic rotation of the lineup, or every ordering of it."""
+class Seatings(StrEnum):
+    """How each deal is seated: every cyclic rotation of the lineup, or every ordering of it."""
+
+    rotations = "rotations"
+    all = "all"
+
+
+SEATINGS = tuple(Seatings)
 
 
 @dataclass(frozen=True, slots=True)

@@ -40,7 +40,7 @@ except ImportError:  # not POSIX
     fcntl = None  # type: ignore[assignment]
 
 from .games import GameSpec
-from .provenance import code_version, with_this_version
+from .provenance import played_by, with_this_version
 from .report import games_csv_row, write_atomic, write_games_csv, write_record
 from .schedule import SEATINGS, deals_for, entrant_labels, per_deal
 from .worker import GameResult
@@ -85,7 +85,6 @@ def manifest_of(
         "seed": seed,
         "records": records,
         "seatings": seatings,
-        "made_with": [code_version()],  # not a parameter: a resume adds its own (see provenance)
     }
 
 
@@ -196,14 +195,19 @@ class RunStore:
             diff = differences(saved, manifest)
             if diff:
                 raise ResumeError(f"cannot resume {out}: its run has other parameters ({'; '.join(diff)})")
-            manifest = manifest | {"made_with": with_this_version(saved)}
             self.done = read_journal(out)
+            manifest = manifest | {"made_with": played_by(saved, len(self.done))}
             if self.records:
                 self.done = [self._with_record(r) for r in self.done]
         else:
             self._check_overwrite()
             self._clear()
+            manifest = manifest | {"made_with": []}
         out.mkdir(parents=True, exist_ok=True)
+        # The code's version joins the manifest with the first game it plays (a resume that plays
+        # nothing, or is stopped before a game ends, has added no games of another version).
+        self.manifest = manifest | {"made_with": with_this_version(manifest["made_with"], spec.game)}
+        self._version_due = self.manifest != manifest
         write_atomic(out / MANIFEST, json.dumps(manifest, indent=1) + "\n")
         # Start the journal and games.csv afresh from the games known to be done, dropping
         # a cut line or a row written for a game whose journal line never made it.
@@ -213,6 +217,7 @@ class RunStore:
         self._journal: IO[str] = (out / JOURNAL).open("a")
         self._csv_file: IO[str] = (out / "games.csv").open("a", newline="")
         self._csv = csv.writer(self._csv_file)
+        self._sizes = self._measure()
 
     def _with_record(self, r: GameResult) -> GameResult:
         path = self.out / "records" / f"game-{r.index + 1:05d}.json"
@@ -259,31 +264,50 @@ class RunStore:
     def _add(self, result: GameResult) -> None:
         if self.records:
             write_record(self.out / "records", result)
+        self.all.append(result)
+        if self._version_due:
+            write_atomic(self.out / MANIFEST, json.dumps(self.manifest, indent=1) + "\n")
+            self._version_due = False
+        if not self._intact():
+            self._rewrite()
+            return
         self._csv.writerow(games_csv_row(result, self.labels, self.records))
         self._csv_file.flush()
         self._journal.write(json.dumps(result.to_json()) + "\n")
         self._journal.flush()
-        self.all.append(result)
-        if not (_same_file(self._journal, self.out / JOURNAL) and _same_file(self._csv_file, self.out / "games.csv")):
-            self._rewrite()
+        self._sizes = self._measure()
+
+    def _measure(self) -> tuple[int, int]:
+        return os.fstat(self._journal.fileno()).st_size, os.fstat(self._csv_file.fileno()).st_size
+
+    def _intact(self) -> bool:
+        """Whether the journal and games.csv are still the files this store wrote, as it left them.
+
+        A ``git checkout``, ``git stash`` or ``cp`` of a run kept under version control puts
+        another file at the path, or other contents in the same file: appending would then write
+        into a deleted file, or after a gap, and lose games."""
+        pairs = ((self._journal, self.out / JOURNAL), (self._csv_file, self.out / "games.csv"))
+        return all(_same_file(handle, path) for handle, path in pairs) and self._sizes == tuple(
+            (self.out / name).stat().st_size for name in (JOURNAL, "games.csv"))  # fmt: skip
 
     def _rewrite(self) -> None:
-        """Write the journal and games.csv again from the games in memory, and append to the new files.
-
-        Something replaced them while the run played: a ``git checkout`` or ``git stash`` of a
-        journal kept under version control puts a new file at the path, and the open handles
-        would go on writing into the old, deleted one, losing every later game."""
+        """Write the manifest, the journal and games.csv again from what the store holds, and append
+        to the new files (see :meth:`_intact`)."""
         self._journal.close()
         self._csv_file.close()
+        write_atomic(self.out / MANIFEST, json.dumps(self.manifest, indent=1) + "\n")
         write_atomic(self.out / JOURNAL, "".join(json.dumps(r.to_json()) + "\n" for r in self.all))
         write_games_csv(self.out / "games.csv", self.spec, self.lineup, self.all, self.records)
         self._journal = (self.out / JOURNAL).open("a")
         self._csv_file = (self.out / "games.csv").open("a", newline="")
         self._csv = csv.writer(self._csv_file)
+        self._sizes = self._measure()
 
     def close(self) -> None:
         """Flush, put games.csv in game order (rows were appended as games finished), let the folder go."""
         try:
+            if not self._intact():
+                self._rewrite()
             self._journal.close()
             self._csv_file.close()
             write_games_csv(self.out / "games.csv", self.spec, self.lineup, self.all, self.records)

@@ -30,7 +30,7 @@ class Tournament:
     lineup: tuple[str, ...]
     """One bot spec per side (team or seat); a rotation of it is played for every deal."""
     games: int = 100
-    """At least this many games: rounded up to whole duplicate sets (one per rotation)."""
+    """At least this many games: rounded up to whole duplicate sets (one game per seating)."""
     seed: int = 0
     jobs: int = field(default_factory=default_jobs)
     ray_address: str | None = None
@@ -52,6 +52,11 @@ class Tournament:
     def per_deal(self) -> int:
         """Games a deal: one per seating."""
         return per_deal(len(self.lineup), self.seatings)
+
+    @property
+    def seating_word(self) -> str:
+        """What the games of a deal differ by, for the reports."""
+        return "rotation" if self.seatings == "rotations" else "seating"
 
     def manifest(self) -> dict[str, Any]:
         """The parameters that decide every game: a resumed run must have the same."""
@@ -175,7 +180,7 @@ def summary_table(t: Tournament, summary: Sequence[EntrantSummary], results: Seq
     them lack a rotation (a run stopped part-way), whose luck the duplicate pairing has not cancelled."""
     games = len(results)
     seatings = t.per_deal
-    what = "rotation" if t.seatings == "rotations" else "seating"
+    what = t.seating_word
     by_deal = Counter(r.deal for r in results)
     short = sum(1 for n in by_deal.values() if n < seatings)
     deals = plural(len(by_deal), "deal") + (f", {short} of them not yet in every {what}" if short else "")

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
@@ -27,6 +26,7 @@ from ..arena import (
 from ..arena.provenance import change_note, versions_of
 from ..arena.report import summarise
 from ..arena.runner import default_jobs
+from ..arena.schedule import Seatings
 from ..arena.store import differences, read_journal, read_manifest, spec_of
 from ..bots.registry import BotSpecError, known_bots
 from ..core import registry
@@ -65,11 +65,6 @@ HELP = "\n\n".join(
 
 
 DEFAULT_GAMES = 100
-
-
-class Seatings(StrEnum):
-    rotations = "rotations"
-    all = "all"
 
 PIPE_WIDTH = 200
 """Columns when the output is not a terminal: wide enough for the table's longest rows."""
@@ -177,11 +172,11 @@ def arena(
         console.print(f"known bots: {names}")
         raise typer.Exit(2) from None
     assert t.out is not None
-    if resume is not None and (note := change_note(saved)):
+    if resume is not None and (note := change_note(saved, len(read_journal(resume)))):
         console.print(f"[yellow]note:[/] {note}")
     where = f"Ray cluster {ray}" if ray else f"{t.jobs} local process{'es' if t.jobs > 1 else ''}"
     console.print(f"{spec.label}: {' vs '.join(entrant_labels(bots))}; {plural(t.deals, 'deal')} x "
-                  f"{plural(t.per_deal, 'rotation' if t.seatings == 'rotations' else 'seating')} on {where}")
+                  f"{plural(t.per_deal, t.seating_word)} on {where}")
     try:
         result = run_tournament(t, console, progress=not quiet, resume=resume is not None)
     except ResumeError as err:

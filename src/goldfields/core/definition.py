@@ -273,10 +273,12 @@ class GameDefinition(ABC, Generic[P]):
         return list(outcome) if isinstance(outcome, tuple) else outcome
 
     def chance_stream(self, state: GameState) -> object | None:
-        """Which chance stream the chance node of ``state`` draws from, for duplicate
-        deals (see :class:`goldfields.play.driver.Driver`); ``None``: the game draws
-        all its chance from one stream (Digging shuffles one deck per hand, so hand
-        k gets the same deck anyway)."""
+        """Which chance stream ``state`` draws from, for duplicate deals (see
+        :class:`goldfields.play.driver.Driver`); ``None``: the game draws all its
+        chance from one stream (Digging shuffles one deck per hand, so hand k gets
+        the same deck anyway). Asked at chance nodes for the dice or cards, and, in
+        a timed game, at decisions too, for the clock's jitter: so it must answer
+        for any state of the game, not only a chance node."""
         return None
 
     # -- notation -----------------------------------------------------------

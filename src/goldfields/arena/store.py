@@ -14,8 +14,9 @@ Files in the folder:
 * ``arena.lock``, locked by the process playing into the folder, so that a
   second ``--resume`` of a run still being played is refused.
 
-A journal or games.csv replaced while the run plays (say by ``git checkout`` of
-a run kept under version control) is written again whole at the next game.
+A journal or games.csv replaced or rewritten while the run plays (say by ``git
+checkout`` or ``cp`` of a run kept under version control) is written again
+whole, with the manifest, when the next game ends or the run stops.
 
 Resuming reads the journal (ignoring a last line cut short by a kill), plays
 the games not in it, and reports on all of them: the games are seeded by their

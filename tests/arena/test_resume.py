@@ -234,6 +234,20 @@ def test_a_resume_by_other_code_is_said_and_kept_in_the_manifest(tmp_path: Path,
     assert json.loads((tmp_path / "arena.json").read_text())["made_with"] == [*first, newer]
 
 
+def test_a_resume_refused_by_the_lock_says_nothing_of_versions(tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    """The note on other code belongs to a resume that goes on; one refused at the lock plays nothing."""
+    fcntl = pytest.importorskip("fcntl")
+    _stopped_run(monkeypatch, tmp_path, 2)
+    monkeypatch.setattr(provenance, "code_version", lambda game: {"goldfields": "9.9", "code": "0123456789ab"})
+    with (tmp_path / "arena.lock").open("a") as held:
+        fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        refused = CliRunner(env={"COLUMNS": "200"}).invoke(_app(), ["arena", "--resume", str(tmp_path), "--quiet"])
+    said = " ".join(refused.output.split())
+    assert refused.exit_code == 2 and "another arena is playing into" in said
+    assert "note:" not in said and "mix two programs" not in said
+
+
 def test_a_run_saved_before_manifests_kept_the_version_says_its_first_games_are_unknown(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

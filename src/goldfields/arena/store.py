@@ -41,7 +41,7 @@ except ImportError:  # not POSIX
     fcntl = None  # type: ignore[assignment]
 
 from .games import GameSpec
-from .provenance import played_by, with_this_version
+from .provenance import change_note, played_by, with_this_version
 from .report import games_csv_row, write_atomic, write_games_csv, write_record
 from .schedule import SEATINGS, deals_for, entrant_labels, per_deal
 from .worker import GameResult
@@ -178,6 +178,10 @@ class RunStore:
         self.labels = entrant_labels(lineup)
         self.records = bool(manifest["records"])
         self.done: list[GameResult] = []
+        self.note: str | None = None
+        """What a resume by other code than the run's games came from should be told (see
+        :func:`~goldfields.arena.provenance.change_note`); known only once the folder is locked, so
+        that a resume refused by the lock says nothing of it."""
         if resume:
             read_manifest(out)  # no run there: say so before making the folder for the lock
         out.mkdir(parents=True, exist_ok=True)
@@ -197,6 +201,7 @@ class RunStore:
             if diff:
                 raise ResumeError(f"cannot resume {out}: its run has other parameters ({'; '.join(diff)})")
             self.done = read_journal(out)
+            self.note = change_note(saved, len(self.done))
             manifest = manifest | {"made_with": played_by(saved, len(self.done))}
             if self.records:
                 self.done = [self._with_record(r) for r in self.done]

@@ -113,6 +113,8 @@ def run_tournament(
     done = {r.index: r for r in store.done} if store else {}
     todo = [j for j in jobs if j.index not in done]
     console = console or Console()
+    if store and store.note:
+        console.print(f"[yellow]note:[/] {store.note}")
     played: list[GameResult] = []
 
     def finished(result: GameResult) -> None:

@@ -23,7 +23,7 @@ from ..arena import (
     time_line,
     time_per_move,
 )
-from ..arena.provenance import change_note, versions_of
+from ..arena.provenance import versions_of
 from ..arena.report import summarise
 from ..arena.runner import default_jobs
 from ..arena.schedule import Seatings
@@ -172,8 +172,6 @@ def arena(
         console.print(f"known bots: {names}")
         raise typer.Exit(2) from None
     assert t.out is not None
-    if resume is not None and (note := change_note(saved, len(read_journal(resume)))):
-        console.print(f"[yellow]note:[/] {note}")
     where = f"Ray cluster {ray}" if ray else f"{t.jobs} local process{'es' if t.jobs > 1 else ''}"
     console.print(f"{spec.label}: {' vs '.join(entrant_labels(bots))}; {plural(t.deals, 'deal')} x "
                   f"{plural(t.per_deal, t.seating_word)} on {where}")

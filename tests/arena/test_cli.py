@@ -109,3 +109,25 @@ def test_a_run_logged_to_a_file_shows_how_far_it_has_got_as_it_goes(
     assert result.exit_code == 0, result.output
     for done in range(1, 4):
         assert f"{done}/4" in result.output, result.output
+
+
+def test_games_rounded_up_to_whole_deals_are_said(tmp_path: Path) -> None:
+    """Five Digger seats in every ordering are 120 games a deal: asking for 10 plays 120."""
+    cli = CliRunner(env={"COLUMNS": "200"})
+    many = cli.invoke(_app(), ["arena", "digger", "random", "random", "random", "random", "heuristic",
+                               "--seatings", "all", "-g", "10", "--jobs", "1", "-q", "-o", str(tmp_path / "all")])
+    assert many.exit_code == 0, many.output
+    said = " ".join(many.output.split())
+    assert "10 games asked; a deal is 120 seatings, so 120 games are played" in said
+    whole = cli.invoke(_app(), ["arena", "digger", "random", "heuristic", "-g", "4", "--jobs", "1", "-q",
+                                "-o", str(tmp_path / "whole")])  # fmt: skip
+    assert whole.exit_code == 0 and "games asked" not in whole.output
+
+
+@pytest.mark.parametrize(("bots", "table"), [(3, "digging 3p individual"), (4, "digging 4p individual"),
+                                             (2, "digging 4p partnership")])  # fmt: skip
+def test_without_players_a_longer_lineup_seats_one_bot_a_player(tmp_path: Path, bots: int, table: str) -> None:
+    result = CliRunner(env={"COLUMNS": "200"}).invoke(
+        _app(), ["arena", *["random"] * bots, "-g", "1", "--jobs", "1", "-q", "--no-records", "-o", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith(f"{table}:")

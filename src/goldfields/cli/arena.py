@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Sequence
 from pathlib import Path
@@ -31,7 +32,7 @@ from ..arena.store import differences, read_journal, read_manifest, spec_of
 from ..bots.registry import BotSpecError, known_bots
 from ..core import registry
 from ..core.words import plural
-from .options import FIRST_GAME, IndividualOption, PlayersOption, print_error
+from .options import FIRST_GAME, IndividualOption, players_help, print_error
 
 HELP = "\n\n".join(
     [
@@ -79,7 +80,10 @@ def arena(
         metavar="[GAME] BOT...", show_default=False,
         help=f"The game ({', '.join(registry.names())}; default {FIRST_GAME}), then one bot spec per team or "
              "seat, e.g. digging heuristic random.")] = None,
-    players: PlayersOption = None,
+    players: Annotated[int | None, typer.Option(
+        "--players", "-n", metavar="N", show_default=False,
+        help=f"{players_help()} Without it, one player a bot when more bots are named than the default table "
+             "has sides.")] = None,
     individual: IndividualOption = False,
     # The defaults are written out (None means "not given", for --resume), escaped: Typer reads help as Rich
     # markup, where a bare "[default: 0]" is a tag and vanishes.
@@ -150,6 +154,14 @@ def arena(
             spec = spec_of(saved)  # the run's table with its rules (the command line cannot set them)
         else:
             spec = GameSpec.make(game, players, partnership)
+            if players is None and len(bots) != spec.sides and partnership is not True:
+                # No --players: the lineup says how many sit down, one bot a seat.
+                for apart in (partnership, False):  # Digging's four: each for themselves
+                    with contextlib.suppress(ValueError):  # a count the game cannot seat: the error below
+                        seated = GameSpec.make(game, len(bots), apart)
+                        if seated.sides == len(bots):
+                            spec = seated
+                            break
         t = Tournament(spec, tuple(bots), games=games or DEFAULT_GAMES, seed=seed or 0, jobs=jobs or default_jobs(),
                        ray_address=ray, out=out or Path("arena-results"),
                        records=True if records is None else records,
@@ -175,6 +187,10 @@ def arena(
     where = f"Ray cluster {ray}" if ray else f"{t.jobs} local process{'es' if t.jobs > 1 else ''}"
     console.print(f"{spec.label}: {' vs '.join(entrant_labels(bots))}; {plural(t.deals, 'deal')} x "
                   f"{plural(t.per_deal, t.seating_word)} on {where}")
+    if resume is None and t.deals * t.per_deal > t.games:
+        # Every seating of a deal is played, or the deal's luck would not cancel; say what that costs.
+        console.print(f"[yellow]note:[/] {t.games} games asked; a deal is {plural(t.per_deal, t.seating_word)}, so "
+                      f"{t.deals * t.per_deal} games are played")
     try:
         result = run_tournament(t, console, progress=not quiet, resume=resume is not None)
     except ResumeError as err:

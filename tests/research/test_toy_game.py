@@ -67,3 +67,22 @@ def test_the_spec_reads_the_standing_of_a_game_it_has_never_heard_of(toy: str) -
     while not (terminated or truncated):
         _, _, terminated, truncated, _ = env.step(int(env.action_masks().nonzero()[0][0]))
     assert env.table.standing(env.match.state) == env.match.state.scores()
+
+
+def test_a_plug_in_declares_its_chance_bound_or_is_told_when_the_estimate_falls_short(
+    toy: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bound sizes OpenSpiel's chance policies: a node with more outcomes must be refused, not
+    passed on."""
+    pyspiel = pytest.importorskip("pyspiel")
+    from goldfields.core import registry
+    from goldfields.research import openspiel_games as og
+
+    definition = type(registry.get(toy))
+    assert pyspiel.load_game(og.register(toy)).max_chance_outcomes() == 6  # found by random play
+    monkeypatch.setattr(definition, "max_chance_outcomes", 9, raising=False)
+    assert pyspiel.load_game(og.register(toy)).max_chance_outcomes() == 9  # declared
+    monkeypatch.setattr(definition, "max_chance_outcomes", 4, raising=False)
+    state = pyspiel.load_game(og.register(toy)).new_initial_state()
+    with pytest.raises(ValueError, match="has 6 outcomes, more than the 4 its definition declares"):
+        state.chance_outcomes()

@@ -165,6 +165,10 @@ class GameDefinition(ABC, Generic[P]):
     analyst: ClassVar[str | None] = None
     """The ISMCTS spec that judges a seat's decisions after the game (``goldfields analyze``, the
     replay viewer's costly moves); ``None``: the game offers no analysis."""
+    max_chance_outcomes: ClassVar[int | None] = None
+    """The most outcomes any chance node of the game can have, for the research adapters
+    (OpenSpiel's ``max_chance_outcomes``); ``None``: they estimate it by random play, which may
+    miss a rare node (a chance node with more is then refused with a message saying so)."""
     levels: ClassVar[Mapping[str, str]] = {}
     """Bot specs for people choosing an opponent: ``easy``, ``medium`` and ``hard``
     (see docs/bots.md, "Levels")."""

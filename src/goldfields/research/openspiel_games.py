@@ -496,7 +496,11 @@ def _generic_game(name: str) -> tuple[Any, type]:
 
 
 def _max_chance_outcomes(spec: GameSpec) -> int:
-    """The most outcomes a chance node of the game has, found by random play (at least 1)."""
+    """The most outcomes a chance node of the game has: as its definition declares it, else found
+    by random play (at least 1)."""
+    declared = spec.definition.max_chance_outcomes
+    if declared is not None:
+        return int(declared)
     rng = random.Random(0)
     most = 1
     for _ in range(20):
@@ -519,7 +523,15 @@ class GenericOSState(_EngineOSState):
     the engine's ``chance_outcomes()``; the game is cut after ``max_moves`` decisions."""
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        return [(i, p) for i, (_, p) in enumerate(self._core.engine.chance_outcomes())]
+        outcomes = self._core.engine.chance_outcomes()
+        most = self.get_game().max_chance_outcomes()
+        if len(outcomes) > most:
+            # OpenSpiel sizes chance tensors and policies by the bound: more would be silently wrong.
+            known = ("its definition declares" if self._spec.definition.max_chance_outcomes is not None
+                     else "random play found; declare max_chance_outcomes on the game's definition")  # fmt: skip
+            raise ValueError(f"a chance node of {self._spec.game} has {len(outcomes)} outcomes, more than the {most} "
+                             f"{known}")
+        return [(i, p) for i, (_, p) in enumerate(outcomes)]
 
     def _apply_action(self, action: int) -> None:
         core = self._core

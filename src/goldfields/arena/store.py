@@ -272,6 +272,8 @@ class RunStore:
             write_record(self.out / "records", result)
         self.all.append(result)
         if self._version_due:
+            # Before the journal line: a kill between the two then lists a version with no game,
+            # which can only warn of a mix that is not there; the other order could hide one.
             write_atomic(self.out / MANIFEST, json.dumps(self.manifest, indent=1) + "\n")
             self._version_due = False
         if not self._intact():

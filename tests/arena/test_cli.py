@@ -119,15 +119,50 @@ def test_games_rounded_up_to_whole_deals_are_said(tmp_path: Path) -> None:
     assert many.exit_code == 0, many.output
     said = " ".join(many.output.split())
     assert "10 games asked; a deal is 120 seatings, so 120 games are played" in said
-    whole = cli.invoke(_app(), ["arena", "digger", "random", "heuristic", "-g", "4", "--jobs", "1", "-q",
-                                "-o", str(tmp_path / "whole")])  # fmt: skip
-    assert whole.exit_code == 0 and "games asked" not in whole.output
+    whole = cli.invoke(_app(), ["arena", "digger", "random", "heuristic", "-n", "2", "-g", "4", "--jobs", "1",
+                                "-q", "-o", str(tmp_path / "whole")])  # fmt: skip
+    assert whole.exit_code == 0 and "note:" not in whole.output
+    one = cli.invoke(_app(), ["arena", "random", "random", "-g", "1", "--jobs", "1", "-q", "-o", str(tmp_path / "one")])
+    assert one.exit_code == 0 and "note: 1 game asked; a deal is 2 rotations, so 2 games are played" in one.output
+    resumed = cli.invoke(_app(), ["arena", "--resume", str(tmp_path / "one"), "--jobs", "1", "-q"])
+    assert resumed.exit_code == 0 and "note:" not in resumed.output
 
 
-@pytest.mark.parametrize(("bots", "table"), [(3, "digging 3p individual"), (4, "digging 4p individual"),
-                                             (2, "digging 4p partnership")])  # fmt: skip
-def test_without_players_a_longer_lineup_seats_one_bot_a_player(tmp_path: Path, bots: int, table: str) -> None:
+def test_the_default_games_rounded_up_say_they_were_not_asked_for(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(arena, "DEFAULT_GAMES", 4)  # 100 in use; 4 keeps the test short
     result = CliRunner(env={"COLUMNS": "200"}).invoke(
-        _app(), ["arena", *["random"] * bots, "-g", "1", "--jobs", "1", "-q", "--no-records", "-o", str(tmp_path)])
+        _app(), ["arena", "digger", *["random"] * 3, "--jobs", "1", "-q", "--no-records", "-o", str(tmp_path)]
+    )
+    assert result.exit_code == 0, result.output
+    said = " ".join(result.output.split())
+    assert "note: 4 games (the default); a deal is 3 rotations, so 6 games are played" in said
+
+
+@pytest.mark.parametrize(("game", "bots", "table"), [
+    ("digging", 3, "digging 3p individual"), ("digging", 4, "digging 4p individual"),
+    ("digging", 2, "digging 4p partnership"), ("digger", 4, "digger 4p"), ("digger", 3, "digger 3p")])  # fmt: skip
+def test_without_players_a_longer_lineup_seats_one_bot_a_player(tmp_path: Path, game: str, bots: int,
+                                                                 table: str) -> None:  # fmt: skip
+    result = CliRunner(env={"COLUMNS": "200"}).invoke(
+        _app(), ["arena", game, *["random"] * bots, "-g", "1", "--jobs", "1", "-q", "--no-records", "-o", str(tmp_path)]
+    )
     assert result.exit_code == 0, result.output
     assert result.output.startswith(f"{table}:")
+
+
+@pytest.mark.parametrize(("args", "said"), [
+    (["digger", "random", "random"], "digger 3p needs 3 bots, one per seat; got 2: random random"),
+    (["digger", *["random"] * 6], "got 6: " + " ".join(["random"] * 6) + "; more bots than that sit one a player, "
+                                  "up to Digger's 5"),
+    (["digging", *["random"] * 5], "digging 4p partnership needs 2 bots, one per team; got 5"),
+    (["digging", "random", "random", "random", "--individual"], "digging 4p individual needs 4 bots, one per seat; "
+                                                                 "got 3"),
+])  # fmt: skip
+def test_a_lineup_no_table_seats_is_refused_with_the_tables_that_would(tmp_path: Path, args: list[str],
+                                                                      said: str) -> None:  # fmt: skip
+    """Fewer bots than the default table are a mistake, not a smaller game; more than the game seats, too."""
+    result = CliRunner(env={"COLUMNS": "300"}).invoke(_app(), ["arena", *args, "-o", str(tmp_path)])
+    assert result.exit_code == 2 and said in " ".join(result.output.split())
+    assert not (tmp_path / "arena.json").exists()

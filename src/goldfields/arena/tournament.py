@@ -54,6 +54,11 @@ class Tournament:
         return per_deal(len(self.lineup), self.seatings)
 
     @property
+    def total(self) -> int:
+        """The games the run plays: whole deals, every seating of each."""
+        return self.deals * self.per_deal
+
+    @property
     def seating_word(self) -> str:
         """What the games of a deal differ by, for the reports."""
         return "rotation" if self.seatings == "rotations" else "seating"

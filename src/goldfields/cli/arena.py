@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import os
 from collections.abc import Sequence
 from pathlib import Path
@@ -32,7 +31,10 @@ from ..arena.store import differences, read_journal, read_manifest, spec_of
 from ..bots.registry import BotSpecError, known_bots
 from ..core import registry
 from ..core.words import plural
-from .options import FIRST_GAME, IndividualOption, players_help, print_error
+from .options import FIRST_GAME, IndividualOption, players_param, print_error
+
+ArenaPlayersOption = Annotated[int | None, players_param("Without it, one player a bot when more bots are named than "
+                                                       "the default table has sides.")]
 
 HELP = "\n\n".join(
     [
@@ -80,10 +82,7 @@ def arena(
         metavar="[GAME] BOT...", show_default=False,
         help=f"The game ({', '.join(registry.names())}; default {FIRST_GAME}), then one bot spec per team or "
              "seat, e.g. digging heuristic random.")] = None,
-    players: Annotated[int | None, typer.Option(
-        "--players", "-n", metavar="N", show_default=False,
-        help=f"{players_help()} Without it, one player a bot when more bots are named than the default table "
-             "has sides.")] = None,
+    players: ArenaPlayersOption = None,
     individual: IndividualOption = False,
     # The defaults are written out (None means "not given", for --resume), escaped: Typer reads help as Rich
     # markup, where a bare "[default: 0]" is a tag and vanishes.
@@ -154,14 +153,9 @@ def arena(
             spec = spec_of(saved)  # the run's table with its rules (the command line cannot set them)
         else:
             spec = GameSpec.make(game, players, partnership)
-            if players is None and len(bots) != spec.sides and partnership is not True:
-                # No --players: the lineup says how many sit down, one bot a seat.
-                for apart in (partnership, False):  # Digging's four: each for themselves
-                    with contextlib.suppress(ValueError):  # a count the game cannot seat: the error below
-                        seated = GameSpec.make(game, len(bots), apart)
-                        if seated.sides == len(bots):
-                            spec = seated
-                            break
+            if players is None and len(bots) > spec.sides:
+                # No --players: a lineup longer than the default table says how many sit down.
+                spec = _one_a_bot(game, len(bots)) or spec
         t = Tournament(spec, tuple(bots), games=games or DEFAULT_GAMES, seed=seed or 0, jobs=jobs or default_jobs(),
                        ray_address=ray, out=out or Path("arena-results"),
                        records=True if records is None else records,
@@ -169,8 +163,11 @@ def arena(
         t.validate()
         if len(bots) != spec.sides:
             what = "team" if spec.partnership else "seat"
+            most = spec.definition.max_players
+            beyond = (f"; more bots than that sit one a player, up to {spec.definition.title}'s {most}"
+                      if players is None and resume is None and len(bots) > most else "")  # fmt: skip
             raise ValueError(f"{spec.label} needs {spec.sides} bots, one per {what}; got {len(bots)}: "
-                             f"{' '.join(bots)}")
+                             f"{' '.join(bots)}{beyond}")
         if resume is not None:
             diff = differences(read_manifest(resume), t.manifest())
             if diff:
@@ -187,10 +184,11 @@ def arena(
     where = f"Ray cluster {ray}" if ray else f"{t.jobs} local process{'es' if t.jobs > 1 else ''}"
     console.print(f"{spec.label}: {' vs '.join(entrant_labels(bots))}; {plural(t.deals, 'deal')} x "
                   f"{plural(t.per_deal, t.seating_word)} on {where}")
-    if resume is None and t.deals * t.per_deal > t.games:
+    if resume is None and t.total > t.games:
         # Every seating of a deal is played, or the deal's luck would not cancel; say what that costs.
-        console.print(f"[yellow]note:[/] {t.games} games asked; a deal is {plural(t.per_deal, t.seating_word)}, so "
-                      f"{t.deals * t.per_deal} games are played")
+        asked = f"{plural(t.games, 'game')} {'asked' if games else '(the default)'}"
+        console.print(f"[yellow]note:[/] {asked}; a deal is {plural(t.per_deal, t.seating_word)}, so "
+                      f"{t.total} games are played")
     try:
         result = run_tournament(t, console, progress=not quiet, resume=resume is not None)
     except ResumeError as err:
@@ -211,6 +209,18 @@ def arena(
                   + (f", {plural(written, 'record')} in {o}/records/" if written else ""))
 
 
+def _one_a_bot(game: str, bots: int) -> GameSpec | None:
+    """The table that seats ``bots`` players, one bot each, or None if the game has none."""
+    for partnership in (None, False):  # Digging's four: each for themselves, not two teams
+        try:
+            seated = GameSpec.make(game, bots, partnership)
+        except ValueError:
+            return None  # a count the game cannot seat: the caller's error says so
+        if seated.sides == bots:
+            return seated
+    return None
+
+
 def show_standing(console: Console, out: Path) -> None:
     """The summary of a saved run's games so far, as the end of a run prints it."""
     try:
@@ -221,7 +231,7 @@ def show_standing(console: Console, out: Path) -> None:
         print_error(console, err if not isinstance(err, KeyError) else ValueError(f"{out}: no {err} in its manifest"))
         raise typer.Exit(2) from None
     results = read_journal(out)
-    total = t.deals * t.per_deal
+    total = t.total
     # It may be stopped, or still being played by another command.
     state = "finished" if len(results) >= total else f"not finished; goldfields arena --resume {out} plays the rest"
     console.print(f"{spec.label}: {' vs '.join(entrant_labels(t.lineup))}; {len(results)} of {total} games ({state})")

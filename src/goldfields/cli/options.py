@@ -10,7 +10,7 @@ move. The arena's number of games is ``--games``/``-g``.
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -35,10 +35,12 @@ def players_help() -> str:
     return f"Number of players: {sizes}."
 
 
-PlayersOption = Annotated[
-    int | None,
-    typer.Option("--players", "-n", metavar="N", help=players_help(), show_default=False),
-]
+def players_param(more: str = "") -> Any:
+    """The ``--players``/``-n`` option, with ``more`` help on what a command does without it."""
+    return typer.Option("--players", "-n", metavar="N", help=f"{players_help()} {more}".strip(), show_default=False)
+
+
+PlayersOption = Annotated[int | None, players_param()]
 IndividualOption = Annotated[
     bool,
     typer.Option("--individual", help="Digging with 4 players, each for themselves (the default is partnership, "

@@ -80,9 +80,20 @@ def test_a_plug_in_declares_its_chance_bound_or_is_told_when_the_estimate_falls_
 
     definition = type(registry.get(toy))
     assert pyspiel.load_game(og.register(toy)).max_chance_outcomes() == 6  # found by random play
-    monkeypatch.setattr(definition, "max_chance_outcomes", 9, raising=False)
+    with monkeypatch.context() as patch:  # an estimate that missed the largest node
+        patch.setattr(og, "_max_chance_outcomes", lambda spec: 3)
+        state = pyspiel.load_game(og.register(toy)).new_initial_state()
+        with pytest.raises(ValueError, match="has 6 outcomes, more than the 3 random play found; declare max_chance"):
+            state.chance_outcomes()
+        with pytest.raises(ValueError, match="has 6 outcomes"):
+            state.apply_action(1)
+        assert state.is_chance_node()  # nothing applied
+    monkeypatch.setattr(definition, "max_chance_outcomes", 9)
     assert pyspiel.load_game(og.register(toy)).max_chance_outcomes() == 9  # declared
-    monkeypatch.setattr(definition, "max_chance_outcomes", 4, raising=False)
+    monkeypatch.setattr(definition, "max_chance_outcomes", 4)
     state = pyspiel.load_game(og.register(toy)).new_initial_state()
     with pytest.raises(ValueError, match="has 6 outcomes, more than the 4 its definition declares"):
         state.chance_outcomes()
+    monkeypatch.setattr(definition, "max_chance_outcomes", 0)
+    with pytest.raises(ValueError, match="max_chance_outcomes is 0"):
+        pyspiel.load_game(og.register(toy))

@@ -500,6 +500,8 @@ def _max_chance_outcomes(spec: GameSpec) -> int:
     by random play (at least 1)."""
     declared = spec.definition.max_chance_outcomes
     if declared is not None:
+        if int(declared) < 1:
+            raise ValueError(f"{spec.game}'s max_chance_outcomes is {declared}; a chance node has at least 1 outcome")
         return int(declared)
     rng = random.Random(0)
     most = 1
@@ -523,21 +525,29 @@ class GenericOSState(_EngineOSState):
     the engine's ``chance_outcomes()``; the game is cut after ``max_moves`` decisions."""
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
+        return [(i, p) for i, (_, p) in enumerate(self._outcomes())]
+
+    def _outcomes(self) -> list[tuple[Any, float]]:
+        """The engine's chance outcomes, refused when more than the game's bound: OpenSpiel sizes
+        chance policies and tensors by it, so more would go wrong without a word."""
         outcomes = self._core.engine.chance_outcomes()
         most = self.get_game().max_chance_outcomes()
         if len(outcomes) > most:
-            # OpenSpiel sizes chance tensors and policies by the bound: more would be silently wrong.
-            known = ("its definition declares" if self._spec.definition.max_chance_outcomes is not None
-                     else "random play found; declare max_chance_outcomes on the game's definition")  # fmt: skip
-            raise ValueError(f"a chance node of {self._spec.game} has {len(outcomes)} outcomes, more than the {most} "
-                             f"{known}")
-        return [(i, p) for i, (_, p) in enumerate(outcomes)]
+            known = (
+                "its definition declares"
+                if self._spec.definition.max_chance_outcomes is not None
+                else "random play found; declare max_chance_outcomes on the game's definition"
+            )
+            raise ValueError(
+                f"a chance node of {self._spec.game} has {len(outcomes)} outcomes, more than the {most} {known}"
+            )
+        return outcomes
 
     def _apply_action(self, action: int) -> None:
         core = self._core
         engine = core.engine
         if engine.is_chance_node():
-            outcome = engine.chance_outcomes()[action][0]
+            outcome = self._outcomes()[action][0]
             core.note_private(engine.apply_chance(outcome))
             core.public += "|chance"
             return

@@ -9,7 +9,7 @@ the ratio differs between them, and each match is played on one). Each round tim
 side on the same positions, plain ``ismcts`` and ``ismcts:net=NET`` at the same
 iteration budget, and the ``net`` bot. The ratio of the two search rates is
 the iteration budget that gives the network's search the same time a move as
-the plain one: the arena matches in docs/bots.md use it, so that "equal time"
+the plain one: the arena matches in docs/network.md use it, so that "equal time"
 does not depend on the load of the machine that plays them.
 
 The ratio depends on the budget (a larger tree has more nodes visited twice,

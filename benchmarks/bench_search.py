@@ -29,7 +29,7 @@ a leaf of its own, so it favours specs that think as it does: a plain judge
 favours the plain search. ``--judge`` can be any search spec, and a screen is
 worth running with two judges that disagree in kind.
 
-Measured against the arena (docs/bots.md, "A screen by a deeper search"): both
+Measured against the arena (docs/network.md, "A screen by a deeper search"): both
 judges see the guided search's large 2-player lead at 240 against 300
 iterations, neither sees ``prior=own``'s, and at 5,000 iterations they disagree
 about plain against guided with two players. Do not choose a setting by it alone.

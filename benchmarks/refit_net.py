@@ -13,7 +13,7 @@ makes the run's own ``round-01.npz`` again on the machine that made it. Each
 network then plays the ``net`` bot against ``heuristic`` on duplicate deals,
 partnership on every seed of ``--seeds`` and 2 players on every seed of
 ``--seeds-2p``: several sets of deals, since one set of 100 deals moves a win
-rate by more than its Wilson interval says of the network (docs/bots.md).
+rate by more than its Wilson interval says of the network (docs/network.md).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Each seat's thinking time: measured per game, shown per entrant under the table, never saved in the CSV files.
 
-An equal-time match (docs/bots.md) gives two searches the iteration budgets that take the same time;
+An equal-time match (docs/network.md) gives two searches the iteration budgets that take the same time;
 the arena's table shows what each entrant spent a decision where the match was played.
 """
 

@@ -236,7 +236,7 @@ def summary_table(t: Tournament, summary: Sequence[EntrantSummary], results: Seq
 def time_line(lineup: Sequence[str], per_move: Sequence[float | None]) -> str | None:
     """Each entrant's time a decision (:func:`time_per_move`) as one line under the summary table, or
     ``None`` when no game measured it. Wall time on the machine that played, as loaded as it was then:
-    it shows whether an equal-time match (docs/bots.md) was equal there."""
+    it shows whether an equal-time match (docs/network.md) was equal there."""
     shown = [f"{label} {1000 * ms:.1f} ms" for label, ms in zip(entrant_labels(lineup), per_move, strict=True)
              if ms is not None]  # fmt: skip
     return "time a decision: " + ", ".join(shown) if shown else None

@@ -154,7 +154,7 @@ class ISMCTSBot(Bot):
     """With a network: ``rollout`` keeps the rollout and uses the network as the prior alone;
     ``net`` scores a new node by the network's value instead (measured weaker so far: its value,
     learnt from game results, does not tell one move from its neighbour as the projection does;
-    docs/bots.md)."""
+    docs/network.md)."""
     prior: str = param("all", choices=("all", "own"))
     """With a network: whose moves its prior guides. ``all``: every seat's (another seat's prior is
     read with the hand the node's first deal gave it, a guess); ``own``: the searching seat's alone,

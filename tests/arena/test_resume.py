@@ -381,3 +381,21 @@ def _app():  # type: ignore[no-untyped-def]
         pass
 
     return app
+
+
+def test_a_resume_into_a_run_of_two_versions_names_both_and_counts_three(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A run already resumed once by other code mixes more than two programs: the note says so."""
+    _stopped_run(monkeypatch, tmp_path, 2)
+    manifest = json.loads((tmp_path / "arena.json").read_text())
+    first = manifest["made_with"][0]
+    older = {"goldfields": "0.0.9", "code": "aaaaaaaaaaaa"}
+    (tmp_path / "arena.json").write_text(json.dumps(manifest | {"made_with": [older, first]}))
+    monkeypatch.setattr(provenance, "code_version", lambda game: {"goldfields": "9.9", "code": "0123456789ab"})
+    resumed = CliRunner(env={"COLUMNS": "200"}).invoke(_app(), ["arena", "--resume", str(tmp_path), "--quiet"])
+    said = " ".join(resumed.output.split())
+    assert resumed.exit_code == 0, resumed.output
+    assert "2 versions: goldfields 0.0.9 (code aaaaaaaaaaaa), goldfields" in said
+    assert f"(code {first['code']}); this is 9.9 (code 0123456789ab)" in said
+    assert "mix 3 programs" in said

@@ -87,12 +87,19 @@ def change_note(saved: dict[str, Any], played: int) -> str | None:
     nothing differs."""
     if not played:
         return None
-    last, now = played_by(saved, played)[-1], code_version(saved["game"])
+    before, now = played_by(saved, played), code_version(saved["game"])
+    last = before[-1]
     if last == now:
         return None
-    if last == UNKNOWN:
-        return ("the games played so far came from a version that did not record itself; if the rules, bots "
-                "or networks changed since, the run will mix two programs")  # fmt: skip
-    return (f"the games played so far came from goldfields {last.get('goldfields')} (code {last.get('code')}); "
-            f"this is {now['goldfields']} (code {now['code']}): the rules, bots or networks changed, so the run "
-            f"will mix two programs")
+    # A run resumed before may already mix versions: name them all, so the count is the run's.
+    programs = len({tuple(sorted(v.items())) for v in [*before, now]})
+    mix = "two programs" if programs == 2 else f"{programs} programs"
+    named = ", ".join("a version that did not record itself" if v == UNKNOWN
+                      else f"goldfields {v.get('goldfields')} (code {v.get('code')})" for v in before)  # fmt: skip
+    if len(before) > 1:
+        named = f"{len(before)} versions: {named}"
+    if before == [UNKNOWN]:
+        return (f"the games played so far came from {named}; if the rules, bots or networks changed since, "
+                f"the run will mix {mix}")  # fmt: skip
+    return (f"the games played so far came from {named}; this is {now['goldfields']} (code {now['code']}): "
+            f"the rules, bots or networks changed, so the run will mix {mix}")

@@ -259,6 +259,9 @@ def test_a_run_saved_before_manifests_kept_the_version_says_its_first_games_are_
     assert "did not record itself" in " ".join(resumed.output.split())
     made = json.loads((tmp_path / "arena.json").read_text())["made_with"]
     assert made == [provenance.UNKNOWN, provenance.code_version("digging")]
+    shown = CliRunner(env={"COLUMNS": "200"}).invoke(_app(), ["arena", "--standing", str(tmp_path)])
+    assert "2 versions of the rules and bots: a version that did not record itself, goldfields" in " ".join(
+        shown.output.split())
 
 
 def test_a_run_of_every_seating_resumes_as_one_and_refuses_rotations(tmp_path: Path) -> None:

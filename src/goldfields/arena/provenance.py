@@ -82,6 +82,13 @@ def with_this_version(made: list[dict[str, str]], game: str) -> list[dict[str, s
     return made if made[-1:] == [now] else [*made, now]
 
 
+def version_label(version: dict[str, str]) -> str:
+    """A version as the notes name it."""
+    if version == UNKNOWN:
+        return "a version that did not record itself"
+    return f"goldfields {version.get('goldfields')} (code {version.get('code')})"
+
+
 def change_note(saved: dict[str, Any], played: int) -> str | None:
     """What to tell someone resuming ``saved`` (with ``played`` games) with this code, or None when
     nothing differs."""
@@ -94,8 +101,7 @@ def change_note(saved: dict[str, Any], played: int) -> str | None:
     # A run resumed before may already mix versions: name them all, so the count is the run's.
     programs = len({tuple(sorted(v.items())) for v in [*before, now]})
     mix = "two programs" if programs == 2 else f"{programs} programs"
-    named = ", ".join("a version that did not record itself" if v == UNKNOWN
-                      else f"goldfields {v.get('goldfields')} (code {v.get('code')})" for v in before)  # fmt: skip
+    named = ", ".join(version_label(v) for v in before)
     if len(before) > 1:
         named = f"{len(before)} versions: {named}"
     if before == [UNKNOWN]:

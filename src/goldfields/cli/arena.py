@@ -23,7 +23,7 @@ from ..arena import (
     time_line,
     time_per_move,
 )
-from ..arena.provenance import versions_of
+from ..arena.provenance import version_label, versions_of
 from ..arena.report import summarise
 from ..arena.runner import default_jobs
 from ..arena.schedule import Seatings
@@ -237,7 +237,7 @@ def show_standing(console: Console, out: Path) -> None:
     console.print(f"{spec.label}: {' vs '.join(entrant_labels(t.lineup))}; {len(results)} of {total} games ({state})")
     made = versions_of(saved)
     if len(made) > 1:
-        codes = ", ".join(f"{v.get('goldfields')} (code {v.get('code')})" for v in made)
+        codes = ", ".join(version_label(v) for v in made)
         console.print(f"[yellow]note:[/] its games come from {len(made)} versions of the rules and bots: {codes}")
     if not results:
         return

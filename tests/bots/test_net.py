@@ -8,11 +8,13 @@ import math
 import random
 import shutil
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 
 from goldfields.bots import make_bot
+from goldfields.bots.base import Budget
 from goldfields.bots.ismcts import Node as ISMCTSNode
 from goldfields.bots.net import PolicyValueNet, evaluator, load_net, relative_action
 from goldfields.bots.registry import BotSpecError
@@ -80,7 +82,7 @@ def test_a_missing_or_mismatched_network_is_a_clear_error(tmp_path: Path) -> Non
 @pytest.mark.parametrize(
     "spec",
     ["net:net={}", "net:net={},temperature=1", "ismcts:iterations=40,net={}", "ismcts:iterations=40,net={},leaf=net",
-     "ismcts:iterations=40,net={},prior=own"],
+     "ismcts:iterations=40,net={},prior=own", "ismcts:iterations=40,net={},sharpen=4"],
 )
 def test_network_bots_return_legal_actions(spec: str, players: int, partnership: bool, positions,
                                            tmp_path: Path) -> None:  # fmt: skip
@@ -102,13 +104,13 @@ def test_with_prior_own_the_network_guides_only_the_searching_seats_moves(
     asked: list[int] = []  # the seat to move at each question, the root's (from the observation) included
     real, real_root = NetEvaluator.evaluate_state, NetEvaluator.evaluate
 
-    def spy(self: NetEvaluator, state: GameState, legal: list[int]) -> tuple[np.ndarray, np.ndarray]:
+    def spy(self: NetEvaluator, state: GameState, *rest: Any) -> tuple[np.ndarray, np.ndarray]:
         asked.append(state.current_player)
-        return real(self, state, legal)
+        return real(self, state, *rest)
 
-    def spy_root(self: NetEvaluator, obs: dict, seat: int, legal: list[int]) -> tuple[np.ndarray, np.ndarray]:
+    def spy_root(self: NetEvaluator, obs: dict, seat: int, *rest: Any) -> tuple[np.ndarray, np.ndarray]:
         asked.append(seat)
-        return real_root(self, obs, seat, legal)
+        return real_root(self, obs, seat, *rest)
 
     monkeypatch.setattr(NetEvaluator, "evaluate_state", spy)
     monkeypatch.setattr(NetEvaluator, "evaluate", spy_root)
@@ -148,6 +150,36 @@ def test_the_prior_covers_the_legal_moves_and_values_are_per_absolute_seat(posit
         seen_prior, seen_value = ev.evaluate(state.observation(state.current_player), state.current_player, legal)
         np.testing.assert_array_equal(prior, seen_prior)
         np.testing.assert_array_equal(value, seen_value)
+
+
+def test_a_temperature_raises_the_prior_to_its_inverse_power(positions) -> None:
+    ev = evaluator("default")
+    for state in positions(4, True, 10, seed=5):
+        legal = state.legal_actions()
+        prior, value = ev.evaluate_state(state, legal)
+        sharp, same_value = ev.evaluate_state(state, legal, 0.25)
+        np.testing.assert_allclose(sharp, prior**4 / (prior**4).sum(), rtol=1e-4)
+        np.testing.assert_array_equal(value, same_value)
+        if len(legal) > 1 and prior.max() > prior.min():
+            assert sharp.max() > prior.max()  # the favourite gains
+
+
+def test_sharpen_gives_the_search_the_sharpened_prior_and_needs_a_network(positions) -> None:
+    ev = evaluator("default")
+    for i, state in enumerate(positions(4, True, 3, seed=6)):
+        seat = state.current_player
+        view = state.view(seat)
+        sharp = make_bot("ismcts:iterations=8,net=default,sharpen=4", "digging").search(
+            view, random.Random(i), Budget(8))
+        plain = make_bot("ismcts:iterations=8,net=default", "digging").search(view, random.Random(i), Budget(8))
+        assert sharp.prior is not None and plain.prior is not None
+        legal = list(sharp.prior)  # the root's moves, in the order the search asked about them
+        expected, _ = ev.evaluate(view.data, seat, legal, 0.25)
+        np.testing.assert_allclose([sharp.prior[a] for a in legal], expected, rtol=1e-6)
+        assert max(sharp.prior.values()) >= max(plain.prior.values())
+    with pytest.raises(BotSpecError, match=r"sharpen=4\.0 needs a network"):
+        make_bot("ismcts:sharpen=4", "digging")
+    assert make_bot("ismcts:net=default,sharpen=4", "digging").spec() == "ismcts:net=default,sharpen=4.0"
 
 
 def test_the_torch_model_computes_what_numpy_computes(tmp_path: Path) -> None:

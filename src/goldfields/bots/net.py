@@ -169,25 +169,35 @@ class NetEvaluator:
             )
         self._x = np.zeros((1, net.inputs), dtype=np.float32)
 
-    def evaluate(self, obs: Mapping[str, Any], seat: int, legal: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
-        """Prior probabilities over ``legal`` (in its order) and win probability per *absolute* seat."""
-        self.encoding.encode(obs, self._x[0])
-        return self._run(seat, int(obs["players"]), legal)
+    def evaluate(
+        self, obs: Mapping[str, Any], seat: int, legal: Sequence[int], temperature: float = 1.0
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Prior probabilities over ``legal`` (in its order) and win probability per *absolute* seat.
 
-    def evaluate_state(self, state: GameState, legal: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
+        ``temperature`` below 1 sharpens the prior (the softmax of logits / temperature, which is
+        prior^(1/temperature) normalised), above 1 flattens it."""
+        self.encoding.encode(obs, self._x[0])
+        return self._run(seat, int(obs["players"]), legal, temperature)
+
+    def evaluate_state(
+        self, state: GameState, legal: Sequence[int], temperature: float = 1.0
+    ) -> tuple[np.ndarray, np.ndarray]:
         """:meth:`evaluate` for the player to move, encoded straight from the state (the search's own
         determinised states): the same vector as its observation, several times faster."""
         seat = state.current_player
         self.encoding.encode_state(state, seat, self._x[0])
-        return self._run(seat, state.num_players, legal)
+        return self._run(seat, state.num_players, legal, temperature)
 
-    def _run(self, seat: int, players: int, legal: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
+    def _run(self, seat: int, players: int, legal: Sequence[int], temperature: float) -> tuple[np.ndarray, np.ndarray]:
         # One call per node of the search: a table lookup for the relative ids, and the
         # heads' small vectors as Python lists, cost less than numpy's per-call overheads.
         logits, value = self.net.forward_one(self._x)
         rel = _relative_table(seat, players).take(legal)
         chosen = logits.take(rel)
-        chosen = np.exp(chosen - chosen.max())
+        chosen = chosen - chosen.max()
+        if temperature != 1.0:
+            chosen /= temperature
+        chosen = np.exp(chosen)
         prior = chosen / chosen.sum()
         v = value.tolist()
         return prior, np.array([v[(s - seat) % players] for s in range(players)])

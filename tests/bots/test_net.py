@@ -800,7 +800,11 @@ def test_the_train_command_refuses_bad_tables_and_records_how_it_ran(tmp_path: P
     again = CliRunner(env={"COLUMNS": "160"}).invoke(app, [*args, "--seed", "6"])
     assert again.exit_code == 2 and f"--examples-from {out}" in " ".join(again.output.split()), again.output
     assert {p.name: p.read_bytes() for p in out.iterdir() if p.is_file()} == before
-    assert CliRunner().invoke(app, [*args, "--examples-from", str(out)]).exit_code == 0  # going on is allowed
+    going_on = CliRunner(env={"COLUMNS": "160"}).invoke(app, [*args, "--examples-from", str(out)])
+    assert going_on.exit_code == 0, going_on.output  # going on is allowed
+    # Every game was read, none played, none held out: the round says so in words, not nan.
+    assert "games read" in going_on.output and "no games held out" in going_on.output, going_on.output
+    assert "nan" not in going_on.output, going_on.output
 
 
 def test_the_shipped_network_says_how_it_was_made_and_plays_every_table() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import shlex
 from pathlib import Path
 from typing import Annotated
@@ -149,10 +150,17 @@ def train(
                 tried = "; ".join(", ".join(f"{100 * w:.0f}%" for w in f.values()) for f in r.fits)
                 progress.console.print(f"round {r.round}: kept fit {r.fit} of {len(r.fits)} (their wins on "
                                        f"other deals: {tried})")  # fmt: skip
+            # A round whose games were all read with --examples-from played none here, and one of
+            # a few games may hold none out: words, not nan.
+            rate = "games read" if math.isnan(r.games_per_second) else f"{r.games_per_second:.2f} games/s"
+            held = (
+                "no games held out"
+                if math.isnan(r.val_policy_loss)
+                else f"held out {r.val_policy_loss:.3f} {r.val_value_loss:.3f}"
+            )
             progress.console.print(
                 f"round {r.round}: {r.examples} examples, loss {r.policy_loss:.3f} (policy) "
-                f"{r.value_loss:.3f} (value), held out {r.val_policy_loss:.3f} {r.val_value_loss:.3f}, "
-                f"{r.games_per_second:.2f} games/s, net vs {opponent} {wins}, "
+                f"{r.value_loss:.3f} (value), {held}, {rate}, net vs {opponent} {wins}, "
                 f"{r.seconds / 60:.1f} min"
             )
 

@@ -807,20 +807,23 @@ def test_the_train_command_refuses_bad_tables_and_records_how_it_ran(tmp_path: P
     assert "nan" not in going_on.output, going_on.output
 
 
-def test_the_shipped_network_says_how_it_was_made_and_plays_every_table() -> None:
+@pytest.mark.parametrize("name", ["default", "selfplay"])
+def test_each_shipped_network_says_how_it_was_made_and_plays_every_table(name: str) -> None:
     from importlib import resources
 
     from goldfields.bots.net import shipped_networks
 
-    assert "default" in shipped_networks()
-    npz = resources.files("goldfields.bots") / "models" / "digging-default.npz"
+    assert name in shipped_networks()
+    npz = resources.files("goldfields.bots") / "models" / f"digging-{name}.npz"
     assert npz.stat().st_size < 4_000_000  # a few MB at most, inside the package
-    net = load_net("default")
+    net = load_net(name)
     assert net.inputs == INPUTS
     assert net.meta["command"].startswith("goldfields train ") and "--seed 1" in net.meta["command"]
-    assert net.meta["plan"]["seed"] == 1
-    for spec in ("net", "ismcts:iterations=30,net=default"):
-        bot = make_bot(spec, "digging", trusted=False)  # what the server may build
+    assert net.meta["plan"]["seed"] == 1 and net.meta["trained"] and net.meta["curve"]["round 1"]
+    # selfplay is the default's recipe without its DAgger games.
+    assert ("--dagger " in net.meta["command"]) == (name == "default")
+    for spec in ("net:net={}", "ismcts:iterations=30,net={}"):
+        bot = make_bot(spec.format(name), "digging", trusted=False)  # what the server may build
         for players, partnership in ((2, False), (3, False), (4, True)):
             from goldfields.digging import new_game
 

@@ -162,7 +162,7 @@ class ISMCTSBot(Bot):
     sharpen: float = param(1.0, 0.01, 100.0)
     """With a network: the prior is raised to this power and normalised (the softmax of the logits
     times ``sharpen``). The policy learnt from search visit shares is nearly flat (its favourite
-    move is rated about 1.2 times the average), so PUCT hardly follows it at 1; above 1 it leans
+    move is rated about 1.3 times the average), so PUCT hardly follows it at 1; above 1 it leans
     on the network's ranking more (docs/network.md, "How flat the prior is")."""
     clock: Clock | None = field(default=None, repr=False, metadata={"spec": False})
     last_iterations: int = field(default=0, init=False, repr=False, compare=False)

@@ -44,8 +44,9 @@ class Digging(GameDefinition[DiggingParams]):
     levels: ClassVar[Mapping[str, str]] = {
         # A newcomer beats random play; the heuristic plays like a sensible human;
         # ISMCTS thinks for the server's bot budget (0.5 s by default), guided by the shipped
-        # network: at equal time it beat plain ISMCTS in about two games of three at both tables,
-        # and plain ISMCTS at 0.25 s won 96 of 100 games against the heuristic team (docs/bots.md).
+        # network: at equal time it beat plain ISMCTS in 73% of 2-player games, and by less in the
+        # partnership game (58.5% at 0.015 s a move; docs/network.md, "Strength", has the 0.25 s
+        # figures), and plain ISMCTS at 0.25 s won 96 of 100 games against the heuristic team.
         "easy": "random",
         "medium": "heuristic",
         "hard": "ismcts:net=default",

@@ -118,6 +118,26 @@ def test_a_fresh_run_replaces_a_finished_one(tmp_path: Path) -> None:
     assert len(_lines(tmp_path / "games.csv")) == 1 + 4
 
 
+def test_a_fresh_run_leaves_a_folder_that_is_not_a_run_alone(tmp_path: Path) -> None:
+    mine = tmp_path / "mine"
+    (mine / "records").mkdir(parents=True)
+    (mine / "games.csv").write_text("my own table\n")
+    (mine / "records" / "game-00042.json").write_text("{}")
+    with pytest.raises(ResumeError, match=r"mine is not empty \(games.csv, records/...\) and holds no arena run"):
+        run_tournament(_tournament(mine, games=2), progress=False)
+    assert (mine / "games.csv").read_text() == "my own table\n"
+    assert (mine / "records" / "game-00042.json").read_text() == "{}"
+    (tmp_path / "a-file").write_text("x")
+    with pytest.raises(ResumeError, match="a-file is a file; the run needs a folder"):
+        run_tournament(_tournament(tmp_path / "a-file", games=2), progress=False)
+    assert (tmp_path / "a-file").read_text() == "x"
+    # An empty folder, or one a stopped run left with only its lock, is the run's to use.
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "empty" / "arena.lock").write_text("")
+    run_tournament(_tournament(tmp_path / "empty", games=2), progress=False)
+    assert len(_lines(tmp_path / "empty" / "results.jsonl")) == 2
+
+
 def test_cli_resume_takes_the_parameters_from_the_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                          full_run: Path) -> None:  # fmt: skip
     _stopped_run(monkeypatch, tmp_path, 2)
@@ -177,19 +197,20 @@ def test_the_run_keeps_its_rules_and_a_resume_plays_on_under_them(tmp_path: Path
     # under other rules and report the two as one.
     black = GameSpec.from_json("digger", {"players": 2, "crates": "black"})
     whole = run_tournament(Tournament(black, LINEUP, games=4, seed=3, jobs=1, out=tmp_path / "whole"), progress=False)
+    stopped = tmp_path / "stopped"
     _stop_after(monkeypatch, 2)
     with pytest.raises(Interrupted):
-        run_tournament(Tournament(black, LINEUP, games=4, seed=3, jobs=1, out=tmp_path), progress=False)
+        run_tournament(Tournament(black, LINEUP, games=4, seed=3, jobs=1, out=stopped), progress=False)
     monkeypatch.undo()
-    assert json.loads((tmp_path / "arena.json").read_text())["params"]["crates"] == "black"
-    white = Tournament(GameSpec.make("digger", 2), LINEUP, games=4, seed=3, jobs=1, out=tmp_path)
+    assert json.loads((stopped / "arena.json").read_text())["params"]["crates"] == "black"
+    white = Tournament(GameSpec.make("digger", 2), LINEUP, games=4, seed=3, jobs=1, out=stopped)
     with pytest.raises(ResumeError, match="params"):
         run_tournament(white, progress=False, resume=True)
-    done = CliRunner(env={"COLUMNS": "200"}).invoke(_app(), ["arena", "--resume", str(tmp_path), "--quiet"])
+    done = CliRunner(env={"COLUMNS": "200"}).invoke(_app(), ["arena", "--resume", str(stopped), "--quiet"])
     assert done.exit_code == 0, done.output
-    assert (tmp_path / "summary.csv").read_text() == (tmp_path / "whole" / "summary.csv").read_text()
+    assert (stopped / "summary.csv").read_text() == (tmp_path / "whole" / "summary.csv").read_text()
     assert [r.scores for r in whole.results] == [
-        tuple(json.loads(line)["scores"]) for line in sorted(_lines(tmp_path / "results.jsonl"),
+        tuple(json.loads(line)["scores"]) for line in sorted(_lines(stopped / "results.jsonl"),
                                                             key=lambda line: json.loads(line)["index"])]
 
 

@@ -166,6 +166,27 @@ def read_journal(out: Path) -> list[GameResult]:
     return [results[i] for i in sorted(results)]
 
 
+RUN_FILES = frozenset({LOCK, "records"})
+"""What a new run may find in its folder without a manifest: a lock, and the records folder, left
+by a run stopped before it wrote one."""
+
+
+def _check_not_foreign(out: Path) -> None:
+    """Refuse a folder that is not a run's: a new run clears its folder, and what it would clear
+    there is someone else's."""
+    if out.exists() and not out.is_dir():
+        raise ResumeError(f"{out} is a file; the run needs a folder (choose another --out)")
+    if not out.is_dir() or (out / MANIFEST).is_file():
+        return
+    others = sorted(p.name for p in out.iterdir() if p.name not in RUN_FILES)
+    if (out / "records").is_dir() and any((out / "records").iterdir()):
+        others.append("records/...")
+    if others:
+        shown = ", ".join(others[:3]) + (", ..." if len(others) > 3 else "")
+        raise ResumeError(f"{out} is not empty ({shown}) and holds no arena run, so its files are not the arena's "
+                          "to replace; choose another --out, or an empty folder")
+
+
 class RunStore:
     """Writes a run's games as they finish; see the module's docstring for the files."""
 
@@ -184,7 +205,12 @@ class RunStore:
         that a resume refused by the lock says nothing of it."""
         if resume:
             read_manifest(out)  # no run there: say so before making the folder for the lock
-        out.mkdir(parents=True, exist_ok=True)
+        else:
+            _check_not_foreign(out)
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            raise ResumeError(f"cannot make the run's folder {out}: {err.strerror or err}") from None
         self._lock = _take_lock(out)
         try:
             self._open(out, spec, lineup, manifest, resume)

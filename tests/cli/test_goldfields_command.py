@@ -95,3 +95,14 @@ def test_help_shows_brackets_as_written() -> None:
     arena = run("arena", "--help", env=wide).stdout
     for shown in ("[default: 0]", "[default: arena-results]", "[default: records]"):
         assert shown in arena
+
+
+def test_errors_go_to_standard_error_and_name_what_was_wrong(tmp_path: Path) -> None:
+    # Redirecting a run's output to a file must not hide why it stopped.
+    out = run("arena", "chess", "heuristic", "random")
+    assert out.returncode == 2
+    assert "error" not in out.stdout
+    assert "'chess' is neither a game (digging, digger) nor a bot of digging" in " ".join(out.stderr.split())
+    missing = run("analyze", str(tmp_path / "nowhere.json"))
+    assert missing.returncode == 2 and not missing.stdout.strip()
+    assert "cannot read" in missing.stderr

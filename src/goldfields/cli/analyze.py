@@ -48,17 +48,17 @@ def analyze(
     try:
         data = json.loads(record.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
-        print_error(console, f"cannot read {record}: {err}")
+        print_error(f"cannot read {record}: {err}")
         raise typer.Exit(2) from None
     game = data.get("game") if isinstance(data, dict) else None
     judges = [d.title for d in registry.games() if d.analyst is not None]
     definition = registry.get(str(game)) if isinstance(game, str) and game in registry.names() else None
     if definition is None or definition.analyst is None:
-        print_error(console, f"{record} is not a {' or '.join(judges)} record (games with analysis)")
+        print_error(f"{record} is not a {' or '.join(judges)} record (games with analysis)")
         raise typer.Exit(2)
     bot = bot or analyst(definition)
     if json_out is not None and not json_out.parent.is_dir():
-        print_error(console, f"no folder {json_out.parent} for --json")
+        print_error(f"no folder {json_out.parent} for --json")
         raise typer.Exit(2)
     try:
         with Progress(console=console, transient=True) as progress:
@@ -66,7 +66,7 @@ def analyze(
             decisions = run_analysis(data, seat, bot, seed, on_step=lambda: progress.advance(task),
                                      on_total=lambda n: progress.update(task, total=n))  # fmt: skip
     except (ValueError, RecordError) as err:
-        print_error(console, err)
+        print_error(err)
         raise typer.Exit(2) from None
     mine = len(decisions)
     lost = sum(d.drop for d in decisions)

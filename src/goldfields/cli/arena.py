@@ -31,7 +31,7 @@ from ..arena.store import differences, read_journal, read_manifest, spec_of
 from ..bots.registry import BotSpecError, known_bots
 from ..core import registry
 from ..core.words import plural
-from .options import FIRST_GAME, IndividualOption, players_param, print_error
+from .options import ERRORS, FIRST_GAME, IndividualOption, players_param, print_error
 
 ArenaPlayersOption = Annotated[int | None, players_param("Without it, one player a bot when more bots are named than "
                                                        "the default table has sides.")]
@@ -121,7 +121,7 @@ def arena(
         console = Console(width=PIPE_WIDTH)
     if standing is not None:
         if lineup or resume is not None:
-            print_error(console, ValueError("--standing reads a saved run; name no bots and no --resume with it"))
+            print_error(ValueError("--standing reads a saved run; name no bots and no --resume with it"))
             raise typer.Exit(2)
         return show_standing(console, standing)
     bots = list(lineup or [])
@@ -173,12 +173,19 @@ def arena(
             if diff:
                 raise ResumeError(f"cannot resume {resume}: its run has other parameters ({'; '.join(diff)})")
     except ResumeError as err:
-        print_error(console, err)
+        print_error(err)
         raise typer.Exit(2) from None
     except (BotSpecError, ValueError) as err:
-        print_error(console, err)
-        names = ", ".join(f"{k} ({v})" for k, v in known_bots(game if game in registry.names() else None).items())
-        console.print(f"known bots: {names}")
+        known = known_bots(game if game in registry.names() else None)
+        first = lineup[0].split(":", 1)[0] if lineup else ""
+        shown: Exception = err
+        if lineup and first == lineup[0] not in registry.names() and first not in known:
+            # The first word is a game or a bot: a typo of either reads as an unknown bot of the default game.
+            shown = ValueError(f"{first!r} is neither a game ({', '.join(registry.names())}) nor a bot of "
+                             f"{game or FIRST_GAME}")
+        print_error(shown)
+        names = ", ".join(f"{k} ({v})" for k, v in known.items())
+        ERRORS.print(f"known bots: {names}", markup=False)
         raise typer.Exit(2) from None
     assert t.out is not None
     where = f"Ray cluster {ray}" if ray else f"{t.jobs} local process{'es' if t.jobs > 1 else ''}"
@@ -192,7 +199,7 @@ def arena(
     try:
         result = run_tournament(t, console, progress=not quiet, resume=resume is not None)
     except ResumeError as err:
-        print_error(console, err)
+        print_error(err)
         raise typer.Exit(2) from None
     except Interrupted as stop:
         console.print(f"stopped after {stop.done} of {stop.total} games; every finished game is saved in {t.out}/. "
@@ -228,7 +235,7 @@ def show_standing(console: Console, out: Path) -> None:
         spec = spec_of(saved)
         t = Tournament.from_manifest(saved, jobs=1, out=out)
     except (ResumeError, ValueError, KeyError) as err:
-        print_error(console, err if not isinstance(err, KeyError) else ValueError(f"{out}: no {err} in its manifest"))
+        print_error(err if not isinstance(err, KeyError) else ValueError(f"{out}: no {err} in its manifest"))
         raise typer.Exit(2) from None
     results = read_journal(out)
     total = t.total

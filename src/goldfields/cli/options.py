@@ -23,10 +23,14 @@ GameName = StrEnum("GameName", {name: name for name in registry.names()})  # typ
 FIRST_GAME = registry.names()[0]
 
 
-def print_error(console: Console, message: object) -> None:
+ERRORS = Console(stderr=True, highlight=False)
+"""Where every command's errors go: standard error, so ``goldfields arena ... > log`` still shows them."""
+
+
+def print_error(message: object) -> None:
     """Print ``error: message`` with the message as written: brackets in it (``goldfields[learn]``,
     a bot spec's ``[...]``) are text, where Rich would read them as markup and drop them."""
-    console.print(Text.assemble(("error:", "red"), " ", str(message)))
+    ERRORS.print(Text.assemble(("error:", "red"), " ", str(message)))
 
 
 def players_help() -> str:

@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 
 from ..digger.definition import DIGGER
 from ..digging.definition import DIGGING
@@ -95,7 +94,7 @@ def _play(build: Callable[[], Session]) -> None:
     try:
         session = build()
     except SetupError as err:
-        print_error(Console(stderr=True, highlight=False), err)
+        print_error(err)
         raise typer.Exit(2) from None
     # Ctrl-C offers to save; that needs Python's own handler even when the
     # program was started with SIGINT ignored (as some launchers do).

@@ -99,30 +99,30 @@ def train(
         if not sizes or min(sizes) < 1:
             raise ValueError
     except ValueError:
-        print_error(console, f"--hidden takes layer sizes like 256,256, not {hidden!r}")
+        print_error(f"--hidden takes layer sizes like 256,256, not {hidden!r}")
         raise typer.Exit(2) from None
     if dagger_opponent and not dagger:
-        print_error(console, "--dagger-opponent names the opponents of the --dagger games; give --dagger N too")
+        print_error("--dagger-opponent names the opponents of the --dagger games; give --dagger N too")
         raise typer.Exit(2)
     if dagger_search is not None and not dagger:
-        print_error(console, "--dagger-search sets the search that labels the --dagger games; give --dagger N too")
+        print_error("--dagger-search sets the search that labels the --dagger games; give --dagger N too")
         raise typer.Exit(2)
     if dagger_passes > 1 and not dagger:
-        print_error(console, "--dagger-passes repeats the --dagger games; give --dagger N too")
+        print_error("--dagger-passes repeats the --dagger games; give --dagger N too")
         raise typer.Exit(2)
     try:
         from ..learn.loop import Plan, Round, parse_tables, run
         from ..learn.trainer import SCHEDULES, Fit
     except ImportError as err:
-        print_error(console, err)
+        print_error(err)
         raise typer.Exit(2) from None
     if lr_schedule not in SCHEDULES:
-        print_error(console, f"--lr-schedule is one of {', '.join(SCHEDULES)}, not {lr_schedule!r}")
+        print_error(f"--lr-schedule is one of {', '.join(SCHEDULES)}, not {lr_schedule!r}")
         raise typer.Exit(2)
     try:
         table_list = parse_tables(tables)
     except ValueError as err:
-        print_error(console, f"--tables: {err}")
+        print_error(f"--tables: {err}")
         raise typer.Exit(2) from None
     plan = Plan(rounds=rounds, games=games, search=search, hidden=sizes, window=window, eval_games=eval_games,
                 opponent=opponent, tables=table_list, guide=guide, jobs=jobs, ray=ray, seed=seed,
@@ -193,7 +193,7 @@ def train(
                 run(plan, out, on_round=on_round, on_game=lambda: progress.advance(task), command=command)
             except ValueError as err:
                 progress.stop()
-                print_error(console, err)
+                print_error(err)
                 raise typer.Exit(2) from None
             except (KeyboardInterrupt, Interrupted) as stop:
                 # Interrupted: the signal came while a round's measuring games were played.

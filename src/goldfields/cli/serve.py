@@ -10,6 +10,7 @@ import typer
 from rich.console import Console
 
 from ..server.settings import DEFAULT_DEADLINE, DEFAULT_WORKERS, Settings
+from .options import print_error
 
 console = Console(highlight=False)
 
@@ -180,11 +181,7 @@ def serve_command(
         from ..server.app import create_app
     except ImportError as err:
         missing = err.name or str(err)
-        console.print(
-            f"goldfields serve needs the server's libraries ({missing}): pip install 'goldfields[server]'",
-            markup=False,
-            style="red",
-        )
+        print_error(f"goldfields serve needs the server's libraries ({missing}): pip install 'goldfields[server]'")
         raise typer.Exit(2) from None
 
     url = database or f"sqlite:///{Path('goldfields.db').resolve()}"
@@ -220,20 +217,20 @@ def serve_command(
             allowed_origins=tuple(allowed_origin or ()),
         )
     except ValueError as err:  # a rate that is not a rate, say
-        console.print(f"goldfields serve: {err}", markup=False, style="red")
+        print_error(err)
         raise typer.Exit(2) from None
     # Never the password: what is printed ends up in terminals, logs and screenshots.
     try:
         safe_url = make_url(url).render_as_string(hide_password=True)
     except ArgumentError:
-        console.print(f"goldfields serve: {url!r} is not a database URL (sqlite:///file.db, postgresql+psycopg://...)")
+        print_error(f"{url!r} is not a database URL (sqlite:///file.db, postgresql+psycopg://...)")
         raise typer.Exit(2) from None
     if redis is not None and make_url(url).get_backend_name() != "postgresql":
-        console.print("goldfields serve: several processes (--redis) share a PostgreSQL --database, not SQLite")
+        print_error("several processes (--redis) share a PostgreSQL --database, not SQLite")
         raise typer.Exit(2)
     problem = _unreachable(url)
     if problem is not None:
-        console.print(f"goldfields serve: cannot open the database {safe_url}: {problem}", markup=False, style="red")
+        print_error(f"cannot open the database {safe_url}: {problem}")
         raise typer.Exit(2)
     app = create_app(url, settings)
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host

@@ -106,3 +106,19 @@ def test_errors_go_to_standard_error_and_name_what_was_wrong(tmp_path: Path) -> 
     missing = run("analyze", str(tmp_path / "nowhere.json"))
     assert missing.returncode == 2 and not missing.stdout.strip()
     assert "cannot read" in missing.stderr
+
+
+def test_an_output_that_cannot_be_written_is_refused_before_the_work(tmp_path: Path) -> None:
+    # A folder, a missing folder, or the record being read: said at once, and nothing is written.
+    folder = run("demo", "-b", "random", "--save", str(tmp_path), env={"COLUMNS": "400"})
+    assert folder.returncode == 2 and "is a folder; name a file in it" in folder.stderr
+    assert "Game over" not in folder.stdout
+    assert not tmp_path.with_name(tmp_path.name + ".tmp").exists()
+    record = tmp_path / "game.json"
+    assert run("demo", "-n", "2", "-b", "random", "--save", str(record)).returncode == 0
+    before = record.read_text()
+    same = run("analyze", str(record), "--json", str(record))
+    assert same.returncode == 2 and "is the file being read; name another file" in " ".join(same.stderr.split())
+    assert record.read_text() == before
+    into_folder = run("analyze", str(record), "--json", str(tmp_path))
+    assert into_folder.returncode == 2 and "is a folder" in into_folder.stderr

@@ -164,7 +164,7 @@ def test_end_of_input_abandons_the_game() -> None:
 
 def test_interrupt_offers_to_save(tmp_path: Any) -> None:
     screen, out = capture_screen()
-    answers = iter(["y", str(tmp_path / "nowhere" / "g.json"), str(tmp_path / "g.json")])
+    answers = iter(["y", str(tmp_path / "nowhere" / "g.json"), str(tmp_path), str(tmp_path / "g.json")])
 
     def policy(prompt: str) -> Answer:
         if "your move" in prompt.lower():
@@ -177,5 +177,8 @@ def test_interrupt_offers_to_save(tmp_path: Any) -> None:
     # A folder that does not exist is an error (asked again), never created behind the player's back.
     assert "the folder" in out.getvalue() and "does not exist" in out.getvalue()
     assert not (tmp_path / "nowhere").exists()
+    # A folder is not a file to save into: asked again, with nothing written beside it.
+    assert "is a folder; name a file in it" in " ".join(out.getvalue().split())
+    assert not tmp_path.with_name(tmp_path.name + ".tmp").exists()
     assert (tmp_path / "g.json").exists()
     assert "Saved the game record" in out.getvalue()

@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
-from .options import print_error
+from .options import output_problem, print_error
 
 HELP = "\n\n".join(
     [
@@ -57,8 +57,9 @@ def analyze(
         print_error(f"{record} is not a {' or '.join(judges)} record (games with analysis)")
         raise typer.Exit(2)
     bot = bot or analyst(definition)
-    if json_out is not None and not json_out.parent.is_dir():
-        print_error(f"no folder {json_out.parent} for --json")
+    problem = None if json_out is None else output_problem(json_out, reading=record)
+    if problem is not None:
+        print_error(f"--json: {problem}")
         raise typer.Exit(2)
     try:
         with Progress(console=console, transient=True) as progress:

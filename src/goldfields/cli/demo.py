@@ -24,6 +24,7 @@ from .options import (
     IndividualOption,
     PlayersOption,
     SeedOption,
+    output_problem,
 )
 
 console = Console(highlight=False)
@@ -74,8 +75,9 @@ def demo_command(
         seat_bots = [make_bot(spec, definition.name) for spec in specs]
     except (ValueError, BotSpecError) as err:
         raise typer.BadParameter(str(err)) from None
-    if save_to is not None and not save_to.parent.is_dir():
-        raise typer.BadParameter(f"the folder {save_to.parent} does not exist", param_hint="--save")
+    problem = None if save_to is None else output_problem(save_to)
+    if problem is not None:
+        raise typer.BadParameter(problem, param_hint="--save")
     narrate = definition.narrate
     sides = definition.sides(params)
 

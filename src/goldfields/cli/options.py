@@ -10,6 +10,7 @@ move. The arena's number of games is ``--games``/``-g``.
 from __future__ import annotations
 
 from enum import StrEnum
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -23,14 +24,27 @@ GameName = StrEnum("GameName", {name: name for name in registry.names()})  # typ
 FIRST_GAME = registry.names()[0]
 
 
-ERRORS = Console(stderr=True, highlight=False)
-"""Where every command's errors go: standard error, so ``goldfields arena ... > log`` still shows them."""
+ERRORS = Console(stderr=True, highlight=False, soft_wrap=True)
+"""Where every command's errors go: standard error, so ``goldfields arena ... > log`` still shows them;
+unwrapped, as a log or ``grep`` wants them (a terminal wraps them itself)."""
 
 
 def print_error(message: object) -> None:
     """Print ``error: message`` with the message as written: brackets in it (``goldfields[learn]``,
     a bot spec's ``[...]``) are text, where Rich would read them as markup and drop them."""
     ERRORS.print(Text.assemble(("error:", "red"), " ", str(message)))
+
+
+def output_problem(path: Path, reading: Path | None = None) -> str | None:
+    """Why ``path`` cannot take the file a command writes (None: it can), said before the work
+    that makes the file rather than after it."""
+    if path.is_dir():
+        return f"{path} is a folder; name a file in it"
+    if not path.parent.is_dir():
+        return f"the folder {path.parent} does not exist"
+    if reading is not None and path.exists() and path.resolve() == reading.resolve():
+        return f"{path} is the file being read; name another file"
+    return None
 
 
 def players_help() -> str:

@@ -55,6 +55,8 @@ def save(record: dict[str, Any], path: str | Path) -> Path:
     if not folder.is_dir():
         what = "is not a folder" if folder.exists() else "does not exist"
         raise FileNotFoundError(2, f"the folder {folder} {what}", str(folder))
+    if path.is_dir():
+        raise IsADirectoryError(21, f"{path} is a folder; name a file in it", str(path))
     tmp = path.with_suffix(path.suffix + ".tmp")
     tmp.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
     tmp.replace(path)  # never leave a half-written record behind

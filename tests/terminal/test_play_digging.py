@@ -113,8 +113,30 @@ def test_help_rules_log_and_show() -> None:
     assert finish(child) == 0
 
 
-def test_undo_returns_to_the_previous_decision() -> None:
+def test_undo_is_refused_once_another_seat_has_moved() -> None:
+    # Taking back a draw would show the top of the pile, and the bot's reply something of its hand.
     child, _ = spawn("play", "digging", "--players", "2", "--bots", "random", "--seed", "6")
+    child.expect(MOVE_PROMPT)
+    child.sendline("1")  # draw; then the bot moves
+    child.expect(r"Hand of seat 0 \(you\): ([^\r\n]*)")
+    after_draw = child.match.group(1)
+    child.expect(MOVE_PROMPT)
+    child.sendline("undo")
+    child.expect("undo takes back only what you alone have seen: seat 1")
+    child.expect("--takebacks")
+    child.sendline("show")
+    child.expect(r"Hand of seat 0 \(you\): ([^\r\n]*)")
+    assert child.match.group(1) == after_draw  # nothing was undone
+    child.expect(MOVE_PROMPT)
+    child.sendline("quit")
+    child.expect("Save the game")
+    child.sendline("n")
+    assert finish(child) == 0
+
+
+def test_undo_with_takebacks_returns_to_the_previous_decision() -> None:
+    child, _ = spawn("play", "digging", "--players", "2", "--bots", "random", "--seed", "6", "--takebacks")
+    child.expect("Takebacks are on: a practice game")
     child.expect(r"Hand of seat 0 \(you\): ([^\r\n]*)")
     first_hand = child.match.group(1)
     child.expect(MOVE_PROMPT)

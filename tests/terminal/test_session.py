@@ -23,7 +23,8 @@ def test_undo_restores_the_exact_position() -> None:
             seen.append(session.state.to_json())
         return next(script)
 
-    session = digging_session(2, bots=["random"], seed=21, screen=screen, keyboard=ScriptedKeyboard(policy))
+    session = digging_session(2, bots=["random"], seed=21, screen=screen, keyboard=ScriptedKeyboard(policy),
+                              takebacks=True)
     assert session.run() == 0
     first, after_move, after_undo = seen
     assert first != after_move
@@ -34,11 +35,52 @@ def test_undo_then_a_different_move_goes_on_from_there() -> None:
     screen, out = capture_screen()
     answers = iter(["1", "undo", "2", "quit", "n"])
     session = digging_session(3, bots=["random"], seed=22, screen=screen,
-                              keyboard=ScriptedKeyboard(lambda p: next(answers)))
+                              keyboard=ScriptedKeyboard(lambda p: next(answers)), takebacks=True)
     assert session.run() == 0
     assert "Undone: back to your previous decision." in out.getvalue()
     moves = session.state.record()["hands"][0]["moves"]
     assert moves[0] != "draw"  # the first move is now the second choice, not the undone draw
+
+
+def test_undo_without_takebacks_keeps_what_the_others_moves_showed() -> None:
+    screen, out = capture_screen()
+    seen: list[dict[str, Any]] = []
+    script = iter(["1", "undo", "quit", "n"])
+
+    def policy(prompt: str) -> Answer:
+        if "your move" in prompt.lower():
+            seen.append(session.state.to_json())
+        return next(script)
+
+    session = digging_session(2, bots=["random"], seed=21, screen=screen, keyboard=ScriptedKeyboard(policy))
+    assert session.run() == 0
+    first, after_move, after_refusal = seen
+    assert after_refusal == after_move != first
+    assert "has moved since your previous decision" in " ".join(out.getvalue().split())
+    assert "Takebacks are on" not in out.getvalue()
+
+
+def test_the_seed_is_told_when_the_game_is_over_and_not_before() -> None:
+    # The seed decides every deal: shown at the start, it would give away every hand and the pile.
+    rng = random.Random(5)
+    screen, out = capture_screen()
+    shown_before_the_end: list[str] = []
+
+    def policy(prompt: str) -> Answer:
+        if "The game is over" in prompt:
+            return ""
+        shown_before_the_end.append(out.getvalue())
+        if "is over" in prompt:
+            return ""
+        return str(rng.randint(1, moves_in(prompt)))
+
+    session = digging_session(2, bots=["random"], screen=screen, keyboard=ScriptedKeyboard(policy))
+    assert session.run() == 0
+    seed = str(session.seed)
+    assert len(seed) > 6  # drawn from far more seeds than one could try against a hand
+    assert all(seed not in text for text in shown_before_the_end)
+    assert f"Seed {seed} drew this game's deals and rolls: --seed {seed} plays them again." in out.getvalue()
+    assert seed not in session.save_name
 
 
 # The pseudo-terminal tests play 2 players and the partnership; these cover the other tables.

@@ -32,7 +32,8 @@ play_app = typer.Typer(
 COMMON_HELP = """
 At your turn the legal moves are listed with numbers: type a number, or the
 move in the notation. Other commands: help, rules, log, show, undo (only with
-one human), save FILE (a record that `goldfields replay FILE` checks), quit.
+one human, and only until another seat moves: --takebacks makes a practice game
+in which it goes further), save FILE (a record that `goldfields replay FILE` checks), quit.
 Ctrl-C offers to save before quitting.
 
 Hot seat: name several human seats (--seat 0 --seat 2, or --humans 2). The
@@ -77,6 +78,9 @@ HumansOption = Annotated[
     int | None,
     typer.Option("--humans", metavar="K", help="Humans in seats 0..K-1 (hot seat when K > 1).", show_default=False),
 ]
+TakebacksOption = Annotated[
+    bool, typer.Option("--takebacks", help="A practice game: undo also goes back past the other seats' moves and "
+                                          "your draws, and so shows what you could not know (luck still stands).")]
 NoColorOption = Annotated[bool, typer.Option("--no-color", help="Plain text, no colours (NO_COLOR works too).")]
 WidthOption = Annotated[
     int | None, typer.Option("--width", metavar="COLUMNS", min=40, help="Screen width (default: the terminal's).",
@@ -110,13 +114,14 @@ def digging_command(
     seat: SeatOption = None,
     humans: HumansOption = None,
     seed: SeedOption = None,
+    takebacks: TakebacksOption = False,
     no_color: NoColorOption = False,
     width: WidthOption = None,
     delay: DelayOption = 0.0,
 ) -> None:
     _play(lambda: digging_session(
         players, False if individual else None, seats=seat, humans=humans, bots=bots, seed=seed,
-        display=Display(no_color, width, delay),
+        display=Display(no_color, width, delay), takebacks=takebacks,
     ))
 
 
@@ -135,13 +140,14 @@ def digger_command(
         typer.Option("--time-limit", metavar="SECONDS", min=1.0, help="Seconds in the hourglass (default 30).",
                      show_default=False),
     ] = None,
+    takebacks: TakebacksOption = False,
     no_color: NoColorOption = False,
     width: WidthOption = None,
     delay: DelayOption = 0.0,
 ) -> None:
     _play(lambda: digger_session(
         players, seats=seat, humans=humans, bots=bots, seed=seed, crates=crates.value, time_limit=time_limit,
-        display=Display(no_color, width, delay),
+        display=Display(no_color, width, delay), takebacks=takebacks,
     ))
 
 
@@ -155,6 +161,7 @@ def play_group(
     seat: SeatOption = None,
     humans: HumansOption = None,
     seed: SeedOption = None,
+    takebacks: TakebacksOption = False,
     no_color: NoColorOption = False,
     width: WidthOption = None,
     delay: DelayOption = 0.0,
@@ -163,14 +170,14 @@ def play_group(
         if resume is not None:
             raise typer.BadParameter(f"--resume takes the game from the file; drop '{ctx.invoked_subcommand}'",
                                      param_hint="--resume")
-        if any(v is not None for v in (bots, seat, humans, seed, width)) or no_color or delay:
+        if any(v is not None for v in (bots, seat, humans, seed, width)) or no_color or delay or takebacks:
             raise typer.BadParameter(f"options go after the game: goldfields play {ctx.invoked_subcommand} ...")
         return
     if resume is None:
         typer.echo(ctx.get_help())
         raise typer.Exit(0)
     _play(lambda: resume_session(resume, seats=seat, humans=humans, bots=bots, seed=seed,
-                                 display=Display(no_color, width, delay)))
+                                 display=Display(no_color, width, delay), takebacks=takebacks))
 
 
 def register(app: typer.Typer) -> None:

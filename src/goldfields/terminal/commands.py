@@ -89,8 +89,10 @@ Commands (type them at any prompt where you choose a move):
   rules        a summary of the rules
   log [N|all]  the game so far in words (the last 40 lines, N lines, or all)
   show         draw the table again
-  undo         go back to your previous decision (only with one human at the table;
-               never past a roll of the dice or a new deal: luck stands)
+  undo         go back to your previous decision, if no other seat has moved since (their
+               move showed something of their cards) and no dice were rolled or cards dealt
+               since (luck stands); only with one human at the table. A game started with
+               --takebacks is a practice game: undo then also goes back past the others' moves
   save FILE    write the game record to FILE (check it with: goldfields replay FILE)
   quit         leave the game (you are offered to save it first); Ctrl-C does the same
 """

@@ -59,9 +59,11 @@ Moves in the notation (cards: MG MS MC, G S C, GG SS CC, X, B1..B12; mines m1, m
         return render_digging.summary(obs, names)
 
     def save_warning(self, state: GameState, hot_seat: bool, seat: int | None) -> str | None:
-        if hot_seat and not state.is_terminal():
+        if state.is_terminal():
+            return None
+        if hot_seat:
             return (
                 "Warning: a game record holds every hand and the order of the pile. "
                 "Keep the file away from the other players until the game is over."
             )
-        return None
+        return "Note: a game record holds every hand and the order of the pile; reading it spoils the game."

@@ -7,7 +7,7 @@ started, and tested, without going through the command line.
 from __future__ import annotations
 
 import json
-import random
+import secrets
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -39,8 +39,9 @@ class Display:
 
 
 def _seed(seed: int | None) -> int:
-    # A fresh game still gets a seed, printed at the start, so it can be played again.
-    return random.SystemRandom().randrange(1_000_000) if seed is None else seed
+    # A fresh game still gets a seed, told when it is over, so it can be played again. It decides
+    # every card, so it is drawn from far more seeds than anyone could try against their own hand.
+    return secrets.randbelow(10**15) if seed is None else seed
 
 
 def _session(
@@ -54,7 +55,11 @@ def _session(
     *,
     save_name: str | None = None,
     history: Sequence[Event] = (),
+    takebacks: bool = False,
 ) -> Session:
+    # A save is named for its seed only when the player chose it (and so knows it already); a drawn
+    # seed would tell what is still to come, so the file is named for when the game began.
+    name = f"{state.game_name}-{seed if seed is not None else time.strftime('%Y%m%d-%H%M')}.json"
     seed = _seed(seed)
     display = display or Display()
     screen = screen or Screen(make_console(display.no_color, display.width))
@@ -65,9 +70,10 @@ def _session(
         screen,
         keyboard or TerminalKeyboard(screen),
         seed=seed,
-        save_name=save_name or f"{state.game_name}-{seed}.json",
+        save_name=save_name or name,
         delay=display.delay,
         history=history,
+        takebacks=takebacks,
     )
 
 
@@ -82,6 +88,7 @@ def digging_session(
     display: Display | None = None,
     screen: Screen | None = None,
     keyboard: Keyboard | None = None,
+    takebacks: bool = False,
 ) -> Session:
     try:
         params = DIGGING.params(players=players, partnership=partnership)
@@ -92,7 +99,8 @@ def digging_session(
         seating = plan_seats(DIGGING.name, players, seats, humans, bots)
     except SeatingError as err:
         raise SetupError(str(err)) from None
-    return _session(DiggingFront(), DIGGING.new_state(params), seating, seed, display, screen, keyboard)
+    return _session(DiggingFront(), DIGGING.new_state(params), seating, seed, display, screen, keyboard,
+                    takebacks=takebacks)
 
 
 def digger_session(
@@ -108,6 +116,7 @@ def digger_session(
     screen: Screen | None = None,
     keyboard: Keyboard | None = None,
     clock: Callable[[], float] = time.monotonic,
+    takebacks: bool = False,
 ) -> Session:
     if crates not in ("white", "black"):
         raise SetupError(f"--crates is white or black, not {crates!r}")
@@ -119,7 +128,7 @@ def digger_session(
         raise SetupError(err.message) from None
     except SeatingError as err:
         raise SetupError(str(err)) from None
-    return _session(DiggerFront(clock), state, seating, seed, display, screen, keyboard)
+    return _session(DiggerFront(clock), state, seating, seed, display, screen, keyboard, takebacks=takebacks)
 
 
 def resume_session(
@@ -133,6 +142,7 @@ def resume_session(
     screen: Screen | None = None,
     keyboard: Keyboard | None = None,
     clock: Callable[[], float] = time.monotonic,
+    takebacks: bool = False,
 ) -> Session:
     """Continue the game saved in ``path`` (a game record) from where it stopped.
 
@@ -162,7 +172,8 @@ def resume_session(
         raise SetupError(str(err)) from None
     front: GameFront = DiggerFront(clock) if name == DIGGER.name else DiggingFront()
     front.resume(state)
-    return _session(front, state, seating, seed, display, screen, keyboard, save_name=str(path), history=history)
+    return _session(front, state, seating, seed, display, screen, keyboard, save_name=str(path), history=history,
+                    takebacks=takebacks)
 
 
 FRONTS = {DIGGING.name: DiggingFront, DIGGER.name: DiggerFront}

@@ -22,7 +22,12 @@ The undo stack holds full states (every hand included). It lives in this
 process only: it is never printed, never saved, and undo is refused as soon
 as a second human plays. Undo takes back decisions, never luck: it is
 refused once a chance outcome (a roll of the dice, a new deal) has been
-revealed since the decision it would return to.
+revealed since the decision it would return to. And it takes back only what
+the player alone has seen: once another seat has moved since, undo is refused,
+since that move showed something of the seat's hidden cards (and a bot would
+play it again). A player who wants takebacks anyway starts the game with them
+(``takebacks``): it is then a practice game, said so at the start and the end,
+in which an undone draw or reply has shown what the seat could not know.
 """
 
 from __future__ import annotations
@@ -66,6 +71,8 @@ class _Snapshot:
     stamp_rng: Any
     chances: int
     """Chance steps (deals, rolls) applied before this decision: undo never crosses one."""
+    others: int
+    """Other seats' decisions made before this one: without takebacks, undo never crosses one."""
 
 
 class Session:
@@ -82,6 +89,7 @@ class Session:
         delay: float = 0.0,
         sleep: Callable[[float], None] = time.sleep,
         history: Sequence[Event] = (),
+        takebacks: bool = False,
     ) -> None:
         n = state.num_players
         if len(bots) != n:
@@ -108,6 +116,8 @@ class Session:
         self.resumed = bool(history)
         self.steps = 0
         self.chances = 0
+        self.others = 0
+        self.takebacks = takebacks
         self._undo: list[_Snapshot] = []
         self.hot_seat = len(self.humans) > 1
         # The seat whose screen is showing; None: a screen every human may see.
@@ -167,6 +177,7 @@ class Session:
             events = self.driver.step()  # the bot's decision, stamped by the front's clock
         assert events is not None
         self._last_decider = seat
+        self.others += 1
         # Watching the bots move one by one (--delay), each move is printed as it comes;
         # otherwise the recap above the next prompt tells it, so nothing scrolls away.
         self._record(events, live=bool(self.delay))
@@ -396,6 +407,9 @@ class Session:
     # ------------------------------------------------------------------
     # Undo
     # ------------------------------------------------------------------
+    _PRACTICE = ("Takebacks are on: a practice game. Undo goes back past the others' moves and your draws, "
+                 "and so shows you what you could not have known; luck (a deal, a roll) still stands.")
+
     def _snapshot(self) -> _Snapshot:
         return _Snapshot(
             self.state.clone(),
@@ -404,6 +418,7 @@ class Session:
             tuple(r.getstate() for r in self.bot_rngs),
             self.stamp_rng.getstate(),
             self.chances,
+            self.others,
         )
 
     def _undo_move(self) -> bool:
@@ -427,6 +442,15 @@ class Session:
             self.screen.error(f"undo never takes back luck: {self.front.luck_since} since your previous "
                               "decision, and luck stands. Nothing was undone.")
             return False
+        if snap.others != self.others and not self.takebacks:
+            if current is not None:
+                stack.append(current)
+            last = self._last_decider
+            mover = self.names.long(last) if last is not None and self.bots[last] is not None else "another seat"
+            self.screen.error(f"undo takes back only what you alone have seen: {mover} has moved since your "
+                              "previous decision, and that move showed something of their hidden cards. Nothing "
+                              "was undone. (To practise with takebacks, start the game with --takebacks.)")
+            return False
         self.state = snap.state.clone()
         self.steps = snap.steps
         del self.events[snap.events :]
@@ -435,6 +459,7 @@ class Session:
         for rng, saved in zip(self.bot_rngs, snap.bot_rngs, strict=True):
             rng.setstate(saved)
         self.stamp_rng.setstate(snap.stamp_rng)
+        self.others = snap.others
         self._redraw = True
         self._last_decider = None
         self.screen.say("Undone: back to your previous decision.", style="bold")
@@ -456,12 +481,14 @@ class Session:
             self.screen.say(f"You play seat {self.humans[0]}.")
         if bots:
             self.screen.say(f"Bots: {bots}.")
+        if self.takebacks:
+            self.screen.say(self._PRACTICE)
+        # The seed decides every deal and roll to come: it is told when the game is over, not before.
         if self.resumed:
             self.screen.say(f"Resumed after {plural(len(self.events), 'event')} of the saved game; what is still "
-                            f"to be dealt or rolled comes from seed {self.seed}. Type help for the commands, "
-                            "rules for the rules.")
+                            "to be dealt or rolled is drawn afresh. Type help for the commands, rules for the rules.")
         else:
-            self.screen.say(f"Seed {self.seed}. Type help for the commands, rules for the rules.")
+            self.screen.say("Type help for the commands, rules for the rules.")
 
     def _game_over(self) -> None:
         viewer = self._live_viewer()
@@ -473,6 +500,10 @@ class Session:
             for line in last:
                 self.screen.say(line)
         self.screen.show(self.front.summary(self.state.observation(viewer), names))
+        drawn = "what was dealt and rolled after the resume" if self.resumed else "this game's deals and rolls"
+        self.screen.say(f"Seed {self.seed} drew {drawn}: --seed {self.seed} plays them again.")
+        if self.takebacks:
+            self.screen.say(self._PRACTICE)
         while True:
             try:
                 line = self._ask("The game is over. Type save FILE, log, or press Enter to leave.> ")

@@ -784,6 +784,14 @@ def test_the_train_command_refuses_bad_tables_and_records_how_it_ran(tmp_path: P
     for option in ("--dagger-passes", "--dagger-search"):
         bad = CliRunner().invoke(app, ["train", option, "2", "--out", str(tmp_path / "x")])
         assert bad.exit_code == 2 and "--dagger N" in " ".join(bad.output.split()) and not (tmp_path / "x").exists()
+    # A starting network that is not one: said plainly, and the folder is not claimed by a train.json.
+    (tmp_path / "junk.npz").write_bytes(b"not a zip")
+    (tmp_path / "notes.json").write_text("{}")
+    for init, said in (("junk.npz", "is not a network written by goldfields train"),
+                       ("notes.json", "is not a network: a network file ends in .npz")):  # fmt: skip
+        bad = CliRunner().invoke(app, ["train", "--init", str(tmp_path / init), "--out", str(tmp_path / "x")])
+        assert bad.exit_code == 2 and said in " ".join(bad.output.split()), bad.output
+        assert not (tmp_path / "x" / "train.json").exists()
     out = tmp_path / "run"
     args = ["train", "--rounds", "1", "--games", "1", "--search", "8", "--hidden", " 8", "--eval-games", "2",
             "--tables", "2p, 2p", "--jobs", "1", "--seed", "5", "--out", str(out)]  # fmt: skip

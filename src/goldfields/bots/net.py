@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import random
+import zipfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache, cached_property
@@ -139,10 +140,18 @@ def _load(name: str) -> PolicyValueNet:
         if not path.is_file():
             raise ValueError(f"no network file {name}")
         meta_path = path.with_suffix(".json")
-        with np.load(path) as data:
-            arrays = {k: data[k] for k in data.files}
-        meta = json.loads(meta_path.read_text()) if meta_path.is_file() else {}
-        return PolicyValueNet.from_arrays(arrays, meta)
+        try:
+            # Never pickles: a network is arrays, and a pickle in a downloaded file runs code.
+            with np.load(path, allow_pickle=False) as data:
+                arrays = {k: data[k] for k in data.files}
+            meta = json.loads(meta_path.read_text()) if meta_path.is_file() else {}
+            return PolicyValueNet.from_arrays(arrays, meta)
+        except (OSError, ValueError, KeyError, zipfile.BadZipFile) as err:
+            raise ValueError(f"{name} is not a network written by goldfields train ({type(err).__name__}: "
+                             f"{err})") from None
+    if Path(name).is_file():
+        raise ValueError(f"{name} is not a network: a network file ends in .npz (its description in .json "
+                         "sits beside it)")
     shipped = resources.files("goldfields.bots") / "models"
     npz = shipped / f"digging-{name}.npz"
     if not npz.is_file():

@@ -195,12 +195,20 @@ def run(plan: Plan, out: Path, on_round: Callable[[Round], None] | None = None,
         raise ValueError(f"{out} holds networks of round {later[0]} to {later[-1]}, beyond this run's "
                          f"{plan.rounds}; choose another --out (with --examples-from {shlex.quote(str(out))} "
                          "to read its games), or keep --rounds at least that")  # fmt: skip
+    # The starting network is read before the folder is claimed: a bad --init leaves no train.json
+    # behind to refuse the corrected command.
+    try:
+        start = None if plan.init is None else load_net(plan.init)
+    except ValueError as err:
+        raise ValueError(f"--init: {err}") from None
+    if out.exists() and not out.is_dir():
+        raise ValueError(f"{out} is a file; --out names a folder for the run")
     out.mkdir(parents=True, exist_ok=True)
     planned = asdict(plan)
     made = {"plan": planned, "command": command, "goldfields": _version()}
     (out / "train.json").write_text(json.dumps(made, indent=2) + "\n")
-    if plan.init is not None:
-        model = TorchNet.from_numpy(load_net(plan.init))
+    if start is not None:
+        model = TorchNet.from_numpy(start)
     else:
         model = TorchNet(encoding_for(GAME).size, plan.hidden, seed=plan.seed)
     buffer: list[Examples] = []

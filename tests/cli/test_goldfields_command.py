@@ -122,3 +122,11 @@ def test_an_output_that_cannot_be_written_is_refused_before_the_work(tmp_path: P
     assert record.read_text() == before
     into_folder = run("analyze", str(record), "--json", str(tmp_path))
     assert into_folder.returncode == 2 and "is a folder" in into_folder.stderr
+
+
+def test_individual_is_refused_for_a_game_without_partnerships() -> None:
+    said = "--individual is for games with partnerships; Digger is always each for themselves"
+    arena = run("arena", "digger", "heuristic", "random", "--individual")
+    assert arena.returncode == 2 and said in arena.stderr and "known bots" not in arena.stderr
+    demo = run("demo", "digger", "--individual", env={"COLUMNS": "400"})
+    assert demo.returncode == 2 and said in " ".join(demo.stderr.split())

@@ -31,7 +31,7 @@ from ..arena.store import differences, read_journal, read_manifest, spec_of
 from ..bots.registry import BotSpecError, known_bots
 from ..core import registry
 from ..core.words import plural
-from .options import ERRORS, FIRST_GAME, IndividualOption, players_param, print_error
+from .options import ERRORS, FIRST_GAME, IndividualOption, individual_problem, players_param, print_error
 
 ArenaPlayersOption = Annotated[int | None, players_param("Without it, one player a bot when more bots are named than "
                                                        "the default table has sides.")]
@@ -148,6 +148,9 @@ def arena(
                 raise ValueError("name the bots, one per team or seat (or --resume OUT to continue a run)")
             partnership = False if individual else None
         game = game or FIRST_GAME
+        problem = individual_problem(game, individual)
+        if problem is not None:
+            raise ValueError(problem)
         if resume is not None and (game, players) == (saved["game"], saved["players"]) and (
                 partnership in (None, saved["partnership"])):  # fmt: skip
             spec = spec_of(saved)  # the run's table with its rules (the command line cannot set them)
@@ -184,8 +187,9 @@ def arena(
             shown = ValueError(f"{first!r} is neither a game ({', '.join(registry.names())}) nor a bot of "
                              f"{game or FIRST_GAME}")
         print_error(shown)
-        names = ", ".join(f"{k} ({v})" for k, v in known.items())
-        ERRORS.print(f"known bots: {names}", markup=False)
+        if isinstance(err, BotSpecError) or shown is not err:  # a bot named wrong: the right names help
+            names = ", ".join(f"{k} ({v})" for k, v in known.items())
+            ERRORS.print(f"known bots: {names}", markup=False)
         raise typer.Exit(2) from None
     assert t.out is not None
     where = f"Ray cluster {ray}" if ray else f"{t.jobs} local process{'es' if t.jobs > 1 else ''}"

@@ -24,6 +24,7 @@ from .options import (
     IndividualOption,
     PlayersOption,
     SeedOption,
+    individual_problem,
     output_problem,
 )
 
@@ -64,6 +65,9 @@ def demo_command(
     """
     definition = registry.get(game.value)
     seed = DEFAULT_SEED if seed is None else seed
+    problem = individual_problem(definition.name, individual)
+    if problem is not None:
+        raise typer.BadParameter(problem, param_hint="--individual")
     try:
         params = definition.params(players=players, **({"partnership": False} if individual else {}))
         state = definition.new_state(params)

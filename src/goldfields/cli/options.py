@@ -9,6 +9,7 @@ move. The arena's number of games is ``--games``/``-g``.
 
 from __future__ import annotations
 
+import dataclasses
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
@@ -44,6 +45,14 @@ def output_problem(path: Path, reading: Path | None = None) -> str | None:
         return f"the folder {path.parent} does not exist"
     if reading is not None and path.exists() and path.resolve() == reading.resolve():
         return f"{path} is the file being read; name another file"
+    return None
+
+
+def individual_problem(game: str, individual: bool) -> str | None:
+    """Why ``--individual`` does not fit ``game`` (None: it does, or was not given)."""
+    definition = registry.get(game)
+    if individual and "partnership" not in {f.name for f in dataclasses.fields(definition.params_type)}:
+        return f"--individual is for games with partnerships; {definition.title} is always each for themselves"
     return None
 
 

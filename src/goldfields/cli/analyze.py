@@ -11,12 +11,15 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
+from ..core import registry
 from .options import output_problem, print_error
 
+JUDGES = ", ".join(f"{d.analyst} for {d.title}" for d in registry.games() if d.analyst is not None)
+"""The bot that judges each game's decisions unless --bot names another."""
 HELP = "\n\n".join(
     [
-        "Go through a finished game record (Digging) and judge every decision of one seat.",
-        "For each move with a choice, the search bot (--bot; by default the game's judge) looks at the "
+        "Go through a game record (Digging; finished or not) and judge every decision of one seat.",
+        "For each move with a choice, the search bot (--bot; by default " + JUDGES + ") looks at the "
         "position from that seat's view only, as it was then, and reports its own choice and the "
         "estimated drop in the chance of winning of the move played. Prints the decisions that cost "
         "the most, and writes them all as JSON with --json.",
@@ -30,10 +33,11 @@ def register(app: typer.Typer) -> None:
 
 
 def analyze(
-    record: Annotated[Path, typer.Argument(help="A Digging game record (JSON).", show_default=False)],
+    record: Annotated[Path, typer.Argument(metavar="RECORD", help="A Digging game record (JSON).",
+                                                    show_default=False)],
     seat: Annotated[int, typer.Option("--seat", min=0, help="Whose decisions to judge.")] = 0,
     bot: Annotated[str | None, typer.Option("--bot", help="The judging search bot (an ismcts spec); by default "
-                                            "the game's judge.", show_default=False)] = None,
+                                            f"{JUDGES}.", show_default=False)] = None,
     top: Annotated[int, typer.Option("--top", min=1, help="Decisions to print, costliest first.")] = 10,
     json_out: Annotated[Path | None, typer.Option("--json", help="Write every decision to this file.",
                                                   show_default=False)] = None,
@@ -41,7 +45,6 @@ def analyze(
 ) -> None:
     from ..bots.analysis import analyst
     from ..bots.analysis import analyze as run_analysis
-    from ..core import registry
     from ..core.definition import RecordError
 
     console = Console()

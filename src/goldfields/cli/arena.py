@@ -97,7 +97,9 @@ def arena(
                                             help="Run on the Ray cluster at ADDRESS ('auto', 'ray://host:10001', "
                                                  "or 'local' to start one here).")] = None,
     out: Annotated[Path | None, typer.Option("--out", "-o", metavar="DIR", show_default=False,
-                                             help="Folder for CSV, chart and records.  \\[default: arena-results]")
+                                             help="Folder for CSV, chart and records. A finished run there is "
+                                                  "replaced; an unfinished one is kept (--resume it), and a folder "
+                                                  "of other files is refused.  \\[default: arena-results]")
                    ] = None,
     resume: Annotated[Path | None, typer.Option("--resume", metavar="OUT",
                                                 help="Continue the stopped run saved in OUT, playing only the games "

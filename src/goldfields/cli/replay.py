@@ -12,8 +12,9 @@ from ..records import replay_file
 
 
 def replay_command(
-    file: Annotated[Path, typer.Argument(help="A game record (JSON) of Digging or Digger.")],
-    indent: Annotated[int | None, typer.Option("--indent", "-i", help="Indent the JSON by this many spaces.")] = None,
+    file: Annotated[Path, typer.Argument(metavar="FILE", help="A game record (JSON) of Digging or Digger.")],
+    indent: Annotated[int | None, typer.Option("--indent", "-i", min=0,
+                                               help="Indent the JSON by this many spaces.")] = None,
 ) -> None:
     """Replay a game record move by move and print one JSON object.
 

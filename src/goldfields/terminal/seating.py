@@ -81,7 +81,8 @@ def plan_seats(
     if len(specs) != len(bot_seats):
         raise SeatingError(
             f"{len(bot_seats)} bot seat{'s' if len(bot_seats) > 1 else ''} ({', '.join(map(str, bot_seats))}) "
-            f"need one bot spec for all or one each; got {len(specs)}: {' '.join(specs)}"
+            f"need{'' if len(bot_seats) > 1 else 's'} one bot spec for all or one each; got {len(specs)}: "
+            f"{' '.join(specs)}"
         )
     for spec in specs:
         try:

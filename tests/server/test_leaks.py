@@ -14,7 +14,7 @@ import threading
 from typing import Any
 
 import pytest
-from live import HUMAN, LiveServer, send
+from live import HUMAN, LiveServer, receive, send
 from websockets.exceptions import ConnectionClosed
 
 from goldfields.digging import DiggingState
@@ -138,3 +138,40 @@ def test_http_endpoints_show_no_hand(server: LiveServer) -> None:
             assert key not in ("deck", "secret", "token", "token_hash", "cards"), where
             if key == "hand":
                 assert value is None, where
+
+
+def test_a_refused_move_tells_nothing_of_where_the_card_is(server: LiveServer) -> None:
+    # Playing a card you do not hold is refused alike whether the other seat holds it or it lies in
+    # the pile: the reply names your move and the rule, never whose hand the card is in.
+    created = server.create([HUMAN, HUMAN], claim=0)
+    tid = created["table"]["id"]
+    other = server.post(f"/api/tables/{tid}/seats/1/claim", {"name": "Bea"}).json()
+    with server.ws(tid) as ws1:
+        send(ws1, {"type": "hello", "seat": 1, "token": other["token"]})
+        theirs = set(receive(ws1)["view"]["hand"])
+    with server.ws(tid) as ws0:
+        send(ws0, {"type": "hello", "seat": 0, "token": created["you"]["token"]})
+        first = receive(ws0)
+        mine = set(first["view"]["hand"])
+        assert first["view"]["to_move"] == 0
+        replies: dict[str, dict[str, Any]] = {}
+        codes = ["MG", "MS", "MC", "G", "S", "C", "GG", "SS", "CC", "X"] + [f"B{v}" for v in range(1, 13)]
+        for code in codes:
+            if code in mine:
+                continue
+            move = f"play {code} 1" if code.startswith("M") else f"play {code} m1"
+            send(ws0, {"type": "move", "move": move, "seq": first["seq"]})
+            reply = receive(ws0)
+            assert reply["type"] == "error", reply
+            replies[code] = reply
+    held, unseen = [c for c in replies if c in theirs], [c for c in replies if c not in theirs]
+    assert held and unseen  # both kinds were tried
+
+    def shape(code: str) -> tuple[Any, ...]:
+        r = replies[code]
+        return (r["code"], r["rule"], r.get("reason"), r["message"].replace(code, "<card>"))
+
+    for kind in ("M", "B", ""):  # like with like: mines, bandits, the other cards
+        same = [c for c in replies if (c[0] == kind if kind else c[0] not in "MB")]
+        assert len({shape(c) for c in same}) <= 1, {c: shape(c) for c in same}
+    assert server.get(f"/api/tables/{tid}").json()["seq"] == first["seq"]

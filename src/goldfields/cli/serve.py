@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import socket
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
@@ -232,6 +233,13 @@ def serve_command(
     if problem is not None:
         print_error(f"cannot open the database {safe_url}: {problem}")
         raise typer.Exit(2)
+    # The address is taken before "serving at" is said: a port in use or a host that is not
+    # this machine's is one line and status 2, not a promise followed by uvicorn's error.
+    try:
+        sock = _listen(host, port)
+    except OSError as err:
+        print_error(f"cannot listen on {host}:{port}: {err.strerror or err}")
+        raise typer.Exit(2) from None
     app = create_app(url, settings)
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
     console.print(f"[bold]goldfields[/bold] is serving at [link]http://{shown}:{port}/[/link]  (database: {safe_url})")
@@ -240,7 +248,7 @@ def serve_command(
     # bandwidth it saves on a local network, and CPU is what limits a table count.
     # A frame far over the message limit is refused by the protocol (close 1009) before it is buffered.
     frame_limit = 4 * settings.ws_max_message
-    uvicorn.run(
+    config = uvicorn.Config(
         app,
         host=host,
         port=port,
@@ -250,6 +258,22 @@ def serve_command(
         proxy_headers=True,
         forwarded_allow_ips=forwarded_allow_ips,
     )
+    uvicorn.Server(config).run(sockets=[sock])
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """A socket bound to ``host:port``, as uvicorn would bind it (OSError when it cannot be)."""
+    family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM,
+                                                         flags=socket.AI_PASSIVE)[0]  # fmt: skip
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+        sock.set_inheritable(True)
+    except OSError:
+        sock.close()
+        raise
+    return sock
 
 
 def _unreachable(url: str) -> str | None:

@@ -166,3 +166,14 @@ def test_a_lineup_no_table_seats_is_refused_with_the_tables_that_would(tmp_path:
     result = CliRunner(env={"COLUMNS": "300"}).invoke(_app(), ["arena", *args, "-o", str(tmp_path)])
     assert result.exit_code == 2 and said in " ".join(result.output.split())
     assert not (tmp_path / "arena.json").exists()
+
+
+def test_a_ray_address_where_nothing_answers_is_refused_at_once(tmp_path: Path) -> None:
+    # Ray would retry it for minutes, printing warnings; and the run it never began keeps no folder.
+    has_ray = importlib.util.find_spec("ray") is not None
+    for address, said in (("127.0.0.1:1", "nothing answers at 127.0.0.1:1"), ("banana", "is not a Ray address")):
+        result = CliRunner(env={"COLUMNS": "250"}).invoke(
+            _app(), ["arena", "digging", "random", "random", "-n", "2", "-g", "2", "--ray", address,
+                     "-o", str(tmp_path / "run"), "-q"])  # fmt: skip
+        assert result.exit_code == 2, result.output
+        assert (said if has_ray else "needs the 'ray' package") in result.output

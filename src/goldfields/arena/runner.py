@@ -11,6 +11,7 @@ import ctypes
 import multiprocessing
 import os
 import signal
+import socket
 import sys
 import threading
 import time
@@ -124,6 +125,27 @@ class InOrder(Generic[R]):
             self.next += 1
 
 
+class ClusterError(RuntimeError):
+    """The Ray cluster cannot be used: no ``ray`` package, or nothing answers at the address."""
+
+
+def _unreachable(address: str) -> str | None:
+    """Why nothing can answer at a Ray ``address`` (None: something listens there, or Ray finds it).
+
+    Ray itself retries an address where nothing listens for minutes, printing warnings; a TCP
+    connection says at once."""
+    if address in ("local", "auto"):
+        return None
+    host, _, port = address.removeprefix("ray://").rpartition(":")
+    if not host or not port.isdigit():
+        return f"{address!r} is not a Ray address: 'auto', 'local', 'HOST:PORT' or 'ray://HOST:PORT'"
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=10).close()
+    except OSError as err:
+        return f"nothing answers at {address} ({err.strerror or err}): is the Ray cluster running there?"
+    return None
+
+
 def ray_map(fn: Callable[[A], R], items: Sequence[A], address: str,
             on_each: Callable[[R], None] | None = None, in_order: bool = False) -> list[R]:  # fmt: skip
     """``[fn(x) for x in items]`` as Ray tasks on the cluster at ``address`` (``local``: start
@@ -132,9 +154,12 @@ def ray_map(fn: Callable[[A], R], items: Sequence[A], address: str,
     try:
         import ray
     except ImportError:
-        raise RuntimeError("--ray needs the 'ray' package: pip install 'ray>=2.9'") from None
+        raise ClusterError("--ray needs the 'ray' package: pip install 'ray>=2.9'") from None
     started = False
     if not ray.is_initialized():
+        problem = _unreachable(address)
+        if problem is not None:
+            raise ClusterError(problem)
         ours = signal.getsignal(signal.SIGTERM) if threading.current_thread() is threading.main_thread() else None
         if address == "local":
             ray.init(include_dashboard=False, log_to_driver=False)

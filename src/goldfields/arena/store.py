@@ -270,7 +270,7 @@ class RunStore:
         except (ResumeError, KeyError, TypeError, ValueError):
             return  # not a run this version can resume anyway
         done = len(read_journal(self.out))
-        if done < total:
+        if 0 < done < total:  # a run stopped before its first game has nothing to keep
             raise ResumeError(
                 f"{self.out} holds an unfinished run ({done} of {total} games played); continue it with "
                 f"--resume {self.out}, or choose another --out (or delete the folder) to start again"

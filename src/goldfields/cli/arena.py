@@ -25,7 +25,7 @@ from ..arena import (
 )
 from ..arena.provenance import version_label, versions_of
 from ..arena.report import summarise
-from ..arena.runner import default_jobs
+from ..arena.runner import ClusterError, default_jobs
 from ..arena.schedule import Seatings
 from ..arena.store import differences, read_journal, read_manifest, spec_of
 from ..bots.registry import BotSpecError, known_bots
@@ -204,7 +204,7 @@ def arena(
                       f"{t.total} games are played")
     try:
         result = run_tournament(t, console, progress=not quiet, resume=resume is not None)
-    except ResumeError as err:
+    except (ResumeError, ClusterError) as err:
         print_error(err)
         raise typer.Exit(2) from None
     except Interrupted as stop:

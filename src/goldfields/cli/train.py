@@ -13,7 +13,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
 
 from ..arena import Interrupted
-from ..arena.runner import sigterm_as_interrupt
+from ..arena.runner import ClusterError, sigterm_as_interrupt
 from ..progress import LoggedProgress
 from .options import print_error
 
@@ -191,7 +191,7 @@ def train(
         with sigterm_as_interrupt() as caught:
             try:
                 run(plan, out, on_round=on_round, on_game=lambda: progress.advance(task), command=command)
-            except ValueError as err:
+            except (ValueError, ClusterError) as err:
                 progress.stop()
                 print_error(err)
                 raise typer.Exit(2) from None

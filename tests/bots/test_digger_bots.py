@@ -43,7 +43,7 @@ def test_digger_bots_return_legal_actions(spec: str, players: int) -> None:
         assert action in state.legal_actions(), (spec, state.action_to_string(action))
 
 
-@pytest.mark.parametrize("spec", ["heuristic", "search:iterations=10"])
+@pytest.mark.parametrize("spec", ["random", "heuristic", "search:iterations=10", "ismcts:iterations=30"])
 def test_the_digger_cannot_see_the_hourglass(spec: str) -> None:
     """Two states that differ only in the true time give the digger the same decision."""
     bot = make_bot(spec, "digger")

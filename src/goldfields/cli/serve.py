@@ -262,14 +262,13 @@ def serve_command(
 
 
 def _listen(host: str, port: int) -> socket.socket:
-    """A socket bound to ``host:port``, as uvicorn would bind it (OSError when it cannot be)."""
+    """A socket bound to the first address ``host`` names, at ``port`` (OSError when it cannot be)."""
     family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM,
                                                          flags=socket.AI_PASSIVE)[0]  # fmt: skip
     sock = socket.socket(family, kind, proto)
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind(address)
-        sock.set_inheritable(True)
     except OSError:
         sock.close()
         raise

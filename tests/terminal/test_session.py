@@ -13,8 +13,9 @@ from goldfields.terminal import digger_session, digging_session
 from .support import Answer, FakeClock, ScriptedKeyboard, capture_screen, moves_in
 
 
-def test_undo_restores_the_exact_position() -> None:
-    screen, _ = capture_screen()
+def _move_then_undo(takebacks: bool) -> tuple[list[dict[str, Any]], str]:
+    """The full state at each of seat 0's prompts when it moves, then types undo; and the screen."""
+    screen, out = capture_screen()
     seen: list[dict[str, Any]] = []
     script = iter(["1", "undo", "quit", "n"])
 
@@ -24,11 +25,16 @@ def test_undo_restores_the_exact_position() -> None:
         return next(script)
 
     session = digging_session(2, bots=["random"], seed=21, screen=screen, keyboard=ScriptedKeyboard(policy),
-                              takebacks=True)
+                              takebacks=takebacks)
     assert session.run() == 0
-    first, after_move, after_undo = seen
+    return seen, out.getvalue()
+
+
+def test_undo_restores_the_exact_position() -> None:
+    (first, after_move, after_undo), shown = _move_then_undo(takebacks=True)
     assert first != after_move
     assert after_undo == first  # every hand, the pile and the scores: exactly as before
+    assert "Takebacks are on: a practice game" in " ".join(shown.split())
 
 
 def test_undo_then_a_different_move_goes_on_from_there() -> None:
@@ -43,21 +49,10 @@ def test_undo_then_a_different_move_goes_on_from_there() -> None:
 
 
 def test_undo_without_takebacks_keeps_what_the_others_moves_showed() -> None:
-    screen, out = capture_screen()
-    seen: list[dict[str, Any]] = []
-    script = iter(["1", "undo", "quit", "n"])
-
-    def policy(prompt: str) -> Answer:
-        if "your move" in prompt.lower():
-            seen.append(session.state.to_json())
-        return next(script)
-
-    session = digging_session(2, bots=["random"], seed=21, screen=screen, keyboard=ScriptedKeyboard(policy))
-    assert session.run() == 0
-    first, after_move, after_refusal = seen
+    (first, after_move, after_refusal), shown = _move_then_undo(takebacks=False)
     assert after_refusal == after_move != first
-    assert "has moved since your previous decision" in " ".join(out.getvalue().split())
-    assert "Takebacks are on" not in out.getvalue()
+    assert "has moved since your previous decision" in " ".join(shown.split())
+    assert "Takebacks are on" not in shown
 
 
 def test_the_seed_is_told_when_the_game_is_over_and_not_before() -> None:

@@ -32,7 +32,7 @@ class Durability(StrEnum):
 
 def serve_command(
     host: Annotated[str, typer.Option(help="Interface to listen on (0.0.0.0 for the local network).")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(min=1, max=65535, help="TCP port.")] = 8000,
+    port: Annotated[int, typer.Option(min=0, max=65535, help="TCP port (0: any free port, printed).")] = 8000,
     database: Annotated[
         str | None,
         typer.Option(help="SQLAlchemy database URL. Default: an SQLite file goldfields.db in the current folder."),
@@ -240,6 +240,7 @@ def serve_command(
     except OSError as err:
         print_error(f"cannot listen on {host}:{port}: {err.strerror or err}")
         raise typer.Exit(2) from None
+    port = sock.getsockname()[1]  # the one taken, for --port 0
     app = create_app(url, settings)
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
     console.print(f"[bold]goldfields[/bold] is serving at [link]http://{shown}:{port}/[/link]  (database: {safe_url})")
@@ -262,13 +263,16 @@ def serve_command(
 
 
 def _listen(host: str, port: int) -> socket.socket:
-    """A socket bound to the first address ``host`` names, at ``port`` (OSError when it cannot be)."""
+    """A socket listening on the first address ``host`` names, at ``port`` (OSError when it cannot)."""
     family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM,
                                                          flags=socket.AI_PASSIVE)[0]  # fmt: skip
     sock = socket.socket(family, kind, proto)
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind(address)
+        # Listening at once: a browser opened on "serving at" waits in the backlog for uvicorn
+        # rather than being refused while the app starts.
+        sock.listen(2048)
     except OSError:
         sock.close()
         raise

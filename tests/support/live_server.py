@@ -12,13 +12,26 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 import httpx
 
 SERVER = """
-import importlib, os, sys, uvicorn
+import socket, sys
+# The port first, before the slow imports: the parent waits for the file this writes before it
+# asks for /api/health, so a port another process took meanwhile is a failed start (status 98),
+# never that process answering for this one.
+sock = socket.socket()
+sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+try:
+    sock.bind(("127.0.0.1", int(sys.argv[2])))
+except OSError:
+    sys.exit(98)
+sock.listen(2048)
+open(sys.argv[4], "w").close()
+import importlib, os, uvicorn
 for name in filter(None, os.environ.get("GOLDFIELDS_TEST_PLUGINS", "").split(",")):
     # A module of the test suite's that registers a game (the toy game), as a plug-in would.
     sys.path.insert(0, os.environ["GOLDFIELDS_TEST_SUPPORT"])
@@ -26,9 +39,10 @@ for name in filter(None, os.environ.get("GOLDFIELDS_TEST_PLUGINS", "").split(","
 import json
 from goldfields.server.app import create_app
 from goldfields.server.tables import Settings
-url, port, settings = sys.argv[1], int(sys.argv[2]), json.loads(sys.argv[3])
+url, settings = sys.argv[1], json.loads(sys.argv[3])
 app = create_app(url, Settings(**settings))
-uvicorn.run(app, host="127.0.0.1", port=port, ws_max_size=1 << 20, ws_per_message_deflate=False, log_level="warning")
+config = uvicorn.Config(app, ws_max_size=1 << 20, ws_per_message_deflate=False, log_level="warning")
+uvicorn.Server(config).run(sockets=[sock])
 """
 
 
@@ -68,6 +82,7 @@ class ServerProcess:
         self.env = env or {}
         self.log = log
         self.port = free_port()
+        self.started = False
         self.proc: subprocess.Popen[bytes] | None = None
 
     @property
@@ -75,9 +90,24 @@ class ServerProcess:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self) -> ServerProcess:
+        """Start the server and wait until it answers. A first start whose port another process
+        took since :func:`free_port` chose it tries another; a restart keeps its port (clients
+        come back to it), so there it is an error."""
+        for _ in range(5):
+            if self._launch():
+                self.started = True
+                return self._wait_until_healthy()
+            if self.started:
+                raise RuntimeError(f"port {self.port} was taken while the server was down")
+            self.port = free_port()
+        raise RuntimeError("no free port for the server after 5 tries")
+
+    def _launch(self) -> bool:
+        """Run the server process; False when its port was taken before it could bind it."""
+        bound = Path(tempfile.mkdtemp()) / "bound"
         out = self.log.open("ab") if self.log is not None else None  # the server's log, for tests that read it
         self.proc = subprocess.Popen(
-            [sys.executable, "-c", SERVER, self.url, str(self.port), json.dumps(self.settings)],
+            [sys.executable, "-c", SERVER, self.url, str(self.port), json.dumps(self.settings), str(bound)],
             stdout=out,
             stderr=subprocess.STDOUT if out is not None else None,
             env={
@@ -88,6 +118,24 @@ class ServerProcess:
                 "GOLDFIELDS_TEST_SUPPORT": str(Path(__file__).parent),
             },
         )
+        deadline = time.time() + 90  # generous: a loaded 2-core machine starts Python slowly
+        try:
+            while not bound.exists():
+                code = self.proc.poll()
+                if code == 98:
+                    return False
+                if code is not None:
+                    raise RuntimeError(f"the server exited at start with status {code}")
+                if time.time() > deadline:
+                    raise RuntimeError("the server did not start")
+                time.sleep(0.05)
+            return True
+        finally:
+            bound.unlink(missing_ok=True)
+            bound.parent.rmdir()
+
+    def _wait_until_healthy(self) -> ServerProcess:
+        assert self.proc is not None
         # Generous: a loaded 2-core machine can take a while to import everything.
         deadline = time.time() + 90
         while time.time() < deadline:

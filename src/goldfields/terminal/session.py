@@ -421,6 +421,21 @@ class Session:
             self.others,
         )
 
+    def _undo_refusal(self, snap: _Snapshot | None) -> str | None:
+        """Why undo cannot return to ``snap``, the previous decision (None: it can)."""
+        if snap is None:
+            return "Nothing to undo: this is your first decision."
+        if snap.chances != self.chances:
+            return (f"undo never takes back luck: {self.front.luck_since} since your previous decision, and "
+                    "luck stands. Nothing was undone.")
+        if snap.others != self.others and not self.takebacks:
+            last = self._last_decider
+            mover = self.names.long(last) if last is not None and self.bots[last] is not None else "another seat"
+            return (f"undo takes back only what you alone have seen: {mover} has moved since your previous "
+                    "decision, and that move showed something of their hidden cards. Nothing was undone. "
+                    "(To practise with takebacks, start the game with --takebacks.)")
+        return None
+
     def _undo_move(self) -> bool:
         if self.hot_seat:
             self.screen.error(
@@ -430,27 +445,13 @@ class Session:
             return False
         stack = self._undo
         current = stack.pop() if stack and stack[-1].steps == self.steps else None
-        if not stack:
+        refused = self._undo_refusal(stack[-1] if stack else None)
+        if refused is not None:
             if current is not None:
-                stack.append(current)
-            self.screen.error("Nothing to undo: this is your first decision.")
+                stack.append(current)  # the decision being taken stays undoable later
+            self.screen.error(refused)
             return False
         snap = stack[-1]  # stays on the stack: it is the decision now being taken again
-        if snap.chances != self.chances:
-            if current is not None:
-                stack.append(current)
-            self.screen.error(f"undo never takes back luck: {self.front.luck_since} since your previous "
-                              "decision, and luck stands. Nothing was undone.")
-            return False
-        if snap.others != self.others and not self.takebacks:
-            if current is not None:
-                stack.append(current)
-            last = self._last_decider
-            mover = self.names.long(last) if last is not None and self.bots[last] is not None else "another seat"
-            self.screen.error(f"undo takes back only what you alone have seen: {mover} has moved since your "
-                              "previous decision, and that move showed something of their hidden cards. Nothing "
-                              "was undone. (To practise with takebacks, start the game with --takebacks.)")
-            return False
         self.state = snap.state.clone()
         self.steps = snap.steps
         del self.events[snap.events :]

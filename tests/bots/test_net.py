@@ -14,7 +14,8 @@ import numpy as np
 import pytest
 
 from goldfields.bots import make_bot
-from goldfields.bots.base import Budget
+from goldfields.bots.base import Budget, legal_actions_of
+from goldfields.bots.digging_search import without_stalling
 from goldfields.bots.ismcts import Node as ISMCTSNode
 from goldfields.bots.net import PolicyValueNet, evaluator, load_net, relative_action
 from goldfields.bots.registry import BotSpecError
@@ -162,6 +163,20 @@ def test_a_temperature_raises_the_prior_to_its_inverse_power(positions) -> None:
         np.testing.assert_array_equal(value, same_value)
         if len(legal) > 1 and prior.max() > prior.min():
             assert sharp.max() > prior.max()  # the favourite gains
+
+
+def test_a_tiny_temperature_still_draws_a_move_and_it_is_the_favourite(positions) -> None:
+    # prior ** (1 / T) underflows to all zeros at T = 0.001; the tempered softmax does not.
+    ev = evaluator("default")
+    cold = make_bot("net:temperature=0.001", "digging")
+    for i, state in enumerate(positions(4, True, 10, seed=7)):
+        view = state.view(state.current_player)
+        legal = without_stalling(view.data, legal_actions_of(view))
+        if len(legal) < 2:
+            continue
+        prior, _ = ev.evaluate(view.data, view.seat, legal)
+        if sorted(prior)[-1] - sorted(prior)[-2] > 1e-3:  # a clear favourite
+            assert cold.act(view, random.Random(i)) == legal[int(np.argmax(prior))]
 
 
 def test_sharpen_gives_the_search_the_sharpened_prior_and_needs_a_network(positions) -> None:

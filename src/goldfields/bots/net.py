@@ -243,8 +243,10 @@ class NetBot(Bot):
         legal = without_stalling(view.data, legal_actions_of(view))
         if len(legal) == 1:
             return legal[0]
-        prior, _ = evaluator(self.net).evaluate(view.data, view.seat, legal)
+        # The evaluator tempers the logits, not the probabilities: prior ** (1 / T) underflows
+        # to all zeros at small temperatures, and then no move could be drawn.
+        net = evaluator(self.net)
         if self.temperature == 0.0:
-            return legal[int(np.argmax(prior))]
-        weights = prior ** (1.0 / self.temperature)
+            return legal[int(np.argmax(net.evaluate(view.data, view.seat, legal)[0]))]
+        weights, _ = net.evaluate(view.data, view.seat, legal, self.temperature)
         return rng.choices(legal, weights=weights.tolist())[0]

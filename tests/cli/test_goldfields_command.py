@@ -26,6 +26,14 @@ def test_help_lists_the_commands() -> None:
         assert command in out.stdout
 
 
+@pytest.mark.parametrize("command", [[], ["play"], ["arena"]], ids=lambda c: " ".join(c) or "goldfields")
+def test_a_command_given_nothing_to_do_shows_its_help_as_a_usage_error(command: list[str]) -> None:
+    # Scripts see a status of 2 wherever a command was missing what it needs; --help itself is 0.
+    out = run(*command)
+    assert out.returncode == 2
+    assert "Usage: goldfields" in out.stdout + out.stderr
+
+
 def test_demo_plays_a_game_and_its_record_replays(tmp_path: Path) -> None:
     record = tmp_path / "game.json"
     out = run("demo", "--seed", "7", "--save", str(record))

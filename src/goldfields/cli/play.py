@@ -173,9 +173,9 @@ def play_group(
         if any(v is not None for v in (bots, seat, humans, seed, width)) or no_color or delay or takebacks:
             raise typer.BadParameter(f"options go after the game: goldfields play {ctx.invoked_subcommand} ...")
         return
-    if resume is None:
+    if resume is None:  # nothing to play: the help, and the status of a usage error, as bare 'goldfields' gives
         typer.echo(ctx.get_help())
-        raise typer.Exit(0)
+        raise typer.Exit(2)
     _play(lambda: resume_session(resume, seats=seat, humans=humans, bots=bots, seed=seed,
                                  display=Display(no_color, width, delay), takebacks=takebacks))
 

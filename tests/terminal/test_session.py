@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from typing import Any
@@ -9,6 +10,7 @@ from typing import Any
 import pytest
 
 from goldfields.terminal import digger_session, digging_session
+from goldfields.terminal.launch import resume_session
 
 from .support import Answer, FakeClock, ScriptedKeyboard, capture_screen, moves_in
 
@@ -219,3 +221,34 @@ def test_interrupt_offers_to_save(tmp_path: Any) -> None:
     assert not tmp_path.with_name(tmp_path.name + ".tmp").exists()
     assert (tmp_path / "g.json").exists()
     assert "Saved the game record" in out.getvalue()
+
+
+def test_saving_over_a_file_the_game_did_not_write_is_asked_first(tmp_path: Any) -> None:
+    screen, out = capture_screen()
+    other = tmp_path / "other.json"
+    other.write_text("another game's only copy\n")
+    name = str(other)
+    answers = iter([f"save {name}", "n", f"save {name}", "y", f"save {name}", "quit", "n"])
+    session = digging_session(2, bots=["random"], seed=29, screen=screen,
+                              keyboard=ScriptedKeyboard(lambda p: next(answers)))
+    assert session.run() == 0
+    prompts = session.keyboard.prompts  # type: ignore[attr-defined]
+    asked = [p for p in prompts if "Replace it? [y/N]" in p]
+    assert len(asked) == 2  # refused once, replaced once; the game's own file is then saved over unasked
+    shown = " ".join(out.getvalue().split())
+    assert f"Not saved: {name} is as it was." in shown
+    assert shown.count("Saved the game record") == 2
+    assert json.loads(other.read_text())["game"] == "digging"
+
+
+def test_a_resumed_game_saves_over_the_file_it_came_from_without_asking(tmp_path: Any) -> None:
+    saved = tmp_path / "game.json"
+    first = iter(["1", f"save {saved}", "quit", "n"])
+    digging_session(2, bots=["random"], seed=30, screen=capture_screen()[0],
+                    keyboard=ScriptedKeyboard(lambda p: next(first))).run()
+    moves = len(json.loads(saved.read_text())["hands"][0]["moves"])
+    then = iter(["1", f"save {saved}", "quit", "n"])
+    keyboard = ScriptedKeyboard(lambda p: next(then))
+    assert resume_session(saved, bots=["random"], seed=31, screen=capture_screen()[0], keyboard=keyboard).run() == 0
+    assert not [p for p in keyboard.prompts if "Replace it?" in p]
+    assert len(json.loads(saved.read_text())["hands"][0]["moves"]) > moves

@@ -56,6 +56,7 @@ def _session(
     save_name: str | None = None,
     history: Sequence[Event] = (),
     takebacks: bool = False,
+    resumed_from: str | None = None,
 ) -> Session:
     # A save is named for its seed only when the player chose it (and so knows it already); a drawn
     # seed would tell what is still to come, so the file is named for when the game began.
@@ -74,6 +75,7 @@ def _session(
         delay=display.delay,
         history=history,
         takebacks=takebacks,
+        resumed_from=resumed_from,
     )
 
 
@@ -173,7 +175,7 @@ def resume_session(
     front: GameFront = DiggerFront(clock) if name == DIGGER.name else DiggingFront()
     front.resume(state)
     return _session(front, state, seating, seed, display, screen, keyboard, save_name=str(path), history=history,
-                    takebacks=takebacks)
+                    takebacks=takebacks, resumed_from=str(path))
 
 
 FRONTS = {DIGGING.name: DiggingFront, DIGGER.name: DiggerFront}

@@ -90,6 +90,7 @@ class Session:
         sleep: Callable[[float], None] = time.sleep,
         history: Sequence[Event] = (),
         takebacks: bool = False,
+        resumed_from: str | None = None,
     ) -> None:
         n = state.num_players
         if len(bots) != n:
@@ -103,6 +104,8 @@ class Session:
         self.keyboard = keyboard
         self.seed = seed
         self.save_name = save_name
+        # Files this game may write over without asking: its own saves, and the file it was resumed from.
+        self._own_files = {Path(resumed_from).expanduser().resolve()} if resumed_from else set()
         self.delay = delay
         self.sleep = sleep
         # The one game driver deals, rolls, asks the bots and stamps their time;
@@ -374,14 +377,23 @@ class Session:
         self.screen.rule()
 
     def _save(self, name: str, seat: int | None) -> bool:
+        target = Path(name).expanduser()
+        # Another file of that name may be another game's only copy: replacing it is asked, unless
+        # this game wrote it (a second save) or was resumed from it.
+        if target.is_file() and target.resolve() not in self._own_files:
+            answer = self._ask(f"{target} exists and this game did not write it. Replace it? [y/N] ")
+            if answer.strip().lower() not in ("y", "yes"):
+                self.screen.say(f"Not saved: {target} is as it was.")
+                return False
         warning = self.front.save_warning(self.state, self.hot_seat, seat)
         if warning:
             self.screen.say(warning, style="yellow")
         try:
-            path = save_record(self.state.record(), Path(name).expanduser())
+            path = save_record(self.state.record(), target)
         except OSError as err:
             self.screen.error(f"Could not save to {name}: {err.strerror or err}")
             return False
+        self._own_files.add(path.resolve())
         self.screen.say(f"Saved the game record to {path}. Check it with: goldfields replay {path}")
         return True
 

@@ -159,3 +159,59 @@ def test_digging_state_encoder_is_blind_to_hidden_cards(spec):
             mine = encode_state(match.state, seat)
             for k in range(2):
                 assert np.array_equal(encode_state(match.state.resample(seat, random.Random(k)), seat), mine)
+
+
+# The pile slice is scaled by the largest pile the table's deck allows. The shipped policy networks
+# (goldfields/bots/models/*.npz) read this encoding at the standard tables, where that pile is 36:
+# their inputs must not move by a bit.
+_STANDARD_DIGESTS = {
+    (2, False): "0d9788873718621e9199089b23c8cea391220b05a272c6fb190a3e47e56bfb10",
+    (3, False): "e8c794334af2402bc6bdb2745370eab6a0e521e972edbcaa52394343cf6c5e36",
+    (4, True): "10812d060e405bf38592f4bcc4bdef92cc16bd2a286878c011c9910de46d7315",
+    (4, False): "af57baf2f4375b0fc72c4c63fd505381a4c25515f4b164891c29b9f970f5db68",
+}
+
+
+def _engine_positions(spec, seed, steps=60):
+    """The deal and the first ``steps`` positions of a random hand, through the engine alone."""
+    rng = random.Random(seed)
+    state = spec.new_state()
+    state.apply_chance(state.sample_chance(rng))
+    yield state
+    for _ in range(steps):
+        if state.is_terminal() or state.is_chance_node():
+            return
+        legal = state.legal_actions()
+        state.apply_action(legal[rng.randrange(len(legal))])
+        yield state
+
+
+@pytest.mark.parametrize("table", sorted(_STANDARD_DIGESTS), ids=lambda t: f"{t[0]}p-{t[1]}")
+def test_the_encoding_of_the_standard_tables_is_what_the_shipped_networks_were_trained_on(table):
+    import hashlib
+
+    players, partnership = table
+    spec = DiggingSpec(players, partnership=partnership)
+    pile = DIGGING.slices["pile"].start
+    digest = hashlib.sha256()
+    for seed in range(3):
+        for state in _engine_positions(spec, seed):
+            for seat in (None, *range(players)):
+                vector = encode(state.observation(seat))
+                assert vector[pile] == np.float32(len(state.pile) / 36.0)
+                digest.update(vector.astype("<f4").tobytes())
+    # Digests of these positions taken before the pile's scale came from the rules.
+    assert digest.hexdigest() == _STANDARD_DIGESTS[table]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_pile_slice_stays_within_one_with_the_full_deck(players):
+    from goldfields.digging.options import DiggingOptions
+
+    spec = DiggingSpec(players, partnership=False, options=DiggingOptions(full_deck=True))
+    pile = DIGGING.slices["pile"].start
+    state = next(_engine_positions(spec, 0))
+    # Just dealt: the pile is as large as the table allows, and that reads 1.
+    for vector in (encode(state.observation(0)), encode_state(state, 0)):
+        assert vector[pile] == 1.0
+        assert vector.min() >= 0.0 and vector.max() <= 1.0

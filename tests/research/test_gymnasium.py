@@ -139,3 +139,17 @@ def test_the_bots_are_never_handed_the_generator_that_deals():
     while not env.match.over:
         env.step(int(np.flatnonzero(env.action_masks())[0]))
     assert handed and all(rng is not env.match.rng for rng in handed)
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_the_observation_stays_in_its_box_with_the_full_deck(players):
+    from goldfields.digging.options import DiggingOptions
+
+    env = gym.make("goldfields/DiggingHand-v0", players=players, options=DiggingOptions(full_deck=True))
+    obs, info = env.reset(seed=0)
+    for _ in range(20):
+        assert env.observation_space.contains(obs)
+        obs, _, terminated, truncated, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+        if terminated or truncated:
+            break
+    assert env.observation_space.contains(obs)

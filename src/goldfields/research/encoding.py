@@ -36,7 +36,7 @@ from ..digger.state import KNOCK_DUE, ROLL_DUE  # noqa: E402
 from ..digging.actions import MAX_MINES  # noqa: E402
 from ..digging.cards import CODE_OF, CODES, FULL_COUNTS, NUM_CODES, deck_counts  # noqa: E402
 from ..digging.definition import DIGGING as DIGGING_GAME  # noqa: E402
-from ..digging.state import mine_points  # noqa: E402
+from ..digging.state import HAND_SIZE, mine_points  # noqa: E402
 
 DIGGING_SEATS = 4
 DIGGER_SEATS = 5
@@ -151,7 +151,12 @@ DIGGING = Encoding(
             private=True,
         ),
         Piece("hand_sizes", (DIGGING_SEATS,), "cards in each relative seat's hand / 24"),
-        Piece("pile", (1,), "cards left in the draw pile / 36"),
+        Piece(
+            "pile",
+            (1,),
+            "cards left in the draw pile / the largest pile the table's deck allows (deck minus the hands "
+            "dealt: 36 at every table of the standard rules; 48 and 42 with full_deck for 2 and 3 players)",
+        ),
         Piece(
             "last_round",
             (2,),
@@ -198,6 +203,14 @@ def _deck(players: int, partnership: bool, full_deck: bool) -> list[int]:
     if deck is None:
         deck = _DECKS[key] = deck_counts(players, partnership, full_deck)
     return deck
+
+
+def largest_pile(players: int, deck: Sequence[int]) -> int:
+    """The most cards the draw pile can hold at a table: its deck (counts per code) less the hands
+    dealt (D1). The ``pile`` slice is scaled by it so that it stays in [0, 1] under every rule
+    option; at every table of the standard rules it is 36, the divisor the shipped networks
+    were trained with, so their inputs are unchanged."""
+    return sum(deck) - HAND_SIZE * players
 
 
 def _counts(cards: Sequence[str]) -> list[int]:
@@ -265,7 +278,7 @@ def encode_digging(obs: Mapping[str, Any], out: Any = None) -> Any:
     base = s["hand_sizes"].start
     for x, size in enumerate(obs["hand_sizes"]):
         v[base + rel(x)] = min(1.0, size / HAND_SCALE)
-    v[s["pile"].start] = obs["pile"] / 36.0
+    v[s["pile"].start] = obs["pile"] / float(largest_pile(n, deck))
     last = obs["last_round"]
     if last is not None:
         v[s["last_round"].start] = 1.0
@@ -390,9 +403,10 @@ _FIRST_CHEST_CODE = CODE_OF["G"]
 _FIRST_BANDIT = CODE_OF["B1"] - 1  # a bandit's value is its code minus this
 
 
-def _digging_template(state: Any, seat: int | None) -> tuple[Any, tuple[tuple[float, ...], ...]]:
-    """The values that only depend on the table and the observer, cached per table, and per code
-    the unseen value once ``j`` copies are held or seen: ``max(0, deck - j) / full count``.
+def _digging_template(state: Any, seat: int | None) -> tuple[Any, tuple[tuple[float, ...], ...], float]:
+    """The values that only depend on the table and the observer, cached per table, per code
+    the unseen value once ``j`` copies are held or seen (``max(0, deck - j) / full count``), and
+    the scale of the ``pile`` slice (:func:`largest_pile`).
 
     ``unseen`` starts as the whole deck: the encoder then corrects only the codes the seat sees.
     """
@@ -417,14 +431,14 @@ def _digging_template(state: Any, seat: int | None) -> tuple[Any, tuple[tuple[fl
             if k > 0:
                 v[_D_UNSEEN + c] = k * _INV_FULL[c]
         unseen = tuple(tuple(max(0, k - j) * _INV_FULL[c] for j in range(61)) for c, k in enumerate(deck))
-        hit = _DIGGING_TEMPLATES[key] = (v, unseen)
+        hit = _DIGGING_TEMPLATES[key] = (v, unseen, float(largest_pile(n, deck)))
     if len(_DIGGING_BY_DECK) > 4096:
         _DIGGING_BY_DECK.clear()
     _DIGGING_BY_DECK[id(deck), seat] = (deck, (n, state.partnership, state.target), hit)
     return hit
 
 
-_DIGGING_TEMPLATES: dict[tuple[Any, ...], tuple[Any, tuple[tuple[float, ...], ...]]] = {}
+_DIGGING_TEMPLATES: dict[tuple[Any, ...], tuple[Any, tuple[tuple[float, ...], ...], float]] = {}
 _DIGGING_BY_DECK: dict[tuple[int, int | None], tuple[Any, tuple[Any, ...], Any]] = {}
 
 
@@ -464,7 +478,7 @@ def encode_digging_state(state: Any, seat: int | None, out: Any = None) -> Any:
         v = memoryview(vector)
     else:
         vector, v = _target(out, _DIGGING_SIZE)
-    template, unseen_value = _digging_template(state, seat)
+    template, unseen_value, pile_scale = _digging_template(state, seat)
     v[:] = template
     rel = _REL_DIGGING[n, 0 if seat is None else seat]
     inv = _INV_FULL
@@ -550,7 +564,7 @@ def encode_digging_state(state: Any, seat: int | None, out: Any = None) -> Any:
             v[_D_SIZES + rel[x]] = size / HAND_SCALE if size < HAND_SCALE else 1.0
     pile = len(state.pile)
     if pile:
-        v[_D_PILE] = pile / 36.0
+        v[_D_PILE] = pile / pile_scale
     last = state.final_left
     if last >= 0:
         v[_D_LAST] = 1.0
@@ -878,4 +892,5 @@ __all__ = [
     "encode_digging_state",
     "encode_state",
     "encoding_for",
+    "largest_pile",
 ]

@@ -355,3 +355,112 @@ def test_the_private_only_tensor_holds_the_private_pieces_alone_for_every_seat(n
         for piece in encoding.pieces:
             where = encoding.slices[piece.name]
             assert np.array_equal(observer.tensor[where], full[where] if piece.private else 0 * full[where])
+
+
+def _snapshot(state):
+    return str(state), state.history(), state.returns(), state.is_terminal()
+
+
+@pytest.mark.parametrize(
+    ("name", "rule", "why"),
+    [
+        ("python_goldfields_digging(players=2,max_moves=40)", "end", "cut after max_moves=40 decisions"),
+        (SHORT_DIGGING, "end", "single_hand"),
+        ("python_goldfields_digging(players=2)", "D9", "the game is over"),
+        ("python_goldfields_digger(players=2,max_turns=4)", "end", "cut after max_turns=4 turns"),
+        ("python_goldfields_digger(players=2,max_turns=300)", "G6", "the game is over"),
+    ],
+)
+def test_a_finished_game_refuses_every_action_and_stays_as_it_was(name, rule, why):
+    game = pyspiel.load_game(name)
+    for seed in range(4):
+        state = _play_random(game, seed)
+        assert state.is_terminal()
+        before = _snapshot(state)
+        engine = state.engine_state()
+        # What the engine would still take (a game cut by a cap is not over for the engine), a
+        # chance outcome, and ids at either end.
+        tried = {0, 1, game.num_distinct_actions() - 1}
+        if not engine.is_terminal() and not engine.is_chance_node():
+            tried |= set(engine.legal_actions())
+        for action in sorted(tried):
+            with pytest.raises(ValueError, match=f"^{rule}: .*{why}") as refused:
+                state.apply_action(action)
+            assert refused.value.rule == rule
+            assert _snapshot(state) == before
+
+
+def test_a_cut_digging_game_keeps_its_returns_whatever_is_applied_after_it():
+    # The audit's case: a move applied to a game cut at max_moves changed who had won.
+    game = pyspiel.load_game("python_goldfields_digging(players=2,max_moves=40)")
+    for seed in range(20):
+        state = _play_random(game, seed)
+        returns = state.returns()
+        engine = state.engine_state()
+        for action in [] if engine.is_terminal() or engine.is_chance_node() else engine.legal_actions():
+            with pytest.raises(ValueError, match=r"^end: the game is over"):
+                state.apply_action(action)
+        assert state.returns() == returns
+
+
+def test_the_deal_refuses_a_card_with_no_copy_left_and_an_id_that_is_no_card():
+    state = pyspiel.load_game(SHORT_DIGGING).new_initial_state()
+    gg = og.CODES.index("GG")  # one copy in the deck
+    state.apply_action(gg)
+    assert gg not in dict(state.chance_outcomes())
+    before = _snapshot(state), state.chance_outcomes()
+    with pytest.raises(ValueError, match=r"^D1: deal GG: every copy of it in the deck is dealt already"):
+        state.apply_action(gg)
+    for action in (-2, og.NUM_CODES, 99):  # -1 is OpenSpiel's kInvalidAction, refused before us
+        with pytest.raises(ValueError, match=f"^D1: a card of the deal is a card code from 0 to 21, not {action}$"):
+            state.apply_action(action)
+    assert (_snapshot(state), state.chance_outcomes()) == before
+    assert all(p > 0 for _, p in state.chance_outcomes())
+    assert sum(p for _, p in state.chance_outcomes()) == pytest.approx(1.0)
+
+
+def _digger_knock_node(knock_probability):
+    """A Digger state at a knock chance node (G5), reached by random play."""
+    game = pyspiel.load_game(f"python_goldfields_digger(players=3,knock_probability={knock_probability},max_turns=300)")
+    for seed in range(50):
+        rs = np.random.RandomState(seed)
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                if len(state.engine_state().chance_outcomes()) == 2:
+                    return state
+                actions, probs = zip(*outcomes, strict=True)
+                state.apply_action(int(rs.choice(actions, p=probs)))
+            else:
+                legal = state.legal_actions()
+                state.apply_action(int(legal[rs.randint(len(legal))]))
+    raise AssertionError("no steal in 50 random games")
+
+
+def test_digger_chance_nodes_refuse_what_they_cannot_produce():
+    roll = pyspiel.load_game("python_goldfields_digger(players=2,max_turns=4)").new_initial_state()
+    roll.apply_action(roll.legal_actions()[0])  # the first roll: its dice are in the air
+    assert roll.is_chance_node()
+    before = _snapshot(roll)
+    for action in (-2, 252, 1000):
+        with pytest.raises(ValueError, match=f"^G2: a roll's outcome is an id from 0 to 251, not {action}$"):
+            roll.apply_action(action)
+    assert _snapshot(roll) == before
+
+    knock = _digger_knock_node(0.25)
+    assert knock.chance_outcomes() == [(0, 0.75), (1, 0.25)]
+    before = _snapshot(knock)
+    for action in (2, 7, -2):  # once any non-zero id counted as a knock
+        refusal = rf"^G5: a knock's outcome is 0 \(safe\) or 1 \(knocked\), not {action}$"
+        with pytest.raises(ValueError, match=refusal):
+            knock.apply_action(action)
+    assert _snapshot(knock) == before
+
+    certain = _digger_knock_node(1.0)
+    assert certain.chance_outcomes() == [(1, 1.0)]
+    before = _snapshot(certain)
+    with pytest.raises(ValueError, match=r"^G5: safe cannot happen: its probability is 0"):
+        certain.apply_action(0)
+    assert _snapshot(certain) == before
+    certain.apply_action(1)  # the one outcome listed is taken

@@ -97,3 +97,15 @@ def test_a_plug_in_declares_its_chance_bound_or_is_told_when_the_estimate_falls_
     monkeypatch.setattr(definition, "max_chance_outcomes", 0)
     with pytest.raises(ValueError, match="max_chance_outcomes is 0"):
         pyspiel.load_game(og.register(toy))
+
+
+def test_an_openspiel_chance_node_of_a_plug_in_refuses_an_outcome_it_does_not_list(toy: str) -> None:
+    pyspiel = pytest.importorskip("pyspiel")
+    from goldfields.research.openspiel_games import register
+
+    state = pyspiel.load_game(register(toy)).new_initial_state()
+    assert [a for a, _ in state.chance_outcomes()] == [0, 1, 2, 3, 4, 5]
+    for action in (6, 40, -2):  # an index past the list once raised a bare IndexError
+        with pytest.raises(ValueError, match=f"^chance: {action} is not one of this chance node's outcomes"):
+            state.apply_action(action)
+    assert state.is_chance_node() and state.history() == []

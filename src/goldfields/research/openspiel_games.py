@@ -35,6 +35,13 @@ What the adapters add to the engines (everything else is the engine's):
   Digger's rolls are chance nodes with the engine's 252 outcomes (ids index
   ``goldfields.digger.ROLL_OUTCOMES``); a steal under the G5 option is
   followed by a knock node (0 safe, 1 knocked).
+* **Actions are checked.** OpenSpiel's ``apply_action`` checks nothing itself,
+  so the states do, before anything changes: a finished game refuses every
+  action, and a chance node takes only one of its ``chance_outcomes()`` with
+  a positive probability. A refusal raises :class:`~goldfields.core.game.RuleError`
+  (a ``ValueError``) naming the rule (``D9``/``G6`` when the game is over,
+  ``end`` when the table's cap or ``single_hand`` ended it, ``D1`` for a deal,
+  ``G2`` a roll, ``G5`` a knock) and leaves the state as it was.
 * **Time is simulated** (Digger): each decision is stamped with the default
   :class:`~goldfields.digger.timing.TimeModel` (2 s a roll, 1 s a take or
   steal, 0.5 s per token stacked, no jitter), so a state is a function of its
@@ -74,6 +81,7 @@ pyspiel: Any = require("pyspiel", "goldfields.research.openspiel_games")
 np = require("numpy", "goldfields.research.openspiel_games")
 
 from ..core import registry  # noqa: E402
+from ..core.game import RuleError  # noqa: E402
 from ..digger import ROLL_OUTCOMES  # noqa: E402
 from ..digger.options import DiggerOptions  # noqa: E402
 from ..digging.actions import NUM_ACTIONS as DIGGING_ACTIONS  # noqa: E402
@@ -221,6 +229,8 @@ class _EngineOSState(pyspiel.State):
 
     _core: _Core
     _spec: Any
+    _END_RULE = "end"
+    """The rule that ends the game in the engine (Digging's D9, Digger's G6); the core's ``end`` otherwise."""
 
     @property
     def dealing_text(self) -> str:
@@ -256,6 +266,33 @@ class _EngineOSState(pyspiel.State):
 
     def _legal_actions(self, player: int) -> list[int]:
         return list(self._core.engine.legal_actions())
+
+    def _apply_action(self, action: int) -> None:
+        # OpenSpiel's State.apply_action hands any integer on, at the end of a game and at a
+        # chance node alike: check here, before anything changes, so that a refusal leaves the
+        # state as it was (the engine checks the decisions it is handed itself).
+        if self._over():
+            raise self._game_over(action)
+        if self._core.engine.is_chance_node():
+            self._check_outcome(action)
+        self._apply(action)
+
+    def _apply(self, action: int) -> None:
+        raise NotImplementedError
+
+    def _check_outcome(self, action: int) -> None:
+        """Refuse ``action`` at this chance node unless ``chance_outcomes()`` gives it a positive probability."""
+        if not any(a == action and p > 0.0 for a, p in self.chance_outcomes()):
+            raise RuleError("chance", f"{action} is not one of this chance node's outcomes")
+
+    def _cut(self) -> str:
+        """Why the table, not the rules, ended this game."""
+        return f"it was cut after max_moves={self._spec.max_moves} decisions and adjudicated"
+
+    def _game_over(self, action: int) -> RuleError:
+        if self._core.engine.is_terminal():
+            return RuleError(self._END_RULE, f"the game is over: no action may follow (got {action})")
+        return RuleError("end", f"the game is over: {self._cut()}; no action may follow (got {action})")
 
     def returns(self) -> list[float]:
         if not self._over():
@@ -307,7 +344,25 @@ class DiggingOSState(_EngineOSState):
         total = sum(left)
         return [(c, k / total) for c, k in enumerate(left) if k]
 
-    def _apply_action(self, action: int) -> None:
+    _END_RULE = "D9"
+
+    def _check_outcome(self, action: int) -> None:
+        if not 0 <= action < NUM_CODES:
+            raise RuleError("D1", f"a card of the deal is a card code from 0 to {NUM_CODES - 1}, not {action}")
+        if self._core.left[action] <= 0:
+            dealt = len(self._core.dealt)
+            raise RuleError(
+                "D1",
+                f"deal {CODES[action]}: every copy of it in the deck is dealt already "
+                f"({dealt} of {self._deck_size} cards dealt)",
+            )
+
+    def _cut(self) -> str:
+        if self._spec.single_hand and not self._core.truncated:
+            return "single_hand: its one hand is scored"
+        return super()._cut()
+
+    def _apply(self, action: int) -> None:
         core = self._core
         engine = core.engine
         if engine.is_chance_node():
@@ -409,13 +464,33 @@ class DiggerOSState(_EngineOSState):
             return _ROLL_IDS
         return [(int(knocked), p) for knocked, p in outcomes if p > 0.0]
 
+    _END_RULE = "G6"
+
+    def _check_outcome(self, action: int) -> None:
+        outcomes = self._core.engine.chance_outcomes()
+        if len(outcomes) > 2:
+            if not 0 <= action < len(_ROLL_TEXT):
+                raise RuleError("G2", f"a roll's outcome is an id from 0 to {len(_ROLL_TEXT) - 1}, not {action}")
+            return
+        if action not in (0, 1):
+            raise RuleError("G5", f"a knock's outcome is 0 (safe) or 1 (knocked), not {action}")
+        if dict(outcomes)[bool(action)] <= 0.0:
+            raise RuleError(
+                "G5",
+                f"{'knocked' if action else 'safe'} cannot happen: its probability is 0 "
+                f"(knock_probability {self._core.engine.knock_probability})",
+            )
+
+    def _cut(self) -> str:
+        return f"it was cut after max_turns={self._spec.max_turns} turns and adjudicated"
+
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> DiggerOSState:
         """A copy: under the jitter-free clock the history fixes the hourglass, and nothing else is
         hidden, so every seat's information state holds this one state."""
         new: DiggerOSState = self.clone()
         return new
 
-    def _apply_action(self, action: int) -> None:
+    def _apply(self, action: int) -> None:
         core = self._core
         engine = core.engine
         if engine.is_chance_node():
@@ -423,7 +498,7 @@ class DiggerOSState(_EngineOSState):
                 faces = _ROLL_TEXT[action]
                 engine.apply_chance(faces)
                 core.public += f"|{faces}"
-            else:  # a knock (G5) ends the turn here
+            else:  # a knock (G5) ends the turn here; the outcome is 0 or 1, checked above
                 engine.apply_chance(bool(action))
                 core.public += "|knock" if action else "|safe"
         else:
@@ -543,7 +618,16 @@ class GenericOSState(_EngineOSState):
             )
         return outcomes
 
-    def _apply_action(self, action: int) -> None:
+    def _check_outcome(self, action: int) -> None:
+        outcomes = self._outcomes()  # refused first when past the game's bound
+        if not (0 <= action < len(outcomes) and outcomes[action][1] > 0.0):
+            raise RuleError(
+                "chance",
+                f"{action} is not one of this chance node's outcomes: they are the indices 0 to "
+                f"{len(outcomes) - 1} of the engine's chance_outcomes() with a positive probability",
+            )
+
+    def _apply(self, action: int) -> None:
         core = self._core
         engine = core.engine
         if engine.is_chance_node():

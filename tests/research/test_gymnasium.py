@@ -153,3 +153,16 @@ def test_the_observation_stays_in_its_box_with_the_full_deck(players):
         if terminated or truncated:
             break
     assert env.observation_space.contains(obs)
+
+
+@pytest.mark.parametrize("game", ["digging", "digger"])
+def test_after_an_illegal_action_ends_the_episode_no_action_is_legal(game):
+    env = GoldfieldsEnv(game, players=2)
+    _, info = env.reset(seed=1)
+    illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    _, _, terminated, _, info = env.step(illegal)
+    assert terminated and info["illegal_action"]
+    # As on a normal end (and as the vector environment says): the episode is over, so all zero.
+    assert not info["action_mask"].any()
+    assert not env.action_masks().any()
+

@@ -31,8 +31,9 @@ come, and how many numbers the bots draw changes no deal.
 Reward: the agent's utility at the end (1 for a win, shared wins split, 1
 to each partner of a winning team), 0 before. An illegal action changes
 nothing in the game, earns ``illegal_penalty`` (-1 by default) and **ends the
-episode** (``terminated=True``, ``info["illegal_action"] = True``);
-``illegal_action="raise"`` raises ``ValueError`` instead.
+episode** (``terminated=True``, ``info["illegal_action"] = True``, and from
+then on an all-zero mask, as at any end); ``illegal_action="raise"`` raises
+``ValueError`` instead.
 
 Ends of an episode: ``terminated=True`` when the game ends, including a game
 cut by the table's own cap (``max_moves``, Digger's ``max_turns``), which is
@@ -149,7 +150,8 @@ class GoldfieldsEnv(gymnasium.Env):
 
     def _legal(self) -> list[int]:
         match = self.match
-        return [] if match.over else list(match.state.legal_actions())
+        # After an illegal action the game is still mid-play, but the episode is over: no action is legal.
+        return [] if match.over or self._ended_illegally else list(match.state.legal_actions())
 
     def _info(self, **extra: Any) -> dict[str, Any]:
         info = {"action_mask": action_mask(self._legal(), self.table.num_actions), "seat": self.seat}

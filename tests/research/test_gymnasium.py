@@ -166,3 +166,24 @@ def test_after_an_illegal_action_ends_the_episode_no_action_is_legal(game):
     assert not info["action_mask"].any()
     assert not env.action_masks().any()
 
+
+
+def test_raise_mode_names_the_rule_the_illegal_action_breaks_and_changes_nothing():
+    env = GoldfieldsEnv("digging", players=2, illegal_action="raise")
+    _, info = env.reset(seed=1)
+    assert np.flatnonzero(info["action_mask"]).tolist() == [0, 24, 25]
+    before = env.match.state.to_json()
+    with pytest.raises(ValueError) as refused:
+        env.step(1)  # skip, while a card can be played
+    assert str(refused.value) == (
+        "illegal action 1: D2: skip is only allowed when no other action is legal; legal are [0, 24, 25]"
+    )
+    with pytest.raises(ValueError, match="^illegal action 500: notation: no Digging action has id 500; legal are"):
+        env.step(500)
+    assert env.match.state.to_json() == before
+    assert env.action_masks().tolist() == info["action_mask"].astype(bool).tolist()  # still playable
+    digger = GoldfieldsEnv("digger", players=3, illegal_action="raise")
+    digger.reset(seed=1)
+    with pytest.raises(ValueError, match="^illegal action 5: G2: take G: a turn begins with a roll"):
+        digger.step(5)
+

@@ -33,7 +33,8 @@ to each partner of a winning team), 0 before. An illegal action changes
 nothing in the game, earns ``illegal_penalty`` (-1 by default) and **ends the
 episode** (``terminated=True``, ``info["illegal_action"] = True``, and from
 then on an all-zero mask, as at any end); ``illegal_action="raise"`` raises
-``ValueError`` instead.
+``ValueError`` instead, naming the rule the action breaks
+(``illegal action 1: D2: skip is only allowed when no other action is legal; legal are [0, 24, 25]``).
 
 Ends of an episode: ``terminated=True`` when the game ends, including a game
 cut by the table's own cap (``max_moves``, Digger's ``max_turns``), which is
@@ -153,6 +154,17 @@ class GoldfieldsEnv(gymnasium.Env):
         # After an illegal action the game is still mid-play, but the episode is over: no action is legal.
         return [] if match.over or self._ended_illegally else list(match.state.legal_actions())
 
+    def _why_illegal(self, action: int) -> str:
+        """The engine's refusal of ``action`` here, which names the rule it breaks. Asked of a
+        copy of the game, so that the game is left as it was."""
+        state = self.match.state
+        try:
+            state.clone().apply_action(action)
+        except RuleError as err:
+            return str(err)
+        # The engine would take it, yet no seat may choose it (Digger's timeout is the clock's).
+        return f"{state.action_to_string(action)} is not a move a seat may choose"
+
     def _info(self, **extra: Any) -> dict[str, Any]:
         info = {"action_mask": action_mask(self._legal(), self.table.num_actions), "seat": self.seat}
         info.update(extra)
@@ -187,7 +199,8 @@ class GoldfieldsEnv(gymnasium.Env):
         action = int(action)
         if action not in match.state.legal_actions():
             if self.illegal_action == "raise":
-                raise ValueError(f"illegal action {action}: legal are {list(match.state.legal_actions())}")
+                legal = list(match.state.legal_actions())
+                raise ValueError(f"illegal action {action}: {self._why_illegal(action)}; legal are {legal}")
             # The episode ends here with the penalty: an agent that keeps choosing illegal
             # actions must not spin for ever, nor pile up penalties in one episode.
             self._ended_illegally = True

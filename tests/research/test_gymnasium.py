@@ -167,7 +167,6 @@ def test_after_an_illegal_action_ends_the_episode_no_action_is_legal(game):
     assert not env.action_masks().any()
 
 
-
 def test_raise_mode_names_the_rule_the_illegal_action_breaks_and_changes_nothing():
     env = GoldfieldsEnv("digging", players=2, illegal_action="raise")
     _, info = env.reset(seed=1)
@@ -178,12 +177,33 @@ def test_raise_mode_names_the_rule_the_illegal_action_breaks_and_changes_nothing
     assert str(refused.value) == (
         "illegal action 1: D2: skip is only allowed when no other action is legal; legal are [0, 24, 25]"
     )
-    with pytest.raises(ValueError, match="^illegal action 500: notation: no Digging action has id 500; legal are"):
+    with pytest.raises(ValueError, match=r"^illegal action 500: notation: no Digging action has id 500; legal are"):
         env.step(500)
     assert env.match.state.to_json() == before
     assert env.action_masks().tolist() == info["action_mask"].astype(bool).tolist()  # still playable
     digger = GoldfieldsEnv("digger", players=3, illegal_action="raise")
     digger.reset(seed=1)
-    with pytest.raises(ValueError, match="^illegal action 5: G2: take G: a turn begins with a roll"):
+    with pytest.raises(ValueError, match=r"^illegal action 5: G2: take G: a turn begins with a roll"):
         digger.step(5)
 
+
+@pytest.mark.parametrize("illegal_action", ["penalize", "raise"])
+@pytest.mark.parametrize("action", [0.7, 0.0001, float("nan"), True, np.bool_(False), "0", None, np.array([0])])
+def test_an_action_that_is_not_an_integer_is_refused_with_a_type_error(illegal_action, action):
+    env = GoldfieldsEnv("digging", players=2, illegal_action=illegal_action)
+    env.reset(seed=1)  # action 0 is legal here: 0.7 used to play it
+    before = env.match.state.to_json()
+    with pytest.raises(TypeError, match=r"^an action is an integer id of Discrete\(207\), not "):
+        env.step(action)
+    assert env.match.state.to_json() == before
+    env.step(0)  # the episode goes on
+
+
+@pytest.mark.parametrize("action", [0, np.int64(0), np.int8(0), np.array(0), 0.0, np.float32(0.0)])
+def test_integers_of_any_kind_and_integral_floats_are_actions(action):
+    env = GoldfieldsEnv("digging", players=2)
+    env.reset(seed=1)
+    reference = GoldfieldsEnv("digging", players=2)
+    reference.reset(seed=1)
+    a, b = env.step(action), reference.step(0)
+    assert np.array_equal(a[0], b[0]) and a[1:4] == b[1:4] and "illegal_action" not in a[4]

@@ -152,3 +152,17 @@ def test_per_env_gives_each_game_its_own_arguments():
     assert [env.opponent_specs for env in batch.envs] == [["random"], ["heuristic"]] * 2
     with pytest.raises(ValueError, match="one dict per game"):
         GoldfieldsVectorEnv(3, "digging", per_env=[{}], **HAND)
+
+
+def test_a_batch_with_an_action_that_is_not_an_integer_refuses_it_before_any_game_moves():
+    batch = GoldfieldsVectorEnv(3, "digging", **HAND)
+    _, infos = batch.reset(seed=0)
+    actions = _random_legal(infos["action_mask"], np.random.default_rng(0)).astype(np.float64)
+    fractional = actions.copy()
+    fractional[2] += 0.5
+    moves = [env.match.moves for env in batch.envs]
+    with pytest.raises(TypeError, match=r"^an action is an integer id of Discrete\(207\), not .*\.5"):
+        batch.step(fractional)
+    assert [env.match.moves for env in batch.envs] == moves  # no game moved, the first two neither
+    batch.step(actions)  # integral floats are ids
+    assert all(env.match.moves > m for env, m in zip(batch.envs, moves, strict=True))

@@ -36,6 +36,14 @@ then on an all-zero mask, as at any end); ``illegal_action="raise"`` raises
 ``ValueError`` instead, naming the rule the action breaks
 (``illegal action 1: D2: skip is only allowed when no other action is legal; legal are [0, 24, 25]``).
 
+An action is an integer id: a Python or numpy integer, a 0-d integer array,
+or a float with an integral value (``3.0``). Anything else (``0.7``, ``True``,
+a string, an array of several ids) is not an element of the action space: it
+is the caller's mistake, not the policy's, so it raises ``TypeError`` in both
+modes and changes nothing (Gymnasium's own environments assert
+``action_space.contains(action)`` for the same reason). An integer outside
+the space (``500``) is an illegal action like any other.
+
 Ends of an episode: ``terminated=True`` when the game ends, including a game
 cut by the table's own cap (``max_moves``, Digger's ``max_turns``), which is
 adjudicated (the side ahead wins) and paid as its outcome, with
@@ -60,6 +68,7 @@ point); ``vectorization_mode="sync"`` gives Gymnasium's ``SyncVectorEnv`` instea
 from __future__ import annotations
 
 import json
+import numbers
 import random
 from collections.abc import Sequence
 from typing import Any, ClassVar
@@ -196,7 +205,7 @@ class GoldfieldsEnv(gymnasium.Env):
         match = self.match
         if match.over or self._ended_illegally:
             raise RuntimeError("the episode is over: call reset()")
-        action = int(action)
+        action = as_action(action, self.table.num_actions)
         if action not in match.state.legal_actions():
             if self.illegal_action == "raise":
                 legal = list(match.state.legal_actions())
@@ -239,6 +248,24 @@ class GoldfieldsEnv(gymnasium.Env):
         return json.dumps(obs, separators=(",", ":"))
 
 
+def as_action(action: Any, num_actions: int) -> int:
+    """``action`` as an action id, or ``TypeError`` when it is not an integer.
+
+    Python and numpy integers and 0-d integer arrays are ids; so is a float with an
+    integral value (``3.0``: some pipelines store actions as floats). A fractional float
+    used to be truncated (``0.7`` played 0), and a bool is an int only by accident: both
+    are mistakes of the caller, refused whatever ``illegal_action`` says."""
+    if type(action) is int or isinstance(action, np.integer):  # the common cases, first
+        return int(action)
+    value = action.item() if isinstance(action, np.ndarray) and action.shape == () else action
+    if not isinstance(value, (bool, np.bool_)):
+        if isinstance(value, numbers.Integral):
+            return int(value)
+        if isinstance(value, numbers.Real) and float(value).is_integer():
+            return int(value)
+    raise TypeError(f"an action is an integer id of Discrete({num_actions}), not {action!r} ({type(action).__name__})")
+
+
 STEP_CAP_UNBOUNDED = 5000
 """The step cap of a registered id whose game has no bound of its own (the OpenSpiel game's, too)."""
 
@@ -264,4 +291,4 @@ def _register() -> None:
 
 _register()
 
-__all__ = ["GoldfieldsEnv"]
+__all__ = ["GoldfieldsEnv", "as_action"]

@@ -65,7 +65,7 @@ from gymnasium import spaces  # noqa: E402
 from gymnasium.vector import AutoresetMode, VectorEnv  # noqa: E402
 from gymnasium.vector.utils import batch_space  # noqa: E402
 
-from .gymnasium_env import STEP_CAP_UNBOUNDED, GoldfieldsEnv  # noqa: E402
+from .gymnasium_env import STEP_CAP_UNBOUNDED, GoldfieldsEnv, as_action  # noqa: E402
 from .tables import DIGGING  # noqa: E402
 
 
@@ -167,6 +167,10 @@ class GoldfieldsVectorEnv(VectorEnv):
         if not self._started:
             raise RuntimeError("call reset() first")
         actions = np.asarray(actions).reshape(self.num_envs)
+        # Every action the step will apply is checked before any game moves: a TypeError half-way
+        # through would leave the batch half stepped.
+        actions = [None if self._needs_reset[i] else as_action(actions[i], self.num_actions)
+                   for i in range(self.num_envs)]
         rewards, terminations, truncations = self._rewards, self._terminations, self._truncations
         rewards.fill(0.0)
         terminations.fill(False)

@@ -166,3 +166,15 @@ def test_a_batch_with_an_action_that_is_not_an_integer_refuses_it_before_any_gam
     assert [env.match.moves for env in batch.envs] == moves  # no game moved, the first two neither
     batch.step(actions)  # integral floats are ids
     assert all(env.match.moves > m for env, m in zip(batch.envs, moves, strict=True))
+
+
+@pytest.mark.parametrize("mode", list(AutoresetMode), ids=lambda m: m.name)
+def test_the_autoreset_mode_is_taken_as_the_enum_its_name_or_its_value(mode):
+    for given in (mode, mode.name, mode.value):  # AutoresetMode.NEXT_STEP, "NEXT_STEP", "NextStep"
+        batch = GoldfieldsVectorEnv(1, "digging", autoreset_mode=given, **HAND)
+        assert batch.metadata["autoreset_mode"] is mode and batch.autoreset_mode is mode
+
+
+def test_an_unknown_autoreset_mode_is_refused_with_the_known_ones():
+    with pytest.raises(ValueError, match=r"autoreset_mode 'next' is none of .*NEXT_STEP \('NextStep'\)"):
+        GoldfieldsVectorEnv(1, "digging", autoreset_mode="next", **HAND)

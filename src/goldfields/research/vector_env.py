@@ -28,7 +28,8 @@ per-environment copies, info dictionaries and wrappers of
   ``infos["_action_mask"]`` all True, Gymnasium's convention for vector infos),
   and :meth:`action_masks` gives the same as bool (sb3-contrib's convention).
   After a game ends its row is all 0 until the reset (next-step autoreset).
-- **Autoreset** (``metadata["autoreset_mode"]``), as in Gymnasium 1.x:
+- **Autoreset** (``autoreset_mode=``: an ``AutoresetMode``, its name ``"NEXT_STEP"``
+  or its value ``"NextStep"``; reported in ``metadata["autoreset_mode"]``), as in Gymnasium 1.x:
   ``NEXT_STEP`` (the default) resets a finished game on the *next* ``step``,
   whose action for it is ignored and which returns the first observation of
   the new game with reward 0, ``terminated=False`` and ``truncated=False``.
@@ -69,6 +70,22 @@ from .gymnasium_env import STEP_CAP_UNBOUNDED, GoldfieldsEnv, as_action  # noqa:
 from .tables import DIGGING  # noqa: E402
 
 
+def autoreset_mode_of(mode: AutoresetMode | str) -> AutoresetMode:
+    """``mode`` as an ``AutoresetMode``: the enum itself, its member's name (``"NEXT_STEP"``,
+    as the docs write it) or Gymnasium's value (``"NextStep"``, what ``make_vec`` passes on)."""
+    if isinstance(mode, AutoresetMode):
+        return mode
+    if isinstance(mode, str):
+        if mode in AutoresetMode.__members__:
+            return AutoresetMode[mode]
+        try:
+            return AutoresetMode(mode)
+        except ValueError:
+            pass
+    known = ", ".join(f"{m.name} ({m.value!r})" for m in AutoresetMode)
+    raise ValueError(f"autoreset_mode {mode!r} is none of Gymnasium's autoreset modes: {known}")
+
+
 def _default_cap(env: GoldfieldsEnv) -> int:
     try:
         return int(env.table.max_game_length())
@@ -100,7 +117,7 @@ class GoldfieldsVectorEnv(VectorEnv):
                 raise ValueError("every game of a batch must have the same observation and action spaces")
         self.num_envs = num_envs
         self.game = game
-        self.metadata = {"autoreset_mode": AutoresetMode(autoreset_mode), "render_modes": []}
+        self.metadata = {"autoreset_mode": autoreset_mode_of(autoreset_mode), "render_modes": []}
         self.autoreset_mode = self.metadata["autoreset_mode"]
         self.render_mode = None
         self.single_observation_space = first.observation_space
@@ -220,4 +237,4 @@ class GoldfieldsVectorEnv(VectorEnv):
         return f"GoldfieldsVectorEnv({self.game}, num_envs={self.num_envs})"
 
 
-__all__ = ["GoldfieldsVectorEnv"]
+__all__ = ["GoldfieldsVectorEnv", "autoreset_mode_of"]

@@ -85,3 +85,29 @@ def test_illegal_action_is_refused():
     illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
     with pytest.raises(ValueError, match="illegal action"):
         raw.step(illegal)
+
+
+@pytest.mark.parametrize(("make", "kwargs"), CASES[:1] + CASES[3:], ids=["digging-2p-hand", "digger-2p-black"])
+def test_the_environments_never_truncate_a_game_they_play_to_its_end(make, kwargs):
+    env = make(**kwargs)
+    for seed in range(3):
+        env.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        for _ in env.agent_iter():
+            obs, _, terminated, truncated, _ = env.last()
+            assert not truncated  # the cap (digger-2p-black's max_turns) terminates as well
+            env.step(None if terminated else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        assert all(env.unwrapped.terminations.values())
+
+
+def test_after_an_illegal_action_the_wrapper_reports_both_termination_and_truncation():
+    # PettingZoo's TerminateIllegalWrapper does this, and the docs say so: not this module.
+    env = digging_env(players=2, single_hand=True)
+    env.reset(seed=0)
+    author = env.agent_selection
+    obs = env.observe(author)
+    env.step(int(np.flatnonzero(obs["action_mask"] == 0)[0]))
+    _, _, terminated, truncated, _ = env.last()
+    assert terminated and truncated
+    assert all(env.terminations.values()) and all(env.truncations.values())
+    assert env.rewards[author] == -1.0

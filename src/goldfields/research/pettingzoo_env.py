@@ -29,12 +29,14 @@ Rewards come once, at the end: the engine's utilities (1 for a win, shared
 wins split, each partner of a winning team 1). A game cut by ``max_moves`` /
 ``max_turns`` is adjudicated, won by the side then ahead: it *terminates*
 (``infos[agent]["adjudicated"]`` is True), since its result is paid as an
-outcome; nothing here reports a truncation.
+outcome. The environments themselves never report a truncation.
 
 ``digging_env`` / ``digger_env`` wrap the raw environment as PettingZoo's
 classic games do: an illegal action ends the game with reward -1 for its
-author (``TerminateIllegalWrapper``). The raw environments
-(``DiggingAEC`` / ``DiggerAEC``) raise ``ValueError`` on an illegal action.
+author (``TerminateIllegalWrapper``). That wrapper is PettingZoo's, and it
+sets **both** ``terminated`` and ``truncated`` for every agent after an
+illegal action: the one source of a truncation here. The raw environments (``DiggingAEC`` /
+``DiggerAEC``) raise ``ValueError`` on an illegal action, naming the rule.
 """
 
 from __future__ import annotations

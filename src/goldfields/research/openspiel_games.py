@@ -43,7 +43,7 @@ What the adapters add to the engines (everything else is the engine's):
   ``end`` when the table's cap or ``single_hand`` ended it, ``D1`` for a deal,
   ``G2`` a roll, ``G5`` a knock) and leaves the state as it was.
 * **Time is simulated** (Digger): each decision is stamped with the default
-  :class:`~goldfields.digger.timing.TimeModel` (2 s a roll, 1 s a take or
+  :class:`~goldfields.clocks.TimeModel` (2 s a roll, 1 s a take or
   steal, 0.5 s per token stacked, no jitter), so a state is a function of its
   action history, as OpenSpiel requires. The digger's observation carries no
   time (the engine hides the hourglass from it). With no jitter, the time is

@@ -16,8 +16,10 @@ are not counted). Every ``--curve-every`` seconds the greedy policy (masked
 argmax) plays ``--curve-games`` games against each bot; at the end it plays
 ``--eval-games`` against each, and the script prints the score rates (a win 1,
 a tie 0.5) with 95% Wilson intervals, saves the learning curve
-(``--png``) and writes everything as JSON (``--json``). docs/research.md has
-the figures of the command above.
+(``--png``, by default ``learning_curve.png`` in the current directory) and
+writes everything as JSON (``--json``). docs/research.md has the figures of
+the command above; its plot, docs/img/learning_curve.png, was made by that
+command with ``--png docs/img/learning_curve.png``.
 """
 
 from __future__ import annotations
@@ -125,7 +127,7 @@ def plot(curve: list[dict[str, Any]], path: Path, title: str) -> None:
     plt.close(fig)
 
 
-def main(argv: list[str] | None = None) -> dict[str, Any]:
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--minutes", type=float, default=10.0, help="training time (evaluations excluded)")
     ap.add_argument("--steps", type=int, default=0, help="also stop after this many agent steps (0: no limit)")
@@ -142,9 +144,14 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     ap.add_argument("--curve-every", type=float, default=60.0, help="seconds of training between curve points")
     ap.add_argument("--curve-games", type=int, default=200, help="games per bot at each curve point")
     ap.add_argument("--eval-games", type=int, default=1000, help="games per bot of the final evaluation")
-    ap.add_argument("--png", default="docs/img/learning_curve.png")
+    # In the current directory: a run must not overwrite the plot that docs/research.md shows.
+    ap.add_argument("--png", default="learning_curve.png", help="save the learning curve here")
     ap.add_argument("--json", default=None, help="write the curve and the results here")
-    args = ap.parse_args(argv)
+    return ap.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> dict[str, Any]:
+    args = parse_args(argv)
 
     torch.set_num_threads(args.threads)
     per_env = [{"opponents": OPPONENTS[i % 2]} for i in range(args.envs)]

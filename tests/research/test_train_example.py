@@ -30,3 +30,12 @@ def test_the_training_example_trains_evaluates_and_plots(tmp_path: Path) -> None
         final = results["final"][opponent]
         assert final["games"] == 6 and final["low"] - 1e-9 <= final["rate"] <= final["high"] + 1e-9
     assert len(results["curve"]) >= 2  # before training and at its end
+
+
+def test_the_training_example_saves_its_curve_in_the_current_directory_not_over_the_docs_plot() -> None:
+    spec = importlib.util.spec_from_file_location("train_digging", EXAMPLE)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    # docs/img/learning_curve.png is the docs' plot of the documented run: a default run must leave it.
+    assert Path(module.parse_args(["--minutes", "10", "--seed", "0"]).png) == Path("learning_curve.png")

@@ -104,3 +104,14 @@ def test_turns_a_knock_ends_count_toward_max_turns():
         # Take and bank gems, so that there are some to steal.
         match.apply(by_verb.get("steal", by_verb.get("take", by_verb.get("stop", legal[0]))))
     assert knocks and match.truncated and match.state.turn == 12
+
+
+def test_a_digging_spec_claims_a_partnership_only_when_it_plays_one():
+    for players in (2, 3):
+        spec = DiggingSpec(players)  # partnership defaults to True, which applies to 4 players only
+        assert spec.partnership is False and spec.is_partnership is False
+        assert "partnership=False" in repr(spec)
+        assert spec == DiggingSpec(players, partnership=False) and spec.utility_sum == 1.0
+    assert DiggingSpec(4).partnership is True and DiggingSpec(4).is_partnership is True
+    assert DiggingSpec(4, partnership=False).partnership is False
+    assert DiggingSpec(4).utility_sum == 2.0

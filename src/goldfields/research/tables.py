@@ -61,7 +61,8 @@ class DiggingSpec:
     """A Digging table as the adapters play it.
 
     ``partnership`` applies to four players only (2 and 3 players always play
-    individually). ``single_hand`` ends the game after its first hand (the
+    individually, and the field then reads False whatever was passed, so the
+    spec's repr and equality say what is played). ``single_hand`` ends the game after its first hand (the
     side with the most points in it wins); otherwise hands are dealt until the
     target, as the rules say. ``max_moves`` (decisions, 0 for no cap) cuts a
     game that runs too long: the partnership game has no bound of its own
@@ -81,10 +82,11 @@ class DiggingSpec:
         return self  # immutable: states share it
 
     def __post_init__(self) -> None:
-        # The game's own checks (players), with partnership meaning "if 4 players".
+        # partnership means "if 4 players": the default True must not show in a 2-player spec's repr.
+        object.__setattr__(self, "partnership", bool(self.partnership) and self.players == 4)
+        # The game's own checks (players).
         object.__setattr__(self, "params", _params(DIGGING_GAME, players=self.players,
-                                                   partnership=self.partnership and self.players == 4,
-                                                   options=self.options))
+                                                   partnership=self.partnership, options=self.options))
         if self.max_moves < 0:
             raise ValueError("max_moves must be 0 (no cap) or positive")
 

@@ -14,11 +14,13 @@
 Each of the ``num_envs`` games is a :class:`~goldfields.research.gymnasium_env.GoldfieldsEnv`
 (one seat, the other seats played by bots; every keyword argument goes to it),
 so a game in the batch behaves exactly as the single environment: same
-rewards, same ends, same seeding. What the batch adds is speed: the
+rewards, same ends, same seeding. What the batch adds is the batch: the
 observations are encoded straight into one ``(num_envs, size)`` float32 array
 and the masks into one ``(num_envs, num_actions)`` array, without the
 per-environment copies, info dictionaries and wrappers of
-``gymnasium.vector.SyncVectorEnv`` over ``gym.make``.
+``gymnasium.vector.SyncVectorEnv`` over ``gym.make``. That saves little time:
+a game step costs far more (docs/research.md measures 0.9 to 1.1 times the
+rate of ``gym.make_vec(id, vectorization_mode="sync")``).
 
 - **Spaces.** ``single_observation_space`` is ``Box(0, 1, (size,), float32)``,
   ``single_action_space`` ``Discrete(num_actions)``; ``observation_space`` and

@@ -262,7 +262,7 @@ def as_action(action: Any, num_actions: int) -> int:
         if isinstance(value, numbers.Integral):
             return int(value)
         if isinstance(value, numbers.Real) and float(value).is_integer():
-            return int(value)
+            return int(float(value))
     raise TypeError(f"an action is an integer id of Discrete({num_actions}), not {action!r} ({type(action).__name__})")
 
 

@@ -125,3 +125,17 @@ def test_a_bot_at_several_seats_keeps_its_rating_and_the_human_is_rated(server: 
     assert server.get(f"/api/players/{ann['id']}").json()["ratings"][0]["games"] == 1
     board = server.get("/api/leaderboard?game=digging&mode=partnership").json()["players"]
     assert [row["name"] for row in board] == ["Ann"]  # one game cannot tell which random bot was which
+
+
+def test_a_name_shows_as_written_without_invisible_or_direction_turning_characters(server: LiveServer) -> None:
+    # A right-to-left override in a name would turn the rest of every log line naming it around, in
+    # everyone's browser; a zero-width name would be no name.
+    assert new_player(server, "\u202eAnn\u200b ")["name"] == "Ann"
+    assert new_player(server, "Zoë ا")["name"] == "Zoë ا"  # every script's letters stay
+    for invisible in ("   ", "\u202e\u200b", "\ufeff"):
+        r = server.post("/api/players", {"name": invisible})
+        assert r.status_code == 422 and "visible character" in r.text, (invisible, r.text)
+    created = server.create([HUMAN, BOTS], claim=0, player_name="\u2066Bo\u2069", name="\u202etable",
+                            partnership=False)
+    assert created["table"]["name"] == "table"
+    assert created["table"]["seats"][0]["name"] == "Bo"

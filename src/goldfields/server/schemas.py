@@ -2,11 +2,32 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+import unicodedata
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+
+# Unicode's format characters (right-to-left overrides, zero-width spaces, ...) and line separators
+# would turn the rest of another player's log lines around, or make a name invisible; every script's
+# letters stay.
+_UNSHOWN = frozenset(("Cf", "Zl", "Zp"))
+
+
+def shown(text: str) -> str:
+    """``text`` without format characters and surrounding spaces: what a name shows as."""
+    return "".join(c for c in text if unicodedata.category(c) not in _UNSHOWN).strip()
+
+
+def _visible(text: str) -> str:
+    if not (name := shown(text)):
+        raise ValueError("a name needs at least one visible character")
+    return name
+
 
 Name = Field(default="", max_length=40, pattern=r"^[^\x00-\x1f]*$")
+Shown = Annotated[str, AfterValidator(shown)]
+"""A name that may be left empty (a seat's default label then stands); its invisible characters go."""
+Visible = Annotated[str, AfterValidator(_visible)]
 
 
 PlayerKey = Field(
@@ -23,15 +44,15 @@ class Strict(BaseModel):
 class SeatRequest(Strict):
     kind: Literal["human", "bot"]
     bot: str | None = Field(default=None, max_length=120, description="Bot spec: 'heuristic', 'ismcts:seconds=1'...")
-    name: str = Name
+    name: Shown = Name
 
 
 class TableRequest(Strict):
     seats: list[SeatRequest] = Field(min_length=2, max_length=5, description="One entry per seat, seat 0 first.")
-    name: str = Field(default="", max_length=80, pattern=r"^[^\x00-\x1f]*$")
+    name: Shown = Field(default="", max_length=80, pattern=r"^[^\x00-\x1f]*$")
     move_seconds: float | None = Field(default=None, ge=5, le=3600, description="Time per move (turn-based games).")
     claim: int | None = Field(default=None, ge=0, le=4, description="A human seat the creator takes at once.")
-    player_name: str = Name
+    player_name: Shown = Name
 
 
 class CreateTable(TableRequest):
@@ -48,12 +69,12 @@ class CreateTable(TableRequest):
 
 
 class ClaimSeat(Strict):
-    name: str = Name
+    name: Shown = Name
     player_key: str | None = PlayerKey
 
 
 class NewPlayer(Strict):
-    name: str = Field(min_length=1, max_length=40, pattern=r"^[^\x00-\x1f]*$")
+    name: Visible = Field(min_length=1, max_length=40, pattern=r"^[^\x00-\x1f]*$")
 
 
 class PlayerCreated(BaseModel):
@@ -69,7 +90,9 @@ class Rematch(Strict):
 
 class Replay(Strict):
     record: dict[str, Any] = Field(description="A game record, as GET /api/tables/{id}/record gives it.")
-    seat: int | Literal["all"] | None = Field(default="all", description="Whose eyes to watch through.")
+    seat: Annotated[int, Field(ge=0, le=15)] | Literal["all"] | None = Field(
+        default="all", description="Whose eyes to watch through: a seat, all (every hand open) or null (a spectator's)."
+    )
 
 
 class SeatInfo(BaseModel):

@@ -253,3 +253,12 @@ def test_every_response_carries_the_security_headers(server: LiveServer, path: s
     assert headers["X-Content-Type-Options"] == "nosniff"
     assert headers["X-Frame-Options"] == "DENY"
     assert headers["Referrer-Policy"] == "no-referrer"
+
+
+def test_no_page_of_the_server_loads_another_sites_script(server: LiveServer) -> None:
+    # FastAPI's /docs and /redoc pull their scripts from a CDN: blocked by the policy above, they
+    # came up blank, and allowed they would run a third party's code beside the players' keys.
+    for path in ("/docs", "/redoc"):
+        assert server.get(path).status_code == 404, path
+    schema = server.get("/openapi.json")
+    assert schema.status_code == 200 and "/api/tables" in schema.json()["paths"]

@@ -54,6 +54,10 @@ def test_a_finished_game_replays_step_by_step_through_any_seat(server: LiveServe
     public = server.get(f"/api/tables/{tid}/replay?seat=public").json()
     assert all(not f["view"].get("hand") for f in public["frames"])
     assert server.get(f"/api/tables/{tid}/replay?seat=seven").status_code == 422
+    # A seat the game does not have is named as such, not a server error.
+    for seat in ("2", "9", "99"):
+        r = server.get(f"/api/tables/{tid}/replay?seat={seat}")
+        assert r.status_code == 404 and r.json()["code"] == "no_such_seat", r.text
 
 
 def test_the_summary_gives_each_hand_the_scores_as_they_went_and_who_won(server: LiveServer) -> None:
@@ -90,6 +94,11 @@ def test_a_record_file_replays_and_a_broken_one_is_refused_clearly(server: LiveS
     # The same positions and events; only the log's names differ (a file names no players).
     strip = lambda frames: [{k: v for k, v in f.items() if k != "log"} for f in frames]  # noqa: E731
     assert strip(sent.json()["frames"]) == strip(stored["frames"])
+
+    for seat in (2, 9):
+        r = server.post("/api/replay", {"record": record, "seat": seat})
+        assert r.status_code == 422 and r.json()["code"] == "no_such_seat" and str(seat) in r.json()["message"]
+    assert server.post("/api/replay", {"record": record, "seat": -1}).status_code == 422
 
     broken = json.loads(json.dumps(record))
     broken["hands"][0]["moves"][0] = "play XX m9"

@@ -125,6 +125,11 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
         summary=f"Play {_titles()} online: tables, seats, bots and live play.",
         version="0.1.0",
         lifespan=lifespan,
+        # FastAPI's /docs and /redoc pages load their scripts from a CDN, which the server's own
+        # Content-Security-Policy blocks (they came up blank); allowing them would let a third
+        # party's script run on this origin, beside the players' keys. The schema stays.
+        docs_url=None,
+        redoc_url=None,
         responses={
             400: {"model": Problem},
             401: {"model": Problem},
@@ -397,6 +402,8 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
         ``public``: a spectator's), each with its events and log lines, and the game's summary."""
         definition, record, names = await finished_game(request, table_id)
         which = _replay_seat(seat)
+        if isinstance(which, int) and which >= int(record.get("players", 0)):
+            raise TableError("no_such_seat", f"this game has no seat {which}", 404)
         data = await computed(("frames", table_id, which), lambda: replays.frames(definition, record, which, names))
         return {"table": table_id, "seat": which, **data}
 
@@ -465,6 +472,8 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
         which = _replay_seat(str(body.seat) if body.seat is not None else "public")
         try:
             data = await asyncio.to_thread(replays.frames, definition, record, which, {})
+        except replays.NoSuchSeat as err:
+            raise TableError("no_such_seat", str(err), 422) from None
         except (RecordError, ValueError) as err:
             raise TableError("bad_record", f"this record cannot be replayed: {err}", 422) from None
         return {"table": None, "seat": which, **data}

@@ -32,6 +32,10 @@ def _view(state: GameState, seat: int | str | None) -> dict[str, Any]:
     return view
 
 
+class NoSuchSeat(ValueError):
+    """A replay asked through the eyes of a seat the game does not have."""
+
+
 def frames(
     definition: GameDefinition[Any], record: Mapping[str, Any], seat: int | str | None, names: Mapping[int, str]
 ) -> dict[str, Any]:
@@ -43,6 +47,8 @@ def frames(
     state: GameState | None = None
     progress: list[dict[str, Any]] = []
     for state, move, events in definition.walk(record):
+        if not out and isinstance(seat, int) and not 0 <= seat < state.num_players:
+            raise NoSuchSeat(f"this game has no seat {seat}; its seats are 0 to {state.num_players - 1}")
         views = [e.view(seat if isinstance(seat, int) else None) for e in events]
         out.append(
             {

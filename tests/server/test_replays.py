@@ -155,6 +155,11 @@ def test_play_again_keeps_the_seats_bots_and_options_and_each_player_accepts(ser
     # Bob's seat is kept for him: a stranger cannot take it.
     stranger = server.post(f"/api/tables/{new_id}/seats/1/claim", {"name": "Eve"})
     assert stranger.status_code == 409 and stranger.json()["code"] == "reserved"
+    # ... and the lobby does not offer it to strangers as a free seat.
+    kept = server.get(f"/api/tables/{new_id}").json()["seats"][1]
+    assert kept["open"] and kept["reserved"]
+    assert new_id not in [t["id"] for t in server.get("/api/tables?status=open").json()]
+    assert new_id in [t["id"] for t in server.get("/api/tables?status=live").json()]
     again = server.post(f"/api/tables/{old['id']}/rematch", {"seat": 1, "token": bob})
     assert again.status_code == 200 and f"t={new_id}&seat=1" in again.json()["link"]
     started = server.get(f"/api/tables/{new_id}").json()

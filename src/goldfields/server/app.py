@@ -285,13 +285,15 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
             # list of every live table.
             rows = await mgr.store.tables_by_status(wanted or ("finished",), game, limit + 1, cursor, status == "open")
             page = [_stored_summary(t) for t in rows]
+            if status == "open":  # a seat kept for a rematch's player is not free to strangers
+                page = [t for t in page if any(s["open"] and not s["reserved"] for s in t["seats"])]
         else:
             live = [
                 t
                 for t in mgr.tables.values()
                 if t.status in wanted
                 and (game is None or t.game.name == game)
-                and (status != "open" or any(s.open for s in t.seats))
+                and (status != "open" or any(s.open and not t.kept(s) for s in t.seats))
                 and (cursor is None or (t.created_at, t.id) < cursor)
             ]
             live.sort(key=lambda t: (t.created_at, t.id), reverse=True)
@@ -730,7 +732,8 @@ def _stored_summary(stored: StoredTable) -> dict[str, Any]:
                 "bot": s.bot,
                 "name": s.name,
                 "label": game.seat_label(row.config, s.seat),
-                "open": row.status == "waiting" and s.kind == "human" and s.token_hash is None,
+                "open": (empty := row.status == "waiting" and s.kind == "human" and s.token_hash is None),
+                "reserved": empty and s.seat in row.config.get("reserved", ()),
                 "player": s.player_id,
                 "connected": False,
                 "standin": False,

@@ -102,6 +102,7 @@ class SeatInfo(BaseModel):
     name: str
     label: str
     open: bool
+    reserved: bool = Field(default=False, description="Open, but kept for its player from the game before a rematch.")
     player: str | None = Field(default=None, description="The player profile that took the seat (its public id).")
     connected: bool
     standin: bool

@@ -140,6 +140,10 @@ class LiveTable:
         s = self.seats[seat]
         return s.kind == "bot" or s.standin
 
+    def kept(self, seat: Seat) -> bool:
+        """An empty seat a rematch keeps for the player who sat there: open, but not to strangers."""
+        return seat.open and seat.index in self.config.get("reserved", ())
+
     def summary(self) -> dict[str, Any]:
         state = self.state
         return {
@@ -161,6 +165,7 @@ class LiveTable:
                     "name": s.name,
                     "label": self.game.seat_label(self.config, s.index),
                     "open": s.open,
+                    "reserved": self.kept(s),
                     "player": s.player,
                     "connected": s.present,
                     "standin": s.standin,

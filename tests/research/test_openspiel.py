@@ -464,3 +464,22 @@ def test_digger_chance_nodes_refuse_what_they_cannot_produce():
         certain.apply_action(0)
     assert _snapshot(certain) == before
     certain.apply_action(1)  # the one outcome listed is taken
+
+
+def test_a_player_cannot_call_the_hourglass_on_itself() -> None:
+    from goldfields.core.game import RuleError
+    from goldfields.digger import ROLL, TIMEOUT
+
+    state = pyspiel.load_game("python_goldfields_digger").new_initial_state()
+    rolled = False
+    while state.is_chance_node() or not rolled:  # the first roll lands: the hourglass runs
+        if state.is_chance_node():
+            state.apply_action(state.chance_outcomes()[0][0])
+        else:
+            state.apply_action(ROLL)
+            rolled = True
+    assert TIMEOUT not in state.legal_actions()
+    before = state.serialize()
+    with pytest.raises(RuleError, match=r"G3: timeout is the clock's to call"):
+        state.apply_action(TIMEOUT)
+    assert state.serialize() == before

@@ -111,3 +111,19 @@ def test_after_an_illegal_action_the_wrapper_reports_both_termination_and_trunca
     assert terminated and truncated
     assert all(env.terminations.values()) and all(env.truncations.values())
     assert env.rewards[author] == -1.0
+
+
+def test_an_agent_cannot_call_the_hourglass_on_itself() -> None:
+    # The engine takes Digger's timeout from whoever keeps the clock, whenever the hourglass
+    # runs; an agent's mask never offers it, and sent anyway it is refused with the rule.
+    from goldfields.digger import TIMEOUT
+    from goldfields.research.pettingzoo_env import DiggerAEC
+
+    env = DiggerAEC(players=3)
+    env.reset(seed=1)
+    env.step(int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0]))  # the first roll
+    before = env.match.state.to_json()
+    assert env.observe(env.agent_selection)["action_mask"][TIMEOUT] == 0
+    with pytest.raises(ValueError, match=r"G3: timeout is the clock's to call"):
+        env.step(TIMEOUT)
+    assert env.match.state.to_json() == before

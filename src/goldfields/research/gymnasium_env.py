@@ -84,7 +84,7 @@ from ..bots import make_bot  # noqa: E402
 from ..bots.base import Bot  # noqa: E402
 from ..core.game import RuleError  # noqa: E402
 from .encoding import action_mask, encoding_for  # noqa: E402
-from .tables import DIGGER, DIGGING, Match, Spec, make_env_spec  # noqa: E402
+from .tables import DIGGER, DIGGING, Match, Spec, make_env_spec, refusal  # noqa: E402
 
 
 class GoldfieldsEnv(gymnasium.Env):
@@ -166,13 +166,7 @@ class GoldfieldsEnv(gymnasium.Env):
     def _why_illegal(self, action: int) -> str:
         """The engine's refusal of ``action`` here, which names the rule it breaks. Asked of a
         copy of the game, so that the game is left as it was."""
-        state = self.match.state
-        try:
-            state.clone().apply_action(action)
-        except RuleError as err:
-            return str(err)
-        # The engine would take it, yet no seat may choose it (Digger's timeout is the clock's).
-        return f"{state.action_to_string(action)} is not a move a seat may choose"
+        return str(refusal(self.match.state, action))
 
     def _info(self, **extra: Any) -> dict[str, Any]:
         info = {"action_mask": action_mask(self._legal(), self.table.num_actions), "seat": self.seat}

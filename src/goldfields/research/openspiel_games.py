@@ -87,7 +87,7 @@ from ..digger.options import DiggerOptions  # noqa: E402
 from ..digging.actions import NUM_ACTIONS as DIGGING_ACTIONS  # noqa: E402
 from ..digging.cards import CODES, NUM_CODES  # noqa: E402
 from .observers import GoldfieldsObserver, observation_text  # noqa: E402
-from .tables import DiggerSpec, DiggingSpec, GameSpec  # noqa: E402
+from .tables import DiggerSpec, DiggingSpec, GameSpec, clock_refusal  # noqa: E402
 
 
 def openspiel_name(game: str) -> str:
@@ -273,8 +273,11 @@ class _EngineOSState(pyspiel.State):
         # state as it was (the engine checks the decisions it is handed itself).
         if self._over():
             raise self._game_over(action)
-        if self._core.engine.is_chance_node():
+        engine = self._core.engine
+        if engine.is_chance_node():
             self._check_outcome(action)
+        elif (clock := clock_refusal(engine, action)) is not None:
+            raise clock
         self._apply(action)
 
     def _apply(self, action: int) -> None:

@@ -56,7 +56,7 @@ from pettingzoo.utils import wrappers  # noqa: E402
 
 from ..core.game import RuleError  # noqa: E402
 from .encoding import action_mask, encoding_for  # noqa: E402
-from .tables import DiggerSpec, DiggingSpec, Match, Spec, env_time_model, make_env_spec  # noqa: E402
+from .tables import DiggerSpec, DiggingSpec, Match, Spec, clock_refusal, env_time_model, make_env_spec  # noqa: E402
 
 
 class GoldfieldsAEC(pettingzoo.AECEnv):
@@ -139,6 +139,8 @@ class GoldfieldsAEC(pettingzoo.AECEnv):
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
         try:
+            if (clock := clock_refusal(match.state, int(action))) is not None:
+                raise clock
             match.apply(int(action))
         except RuleError as err:
             raise ValueError(f"illegal action {action} for {agent}: {err}") from None

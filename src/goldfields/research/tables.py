@@ -31,13 +31,39 @@ from typing import Any
 
 from ..core import registry
 from ..core.definition import ParamError, Stamper
-from ..core.game import GameState
+from ..core.game import GameState, RuleError
 from ..digger.definition import DIGGER as DIGGER_GAME
 from ..digging.definition import DIGGING as DIGGING_GAME
 from ..play.driver import Driver
 
 DIGGING = DIGGING_GAME.name
 DIGGER = DIGGER_GAME.name
+
+
+def clock_refusal(state: GameState, action: int) -> RuleError | None:
+    """The refusal of an action the engine takes but no seat may choose (None for any other).
+
+    Digger's timeout is applied by whoever keeps the clock, whenever the hourglass runs: an agent
+    that sent it would end its own turn at a time of its choosing. The engines check every other
+    decision themselves."""
+    if action not in registry.get(state.game_name).clock_actions(state):
+        return None
+    rule = "G3" if state.game_name == DIGGER else "clock"
+    return RuleError(rule, f"{state.action_to_string(action)} is the clock's to call, not a move a seat may choose")
+
+
+def refusal(state: GameState, action: int) -> RuleError | None:
+    """Why a seat may not choose ``action`` now (None: it may), naming the rule it breaks.
+    The engine is asked on a copy, so the game is left as it was."""
+    if action in state.legal_actions():
+        return None
+    if (clock := clock_refusal(state, action)) is not None:
+        return clock
+    try:
+        state.clone().apply_action(action)
+    except RuleError as err:
+        return err
+    return RuleError("action", f"{action} is not a move a seat may choose now")
 
 
 def side_returns(points: Sequence[float], sides: Sequence[Sequence[int]]) -> list[float]:

@@ -372,7 +372,7 @@ class DiggerView {
         { class: { "to-move": seat === view.digger && !view.winners, me: seat === this.me }, "data-seat": seat },
         h(
           "header.seat-head",
-          h("span.seat-name", this.ctx.name(seat)),
+          h("span.seat-name", { title: this.ctx.name(seat) }, h("span.name-text", this.ctx.name(seat))),
           h("span.badges", badges),
           h("span.seat-meta", h("span.crate-card", icon("crate"), " ", side === "white" ? t("dg.whiteCard") : cards[seat]),
             h("span.seat-points", t("dg.pts", { n: view.scores[seat] }))),

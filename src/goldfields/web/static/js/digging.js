@@ -398,8 +398,9 @@ class DiggingView {
         },
         h(
           "header.seat-head",
-          h("span.seat-name", view.to_move === seat ? h("span.turn-dot", { "aria-hidden": "true" }) : null,
-            this.ctx.name(seat)),
+          h("span.seat-name", { title: this.ctx.name(seat) },
+            view.to_move === seat ? h("span.turn-dot", { "aria-hidden": "true" }) : null,
+            h("span.name-text", this.ctx.name(seat))),
           h("span.badges", badges),
           h(
             "span.seat-meta",

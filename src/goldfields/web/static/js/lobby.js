@@ -18,7 +18,7 @@ const els = {
   rulesTabs: document.getElementById("rules-tabs"),
 };
 
-const state = { games: [], tables: [], next: null, form: null, rulesGame: "digging", filters: { status: "live", game: "" }, level: "medium" };
+const state = { games: [], tables: [], next: null, pages: 1, form: null, rulesGame: "digging", filters: { status: "live", game: "" }, level: "medium" };
 
 function name() {
   const value = els.name.value.trim().slice(0, 40);
@@ -365,27 +365,52 @@ function renderTables() {
 }
 
 // The lobby pages: the server sends the newest tables first, and "More" follows its next link.
-async function refreshTables() {
+// A refresh (every 5 s, or the button) reloads as many pages as the visitor has opened, so the
+// tables "More" brought stay listed; a new filter starts again from one page. Each load has a
+// number: an answer that arrives after a newer load started is dropped.
+let loads = 0;
+
+async function loadPages(count) {
+  const load = ++loads;
   try {
-    const page = await api.tables(state.filters);
-    state.tables = page.tables;
+    let page = await api.tables(state.filters);
+    const tables = page.tables;
+    let pages = 1;
+    while (page.next && pages < count) {
+      page = await api.tables(state.filters, page.next);
+      const known = new Set(tables.map((tb) => tb.id));
+      tables.push(...page.tables.filter((tb) => !known.has(tb.id)));
+      pages += 1;
+    }
+    if (load !== loads) return;
+    state.tables = tables;
     state.next = page.next;
+    state.pages = pages;
     renderTables();
+    // For the tests: how many times the list was loaded afresh.
+    document.body.dataset.lobbyLoads = String(Number(document.body.dataset.lobbyLoads || 0) + 1);
   } catch (err) {
-    fill(els.list, h("li.empty.error", errorText(err)));
+    if (load === loads) fill(els.list, h("li.empty.error", errorText(err)));
   }
+}
+
+function refreshTables() {
+  return loadPages(state.pages || 1);
 }
 
 async function moreTables() {
   if (!state.next) return;
+  const load = ++loads;
   try {
     const page = await api.tables(state.filters, state.next);
+    if (load !== loads) return;
     const known = new Set(state.tables.map((tb) => tb.id));
     state.tables = state.tables.concat(page.tables.filter((tb) => !known.has(tb.id)));
     state.next = page.next;
+    state.pages = (state.pages || 1) + 1;
     renderTables();
   } catch (err) {
-    fill(els.list, h("li.empty.error", errorText(err)));
+    if (load === loads) fill(els.list, h("li.empty.error", errorText(err)));
   }
 }
 
@@ -414,7 +439,7 @@ async function start() {
   for (const [id, key] of [["lobby-status", "status"], ["lobby-game", "game"]]) {
     document.getElementById(id).addEventListener("change", (e) => {
       state.filters[key] = e.target.value;
-      refreshTables();
+      loadPages(1);
     });
   }
   document.getElementById("more-tables").addEventListener("click", moreTables);

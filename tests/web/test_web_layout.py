@@ -1,0 +1,88 @@
+"""The client's layout and small behaviours under awkward input: long names, hidden elements,
+the lobby's extra pages. (This module has its own server, so it knows every table listed.)"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from conftest import LiveServer, screenshot
+
+pytestmark = pytest.mark.browser
+
+HUMAN = {"kind": "human"}
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+DESKTOP = {"viewport": {"width": 1280, "height": 800}}
+# Names as long as the server takes, without a place to break: an e-mail address, a wall of Ws.
+LONG_PLAYER = "W" * 40
+LONG_BOT = "rumpelstiltskin.the.miller@example.org"[:40]
+LONG_TABLE = "Ｗ" * 40 + "M" * 40
+
+
+def bot(name: str, spec: str = "random") -> dict[str, Any]:
+    return {"kind": "bot", "bot": spec, "name": name}
+
+
+def fits(page: Any, width: int, what: str) -> None:
+    """Nothing sticks out sideways. On a phone (is_mobile) the window widens to the page, so
+    the page is measured against the width of the screen, not innerWidth."""
+    wide = page.evaluate("document.documentElement.scrollWidth")
+    assert wide <= width, f"{what} scrolls sideways: {wide} px wide on a {width} px screen"
+
+
+def test_long_names_wrap_or_are_cut_and_no_page_scrolls_sideways(new_page: Any, server: LiveServer) -> None:
+    created = server.post("/api/tables", {
+        "game": "digging", "name": LONG_TABLE, "claim": 0, "player_name": LONG_PLAYER,
+        "seats": [HUMAN, bot("B" * 40), HUMAN, bot(LONG_BOT)],
+    })
+    tid = created["table"]["id"]
+    waiting_link = created["you"]["link"]
+    playing = server.post("/api/tables", {
+        "game": "digging", "name": LONG_TABLE, "claim": 0, "player_name": LONG_PLAYER,
+        "seats": [HUMAN, bot("B" * 40), bot("Q" * 40), bot(LONG_BOT)],
+    })
+    for kind, size in (("desktop", DESKTOP), ("phone", PHONE)):
+        width = size["viewport"]["width"]
+        page = new_page(**size)
+        page.goto("/")
+        page.locator(f'li[data-table="{tid}"]').wait_for()
+        fits(page, width, f"the lobby ({kind})")
+        page.goto(waiting_link)
+        page.locator(".seat-list").first.wait_for()
+        fits(page, width, f"a waiting table ({kind})")
+        page.goto(playing["you"]["link"])
+        page.locator(".hand .card").first.wait_for()
+        fits(page, width, f"a table in play ({kind})")
+        # A seat's head cuts a long name, and its title gives it whole.
+        head = page.locator('.seat[data-seat="3"] .seat-name')
+        expect(head).to_have_attribute("title", LONG_BOT)
+        screenshot(page, f"long-names-{kind}", full_page=False)
+
+
+def test_hidden_things_stay_hidden_and_more_tables_survive_the_lobby_refresh(
+    new_page: Any, server: LiveServer
+) -> None:
+    page = new_page()
+    # The replay viewer without a table: no stepping controls that would do nothing.
+    page.goto("/replay.html")
+    expect(page.locator("#controls")).to_be_hidden()
+    # A lobby of one page offers no "More tables" (the server lists 50 a page).
+    listed = len(server.get("/api/tables?status=live&limit=200"))
+    for i in range(max(0, 50 - listed)):
+        server.post("/api/tables", {"game": "digging", "name": f"T{i}", "seats": [HUMAN, bot("Rex")]})
+    page.goto("/")
+    expect(page.locator("#table-list > li.table-item")).to_have_count(50)
+    expect(page.locator("#more-tables")).to_be_hidden()
+    for i in range(5):
+        server.post("/api/tables", {"game": "digging", "name": f"U{i}", "seats": [HUMAN, bot("Rex")]})
+    page.click("#refresh")
+    expect(page.locator("#more-tables")).to_be_visible()
+    page.click("#more-tables")
+    expect(page.locator("#table-list > li.table-item")).to_have_count(55)
+    expect(page.locator("#more-tables")).to_be_hidden()
+    # The next refreshes (every 5 s) reload both pages rather than fall back to the first.
+    loads = int(page.evaluate("document.body.dataset.lobbyLoads"))
+    page.wait_for_function(f"Number(document.body.dataset.lobbyLoads) >= {loads + 2}")
+    expect(page.locator("#table-list > li.table-item")).to_have_count(55)

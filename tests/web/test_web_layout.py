@@ -86,3 +86,36 @@ def test_hidden_things_stay_hidden_and_more_tables_survive_the_lobby_refresh(
     loads = int(page.evaluate("document.body.dataset.lobbyLoads"))
     page.wait_for_function(f"Number(document.body.dataset.lobbyLoads) >= {loads + 2}")
     expect(page.locator("#table-list > li.table-item")).to_have_count(55)
+
+
+CHART = """async (summary) => {
+  const { chart } = await import("/js/summary.js");
+  const fig = chart(summary, [{ seats: [0], label: "Ann" }, { seats: [1], label: "Bob" }]);
+  return {
+    labels: [...fig.querySelectorAll("text.xlabel")].map((e) => e.textContent),
+    points: fig.querySelector("polyline").getAttribute("points").split(" ").length,
+    caption: fig.querySelector("figcaption").textContent,
+  };
+}"""
+
+
+def test_the_score_chart_labels_each_point_with_its_hand_number_0_0_hands_too(new_page: Any) -> None:
+    page = new_page()
+    page.goto("/")
+    page.locator("#table-list").wait_for()
+    hands = [[3, 0], [0, 0], [0, 5], [0, 0], [2, 2]]
+    # What the server sends: the totals each time they change (so not after a 0-0 hand).
+    progress = [{"step": s, "scores": sc} for s, sc in ((1, [0, 0]), (9, [3, 0]), (30, [3, 5]), (51, [5, 7]))]
+    summary = {"game": "digging", "players": 2, "sides": [[0], [1]], "hands": hands, "scores": [5, 7],
+               "winners": [1], "progress": progress}
+    got = page.evaluate(CHART, summary)
+    assert got["labels"] == ["1", "2", "3", "4", "5"]  # hand 5's total drawn at "5", not at "3"
+    assert got["points"] == 6  # the start and every hand
+    assert "Totals after each hand" in got["caption"]
+    # A summary whose hands do not add up to its scores: the score changes, each at its hand.
+    got = page.evaluate(CHART, {**summary, "scores": [6, 7]})
+    assert got["labels"] == ["1", "3", "5"] and got["points"] == 4
+    # A long game labels every few hands, and always the last.
+    many = {**summary, "hands": [[1, 0]] * 41, "scores": [41, 0], "progress": []}
+    labels = page.evaluate(CHART, many)["labels"]
+    assert labels[-1] == "41" and len(labels) <= 21 and labels[:2] == ["3", "6"]

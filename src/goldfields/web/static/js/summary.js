@@ -34,7 +34,8 @@ export function summaryView(summary, name) {
 
 /** A line per side: its total after each hand (Digging) or each change of score (Digger). */
 export function chart(summary, sides) {
-  const points = summary.progress || [];
+  const byHand = summary.hands.length > 1;
+  const { points, labels } = byHand ? handPoints(summary) : { points: summary.progress || [], labels: [] };
   if (points.length < 2) return null;
   const W = 420;
   const H = 200;
@@ -45,7 +46,6 @@ export function chart(summary, sides) {
   const x = (i) => pad.l + (i * (W - pad.l - pad.r)) / (points.length - 1);
   const y = (v) => H - pad.b - ((v - lo) * (H - pad.t - pad.b)) / (top - lo);
   const ticks = [lo, Math.round((lo + top) / 2), top].filter((v, i, a) => a.indexOf(v) === i);
-  const byHand = summary.hands.length > 1;
   return h(
     "figure.score-chart",
     h(
@@ -55,7 +55,7 @@ export function chart(summary, sides) {
         h("line", { x1: pad.l, x2: W - pad.r, y1: y(v), y2: y(v) }),
         h("text", { x: pad.l - 6, y: y(v) + 4, "text-anchor": "end" }, String(v)))),
       byHand
-        ? points.map((_, i) => (i ? h("text.xlabel", { x: x(i), y: H - 8, "text-anchor": "middle" }, String(i)) : null))
+        ? labels.map((label, i) => (label ? h("text.xlabel", { x: x(i), y: H - 8, "text-anchor": "middle" }, label) : null))
         : null,
       series.map((values, k) => h(`g.series.series-${k}`,
         h("polyline", { points: values.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ") }),
@@ -65,4 +65,28 @@ export function chart(summary, sides) {
       h("span.muted", byHand ? t("sum.axisHands") : t("sum.axisTurns")),
       h("span.legend", sides.map((sd, k) => h(`span.key.series-${k}`, sd.label)))),
   );
+}
+
+/**
+ * The totals after each hand, from the hands' points: a point for every hand, a 0-0 hand too,
+ * each labelled with its hand's number (the first point is the start, unlabelled). With many
+ * hands only every few are labelled, and always the last. If the hands do not add up to the
+ * final scores (a summary from another version of the server), the score changes of
+ * summary.progress are drawn, each labelled with the hand whose totals it shows.
+ */
+function handPoints(summary) {
+  const n = summary.players;
+  const totals = [new Array(n).fill(0)];
+  for (const hand of summary.hands) totals.push(totals[totals.length - 1].map((v, s) => v + (hand[s] || 0)));
+  const same = (a, b) => a.length === b.length && a.every((v, s) => v === (b[s] || 0));
+  const every = Math.max(1, Math.ceil(summary.hands.length / 20));
+  const label = (k, last) => (k > 0 && (k === last || k % every === 0) ? String(k) : "");
+  if (same(totals[totals.length - 1], summary.scores)) {
+    const last = totals.length - 1;
+    return { points: totals.map((scores) => ({ scores })), labels: totals.map((_, k) => label(k, last)) };
+  }
+  const points = summary.progress || [];
+  // A change of score follows the first hand whose totals it shows (a 0-0 hand changes nothing).
+  const hands = points.map((p) => totals.findIndex((tot) => same(tot, p.scores)));
+  return { points, labels: hands.map((k) => (k > 0 ? String(k) : "")) };
 }

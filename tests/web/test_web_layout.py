@@ -3,10 +3,15 @@ the lobby's extra pages. (This module has its own server, so it knows every tabl
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
+from webplay import wait_until
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
 
 from conftest import LiveServer, screenshot
 
@@ -119,3 +124,52 @@ def test_the_score_chart_labels_each_point_with_its_hand_number_0_0_hands_too(ne
     many = {**summary, "hands": [[1, 0]] * 41, "scores": [41, 0], "progress": []}
     labels = page.evaluate(CHART, many)["labels"]
     assert labels[-1] == "41" and len(labels) <= 21 and labels[:2] == ["3", "6"]
+
+
+def test_an_old_link_to_a_finished_table_shows_its_result_replay_and_record(
+    new_page: Any, tmp_path: Path
+) -> None:
+    # A server that archives a finished table at once (--keep-finished 0).
+    archive = LiveServer(tmp_path / "archive.db", bot_delay=0.0, keep_finished=0.0, sweep_every=0.2).start()
+    try:
+        created = archive.post("/api/tables", {"game": "digger", "name": "Old game",
+                                               "seats": [bot("Rex"), bot("Sal")]})
+        tid = created["table"]["id"]
+        wait_until(lambda: archive.get(f"/api/tables/{tid}")["status"] == "finished", timeout=120)
+        wait_until(lambda: not_live(archive, tid), timeout=120)
+        page = new_page()
+        page.goto(f"{archive.base}/table.html?t={tid}")
+        result = page.locator("#notice .notice.archived")
+        expect(result).to_be_visible()
+        expect(result.locator("h2")).to_contain_text("Game over")
+        expect(result.locator(".hands-table tr.total")).to_be_visible()
+        expect(result.get_by_role("link", name="Watch the replay")).to_have_attribute("href", f"/replay.html?t={tid}")
+        expect(result.get_by_role("link", name="Game record")).to_have_attribute("href", f"/api/tables/{tid}/record")
+        expect(page.locator("#table-name")).to_contain_text("Old game")
+        assert "does not exist" not in page.locator("#notice").inner_text()
+        screenshot(page, "archived-table-link", full_page=False)
+        # A table that never was is still said not to exist.
+        page.goto(f"{archive.base}/table.html?t=NoSuchTb")
+        expect(page.locator("#notice")).to_contain_text("This table does not exist")
+    finally:
+        archive.stop()
+
+
+def not_live(server: LiveServer, tid: str) -> bool:
+    """The server has archived the table: its socket closes with 4404 (no such live table)."""
+    try:
+        with connect(f"ws://127.0.0.1:{server.port}/api/tables/{tid}/ws", open_timeout=30) as ws:
+            ws.send(json.dumps({"type": "hello"}))
+            while json.loads(ws.recv(timeout=30)).get("type") != "update":
+                pass
+            return False
+    except ConnectionClosed as closed:
+        return closed.rcvd is not None and closed.rcvd.code == 4404
+
+
+def test_an_address_that_cannot_name_a_table_is_refused_at_once(new_page: Any) -> None:
+    page = new_page()
+    for bad in ("a%2Fb", "a%20b", "x" * 40):
+        page.goto(f"/table.html?t={bad}")
+        expect(page.locator("#notice")).to_contain_text("This table does not exist")
+        expect(page.locator("#conn")).to_have_attribute("data-status", "gone")

@@ -155,6 +155,7 @@ const en = {
   "conn.online": "online",
   "conn.offline": "offline: retrying in {n} s",
   "conn.gone": "table not found",
+  "conn.finished": "game over",
   "conn.notSent": "Not connected: the move was not sent. Reconnecting…",
 
   "err.stale": "The table had moved on: catching up.",
@@ -293,6 +294,7 @@ const en = {
   "table.backLobby": "Back to the lobby",
   "table.noToken": "This browser holds no key for seat {n}: you are watching. Open your seat link again to play.",
   "table.notFound": "This table does not exist (any more).",
+  "table.archived": "This game is over: here is its result.",
   "table.noTable": "No table given.",
   "table.moveClock": "{n} s to move",
 
@@ -624,6 +626,7 @@ const fr = {
   "conn.online": "en ligne",
   "conn.offline": "hors ligne : nouvel essai dans {n} s",
   "conn.gone": "table introuvable",
+  "conn.finished": "partie terminée",
   "conn.notSent": "Pas de connexion : le coup n'a pas été envoyé. Reconnexion…",
 
   "err.stale": "La partie avait avancé : mise à jour.",
@@ -762,6 +765,7 @@ const fr = {
   "table.backLobby": "Retour à l'accueil",
   "table.noToken": "Ce navigateur n'a pas de clé pour la place {n} : vous regardez. Rouvrez votre lien de place pour jouer.",
   "table.notFound": "Cette table n'existe pas (ou plus).",
+  "table.archived": "Cette partie est terminée : voici son résultat.",
   "table.noTable": "Aucune table indiquée.",
   "table.moveClock": "{n} s pour jouer",
 
@@ -1093,6 +1097,7 @@ const de = {
   "conn.online": "online",
   "conn.offline": "offline: neuer Versuch in {n} s",
   "conn.gone": "Tisch nicht gefunden",
+  "conn.finished": "Spiel vorbei",
   "conn.notSent": "Keine Verbindung: der Zug wurde nicht gesendet. Verbinde neu…",
 
   "err.stale": "Das Spiel war schon weiter: wird nachgeholt.",
@@ -1231,6 +1236,7 @@ const de = {
   "table.backLobby": "Zurück zur Lobby",
   "table.noToken": "Dieser Browser hat keinen Schlüssel für Platz {n}: du schaust zu. Öffne deinen Platz-Link erneut, um zu spielen.",
   "table.notFound": "Diesen Tisch gibt es nicht (mehr).",
+  "table.archived": "Dieses Spiel ist vorbei: hier ist sein Ergebnis.",
   "table.noTable": "Kein Tisch angegeben.",
   "table.moveClock": "{n} s für den Zug",
 

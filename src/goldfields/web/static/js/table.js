@@ -14,6 +14,8 @@ installIcons();
 
 const params = new URLSearchParams(window.location.search);
 const tableId = params.get("t");
+// What the server's table ids are made of (secrets.token_urlsafe): anything else is no table.
+const TABLE_ID = /^[A-Za-z0-9_-]{1,32}$/;
 const els = {
   name: document.getElementById("table-name"),
   game: document.getElementById("game"),
@@ -94,9 +96,53 @@ function onStatus(status, detail) {
   }[status];
   els.conn.dataset.status = status;
   els.conn.textContent = text;
-  if (status === "gone") {
-    fill(els.notice, h("div.notice.error", t("table.notFound"), " ", h("a", { href: "/" }, t("table.backLobby"))));
+  if (status === "gone") showGone();
+}
+
+function notFound() {
+  fill(els.notice, h("div.notice.error", t("table.notFound"), " ", h("a", { href: "/" }, t("table.backLobby"))));
+}
+
+/**
+ * The socket says the table is not live. A finished table the server no longer keeps live
+ * (--keep-finished) still has its result, replay and record: show those, which is what
+ * someone following an old link to it wants; anything else does not exist.
+ */
+async function showGone() {
+  let table;
+  let summary;
+  try {
+    table = await api.table(tableId);
+    if (table.status !== "finished") return notFound();
+    summary = await api.summary(tableId);
+  } catch {
+    return notFound();
   }
+  const name = (seat) => summary.names?.[seat] || table.seats[seat]?.name || t("table.seatN", { n: seat });
+  const gameLabel = t(`game.${table.game}`);
+  fill(els.name, table.name || gameLabel, " ", h("span.game-tag", gameLabel));
+  document.title = `${table.name || gameLabel} · goldfields`;
+  els.conn.dataset.status = "finished";
+  els.conn.textContent = t("conn.finished");
+  const winners = (summary.winners || []).map(name).join(" & ");
+  const key = `${table.game === "digger" ? "dg" : "dig"}.gameOver${(summary.winners || []).length === 1 ? "One" : ""}`;
+  const id = encodeURIComponent(tableId);
+  const seat = state.seat !== null ? `&seat=${state.seat}` : "";
+  fill(
+    els.notice,
+    h(
+      "section.notice.archived",
+      h("h2", winners ? t(key, { winners, names: winners }) : t("table.archived")),
+      winners ? h("p.muted", t("table.archived")) : null,
+      summaryView(summary, name),
+      h(
+        "div.actions",
+        h("a.btn.primary", { href: `/replay.html?t=${id}${seat}` }, t("replay.watch")),
+        h("a.btn", { href: `/api/tables/${id}/record`, download: `goldfields-${tableId}.json` }, t("table.record")),
+        h("a.btn.ghost", { href: "/" }, t("table.backLobby")),
+      ),
+    ),
+  );
 }
 
 async function onMessage(msg) {
@@ -565,6 +611,14 @@ function start() {
   setInterval(tickClock, 500);
   if (!tableId) {
     fill(els.notice, h("div.notice.error", t("table.noTable"), " ", h("a", { href: "/" }, t("table.backLobby"))));
+    return;
+  }
+  if (!TABLE_ID.test(tableId)) {
+    // Not a table id at all ("a/b" from an address cut or pasted wrong): said at once, not
+    // retried for ever as if the server were away.
+    els.conn.dataset.status = "gone";
+    els.conn.textContent = t("conn.gone");
+    notFound();
     return;
   }
   readSeat();

@@ -173,3 +173,43 @@ def test_an_address_that_cannot_name_a_table_is_refused_at_once(new_page: Any) -
         page.goto(f"/table.html?t={bad}")
         expect(page.locator("#notice")).to_contain_text("This table does not exist")
         expect(page.locator("#conn")).to_have_attribute("data-status", "gone")
+
+
+def test_a_refused_chat_message_stays_in_the_input_and_is_told_once(new_page: Any, tmp_path: Path) -> None:
+    # A server with its rate limits on, two chat messages a minute.
+    strict = LiveServer(tmp_path / "strict.db", bot_delay=0.05, rate_limits=True, chat_rate="2/minute").start()
+    try:
+        created = strict.post("/api/tables", {"game": "digging", "seats": [HUMAN, bot("Rex")], "claim": 0,
+                                              "player_name": "Ann"})
+        page = new_page()
+        refusals: list[str] = []
+        page.on("websocket", lambda ws: ws.on(
+            "framereceived", lambda frame: refusals.append(frame) if '"rate_limited"' in str(frame) else None))
+        page.goto(f"{strict.base}{created['you']['link']}")
+        chat = page.locator("#chat-input")
+        for text in ("one", "two"):
+            chat.fill(text)
+            chat.press("Enter")
+            expect(page.locator("#chat-list li", has_text=text)).to_have_count(1)
+            expect(chat).to_have_value("")
+        chat.fill("three")
+        chat.press("Enter")
+        notice = page.locator(".toast-error")
+        expect(notice).to_have_count(1)
+        expect(chat).to_have_value("three")  # refused: the text is kept to send later
+        text = notice.inner_text()
+        assert text.lower().count("slow down") == 1 and "too many" in text, text
+        for _ in range(4):
+            chat.press("Enter")
+            expect(chat).to_have_value("three")
+        # (Playwright hands over the frames while it runs, so the wait is the page's own.)
+        for _ in range(1800):
+            if len(refusals) >= 5:
+                break
+            page.wait_for_timeout(50)
+        assert len(refusals) >= 5, refusals
+        page.evaluate("new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+        expect(page.locator(".toast-error")).to_have_count(1)  # the same refusal, not stacked
+        expect(page.locator("#chat-list li", has_text="three")).to_have_count(0)
+    finally:
+        strict.stop()

@@ -78,10 +78,15 @@ export function toast(text, kind = "info", ms = 4000) {
     toastBox = h("div.toasts", { role: "status", "aria-live": "polite" });
     document.body.append(toastBox);
   }
-  const item = h(`div.toast.toast-${kind}`, { role: kind === "error" ? "alert" : null }, text);
-  toastBox.append(item);
-  setTimeout(() => item.classList.add("leaving"), ms);
-  setTimeout(() => item.remove(), ms + 400);
+  // The same message again (a refusal repeated) is not stacked: the one shown stays longer.
+  const same = [...toastBox.children].find((el) => !el.classList.contains("leaving")
+    && el.classList.contains(`toast-${kind}`) && el.textContent === (text instanceof Node ? text.textContent : String(text)));
+  const item = same || h(`div.toast.toast-${kind}`, { role: kind === "error" ? "alert" : null }, text);
+  if (!same) toastBox.append(item);
+  clearTimeout(item.leaveTimer);
+  clearTimeout(item.removeTimer);
+  item.leaveTimer = setTimeout(() => item.classList.add("leaving"), ms);
+  item.removeTimer = setTimeout(() => item.remove(), ms + 400);
   return item;
 }
 

@@ -1632,7 +1632,9 @@ function reasonText(err) {
 export function errorText(err) {
   const code = err.code || "other";
   const reason = code === "illegal" ? reasonText(err) : null;
-  const message = reason || err.message || "";
+  let message = reason || err.message || "";
+  // The server's refusal may already start with "slow down:" ("Slow down: slow down: ..." else).
+  if (code === "rate_limited") message = message.replace(/^slow down:\s*/i, "");
   if (code === "illegal" && (err.rule === "turn" || err.rule === "end")) return t(`err.${err.rule}`);
   const key = `err.${code}`;
   if (STRINGS.en[key]) return t(key, { message });

@@ -44,6 +44,7 @@ const state = {
   deadline: null,
   myTurn: false,
   chat: [],
+  chatPending: null, // the text of a chat message sent and not yet seen back
 };
 
 function readSeat() {
@@ -153,6 +154,7 @@ async function onMessage(msg) {
       renderChat();
     }
   } else if (msg.type === "chat") {
+    if (msg.seat === state.seat && state.chatPending !== null && msg.text === state.chatPending) state.chatPending = null;
     state.chat.push(msg);
     if (state.chat.length > 100) state.chat.splice(0, state.chat.length - 100);
     renderChat();
@@ -172,6 +174,12 @@ async function onMessage(msg) {
       return;
     }
     if (msg.code === "no_such_table") return; // the socket reports "gone"
+    if (state.chatPending !== null && ["rate_limited", "too_long", "bad_message"].includes(msg.code)) {
+      // The chat message just sent was refused (too many, too long): its text comes back to
+      // the input to be sent again, unless something new was typed meanwhile.
+      if (!els.chatInput.value) els.chatInput.value = state.chatPending;
+      state.chatPending = null;
+    }
     toast(errorText(msg), "error");
   }
 }
@@ -604,7 +612,10 @@ function start() {
   els.chatForm.addEventListener("submit", (e) => {
     e.preventDefault();
     const text = els.chatInput.value.trim();
-    if (text && sendChat({ text })) els.chatInput.value = "";
+    if (text && sendChat({ text })) {
+      state.chatPending = text;
+      els.chatInput.value = "";
+    }
   });
   renderNotifyButton();
   document.addEventListener("keydown", onKey);

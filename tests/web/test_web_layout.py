@@ -213,3 +213,22 @@ def test_a_refused_chat_message_stays_in_the_input_and_is_told_once(new_page: An
         expect(page.locator("#chat-list li", has_text="three")).to_have_count(0)
     finally:
         strict.stop()
+
+
+def test_a_player_page_with_ratings_fits_a_phone(new_page: Any) -> None:
+    # A profile as the server gives it, with ratings on every ladder and a game or two.
+    ratings = [{"game": g, "mode": m, "rating": 1234.5, "games": 1234, "wins": 987}
+               for g, m in (("digging", "partnership"), ("digging", "3p"), ("digger", "4p"))]
+    history = [{"won": i % 2 == 0, "game": "digging", "mode": "partnership", "score": 61, "rating_before": 10.25,
+                "rating_after": 12.5, "finished_at": 1_790_000_000, "table": "AbCdEfGh", "seat": 0} for i in range(3)]
+    profile = {"id": "p1", "name": LONG_PLAYER, "bot": None, "ratings": ratings, "history": history}
+    page = new_page(**PHONE)
+    page.route("**/api/players/p1", lambda route: route.fulfill(json=profile))
+    page.goto("/player.html?id=p1")
+    page.locator("table.ratings").wait_for()
+    fits(page, 390, "the player page")
+    # Figures and words are kept whole (the table scrolls in its box if it must).
+    one_line = "(e) => e.scrollHeight < 2.2 * parseFloat(getComputedStyle(e).lineHeight)"
+    for cell in page.locator("table.ratings :is(td, th)").all():
+        assert cell.evaluate(one_line), f"{cell.inner_text()!r} is broken over lines"
+    screenshot(page, "phone-player")

@@ -16,13 +16,13 @@ function render() {
   const own = mine && mine.id === profile.id;
   document.title = `${profile.name} · goldfields`;
   const ratings = profile.ratings.length
-    ? h("table.score-table.ratings",
+    ? h("div.table-scroll", h("table.score-table.ratings",
       h("thead", h("tr", h("th", t("board.game")), h("th", t("board.mode")), h("th", t("board.rating")),
         h("th", t("board.games")), h("th", t("board.wins")))),
       h("tbody", profile.ratings.map((r) => h("tr",
         h("th", h("a", { href: `/leaderboard.html?game=${r.game}&mode=${r.mode}` }, t(`game.${r.game}`))),
         h("td", modeText(r.mode)), h("td.num", num(r.rating, 1, true)), h("td.num", String(r.games)), h("td.num", String(r.wins)))),
-      ))
+      )))
     : h("p.muted", t("player.noRatings"));
   const history = profile.history.length
     ? h("ol.history", profile.history.map((g) => h("li",

@@ -232,3 +232,48 @@ def test_a_player_page_with_ratings_fits_a_phone(new_page: Any) -> None:
     for cell in page.locator("table.ratings :is(td, th)").all():
         assert cell.evaluate(one_line), f"{cell.inner_text()!r} is broken over lines"
     screenshot(page, "phone-player")
+
+
+def test_on_a_phone_a_rule_options_box_stays_beside_its_text(new_page: Any) -> None:
+    page = new_page(**PHONE)
+    page.goto("/")
+    options = page.locator("#create-form .options .check")
+    expect(options.first).to_be_attached()
+    for option in options.all():
+        box = option.locator("input").bounding_box()
+        text = option.locator("span").bounding_box()
+        assert box and text and box["x"] + box["width"] <= text["x"] and box["y"] < text["y"] + text["height"], \
+            option.inner_text()
+    fits(page, 390, "the lobby's form")
+
+
+def test_a_costly_move_clicked_in_the_replay_brings_the_board_into_sight(
+    new_page: Any, server: LiveServer, tmp_path: Path
+) -> None:
+    created = server.post("/api/tables", {"game": "digger", "seats": [bot("Rex"), bot("Sal")]})
+    tid = created["table"]["id"]
+    wait_until(lambda: server.get(f"/api/tables/{tid}")["status"] == "finished", timeout=300)
+    record = server.get(f"/api/tables/{tid}/record")
+    steps = len(server.get(f"/api/tables/{tid}/replay?seat=0")["frames"]) - 1
+    record_file, analysis_file = tmp_path / "game.json", tmp_path / "analysis.json"
+    record_file.write_text(json.dumps(record))
+    decisions = [{"step": s, "played": "roll", "best": "stop", "drop": 0.3 + s / (10 * steps)}
+                 for s in range(1, steps + 1, max(1, steps // 12))]
+    analysis_file.write_text(json.dumps({"seat": 0, "decisions": decisions}))
+    page = new_page(viewport={"width": 1280, "height": 640})
+
+    def digger_analysed(route: Any) -> None:  # a Digger game played quickest; its analysis is made up
+        games = route.fetch().json()
+        route.fulfill(json=[{**g, "analysis": g.get("analysis") or "made up"} for g in games])
+
+    page.route("**/api/games", digger_analysed)
+    page.goto("/replay.html")
+    page.set_input_files("#record-file", str(record_file))
+    page.locator("#analysis-panel").wait_for()
+    page.set_input_files("#an-file", str(analysis_file))
+    page.wait_for_function("document.body.dataset.analysis === 'done'")
+    last = page.locator("#an-list li button").last
+    last.click()  # Playwright scrolls the list item into sight first, the board out of it
+    page.wait_for_function(f"document.body.dataset.step === '{decisions[0]['step']}'")
+    expect(page.locator("#controls")).to_be_in_viewport()
+    expect(page.locator("#game")).to_be_in_viewport()

@@ -3,7 +3,7 @@
 // The address keeps the table, the eyes and the step, so each position has its own link.
 
 import { api } from "./api.js";
-import { fill, h, icon, toast } from "./dom.js";
+import { fill, h, icon, reducedMotion, toast } from "./dom.js";
 import { applyI18n, errorText, initLanguagePicker, onLanguage, t } from "./i18n.js";
 import { installIcons } from "./icons.js";
 import { narrate } from "./narrate.js";
@@ -228,7 +228,7 @@ function renderAnalysis() {
       { dataset: { step: String(d.step) }, class: { current: d.step === state.step } },
       h(
         "button",
-        { type: "button", onclick: () => show(d.step) },
+        { type: "button", onclick: () => showCostly(d.step) },
         h("span.an-step", t("replay.step", { n: d.step + 1, total: frames.length })),
         h("code", d.played),
         h("span.an-best", t("an.best", { best: d.best })),
@@ -237,6 +237,19 @@ function renderAnalysis() {
     ),
   );
   fill(els.anList, items);
+}
+
+/** A costly move from the list: the board at that move, brought into sight (on a desktop the
+ * list can be far down the side column, below the board's top). */
+async function showCostly(step) {
+  await show(step);
+  const top = els.controls.getBoundingClientRect().top;
+  const sticky = document.querySelector(".topbar");
+  const below = sticky && getComputedStyle(sticky).position === "sticky" ? sticky.getBoundingClientRect().bottom : 0;
+  if (top < below || top > window.innerHeight * 0.5) {
+    els.controls.style.scrollMarginTop = `${below + 8}px`;
+    els.controls.scrollIntoView({ block: "start", behavior: reducedMotion() ? "auto" : "smooth" });
+  }
 }
 
 function setAnalysis(analysis) {

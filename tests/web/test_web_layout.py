@@ -277,3 +277,23 @@ def test_a_costly_move_clicked_in_the_replay_brings_the_board_into_sight(
     page.wait_for_function(f"document.body.dataset.step === '{decisions[0]['step']}'")
     expect(page.locator("#controls")).to_be_in_viewport()
     expect(page.locator("#game")).to_be_in_viewport()
+
+
+def test_hand_numbers_keep_to_one_line_in_a_narrow_game_summary(new_page: Any) -> None:
+    page = new_page(**PHONE)
+    page.goto("/")
+    page.locator("#table-list").wait_for()
+    lines = page.evaluate("""async (long) => {
+      const { summaryView } = await import("/js/summary.js");
+      const box = document.createElement("div");
+      box.className = "modal";
+      box.style.width = "340px";
+      const names = [long, "Bob", long + "2", "Dan"];
+      const summary = { game: "digging", players: 4, sides: [[0, 2], [1, 3]],
+        hands: [[10, 5, 10, 5], [3, 30, 3, 30]], scores: [13, 35, 13, 35], winners: [1, 3], progress: [] };
+      box.append(summaryView(summary, (s) => names[s]));
+      document.body.append(box);
+      return [...box.querySelectorAll(".hands-table tbody th")].map((th) =>
+        [th.textContent, Math.round(th.getBoundingClientRect().height / parseFloat(getComputedStyle(th).lineHeight))]);
+    }""", LONG_PLAYER)
+    assert lines[0][0] == "Hand 1" and all(n <= 1 for _, n in lines), lines

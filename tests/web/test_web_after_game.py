@@ -124,6 +124,16 @@ def test_game_over_shows_every_hand_a_chart_and_play_again_is_accepted_seat_by_s
     new_id = a.evaluate("new URLSearchParams(location.search).get('t')")
     assert new_id != tid
     assert server.get(f"/api/tables/{new_id}")["status"] == "waiting"
+    # Bob's seat is kept for him: a stranger is offered no way into it, at the table or in the lobby.
+    eve = new_page()
+    eve.goto(f"/table.html?t={new_id}")
+    eve.locator(".seat-list .kept").wait_for()
+    assert "kept for its player" in eve.locator(".seat-list").inner_text()
+    assert eve.locator("button.claim").count() == 0
+    eve.goto("/")
+    listed = eve.locator("#table-list > li", has_text="seat 1 kept for its player")
+    listed.first.wait_for()
+    assert listed.locator("button.join").count() == 0
     offer = b.locator(".notice.rematch")
     offer.wait_for()
     assert "Ann wants to play again" in offer.inner_text()

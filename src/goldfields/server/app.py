@@ -899,7 +899,7 @@ class Session:
             return self.error("spectator", "spectators watch; only the players at the table chat")
         refused = self.rates.check("chat", self.client)
         if refused is not None:
-            return self.error(refused.code, f"slow down: {refused.message}", retry_after=refused.retry_after)
+            return self.error(refused.code, refused.message, retry_after=refused.retry_after)
         try:
             await self.access.chat(self.seat, msg.get("text"), msg.get("phrase"))
         except TableError as err:

@@ -258,6 +258,7 @@ const en = {
   "lobby.open": "Open the table",
   "lobby.resume": "Back to seat {n}",
   "lobby.openSeatN": "seat {n} open",
+  "lobby.keptSeatN": "seat {n} kept for its player",
   "rules.heading": "The rules in short",
   "rules.title": "{game}: the rules in short",
 
@@ -280,6 +281,7 @@ const en = {
   "table.waitingFor": "Waiting for {n} more player(s)",
   "table.takeSeat": "Take seat {n}",
   "table.openSeat": "open",
+  "table.keptSeat": "kept for its player from the last game",
   "table.watching": "You are watching this table.",
   "table.playSeat": "Play my seat {n}",
   "table.botStandsIn": "A bot is playing for you while you were away.",
@@ -729,6 +731,7 @@ const fr = {
   "lobby.open": "Ouvrir la table",
   "lobby.resume": "Revenir à la place {n}",
   "lobby.openSeatN": "place {n} libre",
+  "lobby.keptSeatN": "place {n} gardée pour son joueur",
   "rules.heading": "Les règles en bref",
   "rules.title": "{game} : les règles en bref",
 
@@ -751,6 +754,7 @@ const fr = {
   "table.waitingFor": "Encore {n} joueur(s) attendu(s)",
   "table.takeSeat": "Prendre la place {n}",
   "table.openSeat": "libre",
+  "table.keptSeat": "gardée pour son joueur de la partie précédente",
   "table.watching": "Vous regardez cette table.",
   "table.playSeat": "Jouer ma place {n}",
   "table.botStandsIn": "Un robot a joué pour vous pendant votre absence.",
@@ -1200,6 +1204,7 @@ const de = {
   "lobby.open": "Tisch öffnen",
   "lobby.resume": "Zurück zu Platz {n}",
   "lobby.openSeatN": "Platz {n} frei",
+  "lobby.keptSeatN": "Platz {n} für seinen Spieler reserviert",
   "rules.heading": "Die Regeln in Kürze",
   "rules.title": "{game}: die Regeln in Kürze",
 
@@ -1222,6 +1227,7 @@ const de = {
   "table.waitingFor": "Es fehlen noch {n} Spieler",
   "table.takeSeat": "Platz {n} nehmen",
   "table.openSeat": "frei",
+  "table.keptSeat": "für den Spieler der letzten Partie reserviert",
   "table.watching": "Du schaust an diesem Tisch zu.",
   "table.playSeat": "Meinen Platz {n} spielen",
   "table.botStandsIn": "Ein Bot hat für dich gespielt, während du weg warst.",
@@ -1632,9 +1638,7 @@ function reasonText(err) {
 export function errorText(err) {
   const code = err.code || "other";
   const reason = code === "illegal" ? reasonText(err) : null;
-  let message = reason || err.message || "";
-  // The server's refusal may already start with "slow down:" ("Slow down: slow down: ..." else).
-  if (code === "rate_limited") message = message.replace(/^slow down:\s*/i, "");
+  const message = reason || err.message || "";
   if (code === "illegal" && (err.rule === "turn" || err.rule === "end")) return t(`err.${err.rule}`);
   const key = `err.${code}`;
   if (STRINGS.en[key]) return t(key, { message });

@@ -330,15 +330,17 @@ function renderTables() {
     shown.map((tb) => {
       const mine = mySeats(tb.id).filter((s) => s < tb.players);
       const seats = tb.seats.map((s) =>
-        h(`span.chip${s.open ? ".open" : ""}`,
+        h(`span.chip${s.open && !s.reserved ? ".open" : ""}`,
           s.kind === "bot" ? icon("bot") : icon("user"), " ",
-          s.open ? t("lobby.openSeatN", { n: s.seat }) : s.name || t("table.seatN", { n: s.seat })));
+          s.reserved ? t("lobby.keptSeatN", { n: s.seat })
+            : s.open ? t("lobby.openSeatN", { n: s.seat }) : s.name || t("table.seatN", { n: s.seat })));
       const buttons = [];
       if (mine.length && tb.status !== "finished") {
         buttons.push(h("a.btn.primary", { href: seatLink(tb.id, mine[0]) }, t("lobby.resume", { n: mine[0] })));
       }
       if (tb.status === "waiting") {
-        for (const s of tb.seats.filter((x) => x.open)) {
+        // A seat kept for a rematch's player is not a stranger's to join.
+        for (const s of tb.seats.filter((x) => x.open && !x.reserved)) {
           buttons.push(h("button.btn.primary.join", { type: "button", "data-seat": s.seat,
             onclick: (e) => join(tb, s.seat, e.currentTarget) }, t("lobby.join", { n: s.seat })));
         }

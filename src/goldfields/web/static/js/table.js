@@ -418,6 +418,7 @@ function renderNotice() {
       let what;
       if (s.kind === "bot") what = h("span", icon("bot"), " ", s.name || t("common.bot"));
       else if (!s.open) what = h("span", icon("user"), " ", seatName(s.seat), s.seat === state.seat ? ` (${t("common.you")})` : "");
+      else if (s.reserved) what = h("span.muted.kept", t("table.keptSeat"));
       else if (state.seat === null) {
         what = h(
           "button.btn.primary.claim",

@@ -262,3 +262,11 @@ def test_no_page_of_the_server_loads_another_sites_script(server: LiveServer) ->
         assert server.get(path).status_code == 404, path
     schema = server.get("/openapi.json")
     assert schema.status_code == 200 and "/api/tables" in schema.json()["paths"]
+
+
+def test_pages_answer_head_as_they_answer_get(server: LiveServer) -> None:
+    for path in ("/", "/index.html", "/table.html"):
+        head = httpx.head(f"{server.base}{path}", timeout=10)
+        assert head.status_code == 200 and head.content == b"", path
+        assert head.headers["content-type"].startswith("text/html")
+    assert httpx.head(f"{server.base}/nope.html", timeout=10).status_code == 404

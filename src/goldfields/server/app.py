@@ -652,7 +652,8 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
 
         # A GET route rather than a mount at "/": a mount would also swallow
         # other methods on /api paths and answer them as a file server would.
-        @app.get("/{path:path}", include_in_schema=False)
+        # HEAD too: link checkers and uptime monitors ask pages with it.
+        @app.api_route("/{path:path}", methods=["GET", "HEAD"], include_in_schema=False)
         async def client(request: Request, path: str) -> Any:
             if path.startswith("api/"):
                 # An API path that takes other methods only (POST /api/replay): 405 with Allow,

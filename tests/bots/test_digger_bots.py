@@ -10,6 +10,7 @@ from goldfields.bots import make_bot
 from goldfields.clocks import DEFAULT_TIME_MODEL, TimeModel
 from goldfields.core.game import GameState
 from goldfields.digger import new_game
+from goldfields.digger.options import DiggerOptions
 
 SPECS = ["random", "heuristic", "search:iterations=8", "ismcts:iterations=15"]
 
@@ -87,6 +88,35 @@ def test_heuristic_rolls_early_and_stops_when_the_sand_is_nearly_out() -> None:
         state.apply_chance("BBYYK")
     assert decisions[0] == 0  # 4 s in, with a haul worth 15: roll on
     assert decisions[-1] == 1  # 26 s in: stop
+
+
+def test_the_heuristic_plans_with_the_tables_hourglass_not_thirty_seconds() -> None:
+    # The same unlucky turn at a 15 s table and at the usual 30 s: the bot stops far sooner at
+    # the short one (it planned with 30 s everywhere, and at 20 s lost nearly every haul).
+    def first_stop(limit: float) -> float:
+        bot = make_bot("heuristic", "digger")
+        state = new_game(3, options=DiggerOptions(time_limit=limit))
+        state.apply_action(0, at=0)
+        state.apply_chance("YRGWK")
+        for t, move in enumerate(["take Y", "take R", "take G", "take W"], start=1):
+            state.apply_action(state.string_to_action(move), at=float(t))
+        at = 4.0
+        while bot.act(state.view(0), random.Random(0)) == 0:
+            at += 2.0
+            state.apply_action(0, at=at)
+            state.apply_chance("BBYYK")
+        return at
+
+    assert first_stop(15.0) < 15.0 <= first_stop(30.0)
+
+
+def test_heuristics_finish_a_game_at_a_short_hourglass() -> None:
+    from goldfields.play.driver import play_game
+
+    bots = [make_bot("heuristic", "digger") for _ in range(3)]
+    final = play_game(lambda: new_game(3, options=DiggerOptions(time_limit=20.0)), bots, random.Random(1),
+                      clock=TimeModel(jitter=0.2), max_steps=20_000)
+    assert final.is_terminal()
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])

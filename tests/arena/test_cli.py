@@ -177,3 +177,30 @@ def test_a_ray_address_where_nothing_answers_is_refused_at_once(tmp_path: Path) 
                      "-o", str(tmp_path / "run"), "-q"])  # fmt: skip
         assert result.exit_code == 2, result.output
         assert (said if has_ray else "needs the 'ray' package") in result.output
+
+
+def test_a_designer_sets_the_rules_from_the_command_line_and_the_report_names_them(tmp_path: Path) -> None:
+    import json
+
+    runner = CliRunner(env={"COLUMNS": "200"})
+    out = tmp_path / "short-hourglass"
+    args = ["arena", "digger", "heuristic", "heuristic", "heuristic", "--rule", "time_limit=20",
+            "-r", "crates=black", "--games", "3", "--jobs", "1", "-q", "--out", str(out)]
+    result = runner.invoke(_app(), args)
+    assert result.exit_code == 0, result.output
+    assert "digger 3p (crates=black, time_limit=20.0)" in result.output  # runs under other rules read apart
+    params = json.loads((out / "arena.json").read_text())["params"]
+    assert params["crates"] == "black" and params["options"] == {"time_limit": 20.0}
+    record = json.loads(next((out / "records").glob("*.json")).read_text())
+    assert record["crates"] == {"black": ["A", "B", "C"]} and record["options"] == {"time_limit": 20.0}  # replayed so
+
+    # A rule the game does not have, or one written without its value, is named with the known ones.
+    bad = runner.invoke(_app(), ["arena", "digging", "heuristic", "random", "-n", "2", "--rule", "nope=1",
+                                 "--out", str(tmp_path / "bad")])
+    assert bad.exit_code == 2 and "unknown Digging rule option(s) nope; known: close_needs_chest" in bad.output
+    bare = runner.invoke(_app(), ["arena", "digging", "heuristic", "random", "-n", "2", "--rule", "full_deck",
+                                  "--out", str(tmp_path / "bad")])
+    assert bare.exit_code == 2 and "write NAME=VALUE" in bare.output
+    # A run goes on under its own rules: other rules given with --resume are refused.
+    other = runner.invoke(_app(), ["arena", "--resume", str(out), "--rule", "time_limit=25"])
+    assert other.exit_code == 2 and "other parameters" in other.output

@@ -9,7 +9,9 @@ duplicate deals pair up.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
 from typing import Any
 
 from ..core import registry
@@ -30,8 +32,14 @@ class GameSpec:
     params: Params
 
     @classmethod
-    def make(cls, game: str, players: int | None = None, partnership: bool | None = None) -> GameSpec:
-        """Check a table and fill in the game's defaults (Digging: 4 players in partnership; Digger: 3 players)."""
+    def make(
+        cls, game: str, players: int | None = None, partnership: bool | None = None,
+        rules: Mapping[str, Any] | None = None,
+    ) -> GameSpec:
+        """Check a table and fill in the game's defaults (Digging: 4 players in partnership; Digger: 3 players).
+
+        ``rules``: the game's other parameters (Digger's ``crates``) and its rule options
+        (``full_deck``, ``time_limit``...), by name; the definition checks each."""
         try:
             definition = registry.get(game)
         except registry.UnknownGame as err:
@@ -39,6 +47,11 @@ class GameSpec:
         values: dict[str, Any] = {"players": players}
         if partnership is not None:
             values["partnership"] = partnership
+        top = {f.name for f in fields(definition.params_type)} - {"players", "partnership", "options"}
+        options = {k: v for k, v in (rules or {}).items() if k not in top}
+        values.update({k: v for k, v in (rules or {}).items() if k in top})
+        if options:
+            values["options"] = options
         try:
             return cls(game, definition.params(**values))
         except ParamError as err:
@@ -52,6 +65,17 @@ class GameSpec:
             return cls(game, definition.params_from_json(params))
         except (registry.UnknownGame, ParamError) as err:
             raise ValueError(str(err)) from None
+
+    def with_rules(self, rules: Mapping[str, Any]) -> GameSpec:
+        """This table with some parameters or rule options set anew (as :meth:`make` takes them)."""
+        data = self.params.to_json()
+        top = {f.name for f in fields(self.definition.params_type)} - {"players", "partnership", "options"}
+        for key, value in rules.items():
+            if key in top:
+                data[key] = value
+            else:
+                data.setdefault("options", {})[key] = value
+        return GameSpec.from_json(self.game, data)
 
     @property
     def definition(self) -> GameDefinition[Any]:
@@ -67,7 +91,19 @@ class GameSpec:
 
     @property
     def label(self) -> str:
-        return self.definition.label(self.params)
+        """The table, and any rule that differs from the game's defaults: runs under other rules
+        must not read alike."""
+        base = self.definition.label(self.params)
+        rules = ", ".join(f"{k}={_text(v)}" for k, v in self.rules().items())
+        return f"{base} ({rules})" if rules else base
+
+    def rules(self) -> dict[str, Any]:
+        """The parameters and rule options that differ from the game's defaults, by name."""
+        mine = self.params.to_json()
+        usual = self.definition.params(players=self.params.players).to_json()
+        out = {k: v for k, v in mine.items() if k not in ("players", "partnership", "options") and v != usual.get(k)}
+        out.update({k: v for k, v in mine.get("options", {}).items() if v != usual.get("options", {}).get(k)})
+        return out
 
     # -- sides -------------------------------------------------------------
     @property
@@ -98,3 +134,7 @@ class GameSpec:
     def hand_points(self, state: GameState) -> list[list[int]]:
         """Points per seat for each hand played (a game of Digger is one hand)."""
         return self.definition.hand_points(state)
+
+
+def _text(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value, separators=(",", ":"))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -31,7 +31,16 @@ from ..arena.store import differences, read_journal, read_manifest, spec_of
 from ..bots.registry import BotSpecError, known_bots
 from ..core import registry
 from ..core.words import plural
-from .options import ERRORS, FIRST_GAME, IndividualOption, individual_problem, players_param, print_error
+from .options import (
+    ERRORS,
+    FIRST_GAME,
+    IndividualOption,
+    RuleOption,
+    individual_problem,
+    parse_rules,
+    players_param,
+    print_error,
+)
 
 ArenaPlayersOption = Annotated[int | None, players_param("Without it, one player a bot when more bots are named than "
                                                        "the default table has sides.")]
@@ -84,6 +93,7 @@ def arena(
              "seat, e.g. digging heuristic random.")] = None,
     players: ArenaPlayersOption = None,
     individual: IndividualOption = False,
+    rule: RuleOption = None,
     # The defaults are written out (None means "not given", for --resume), escaped: Typer reads help as Rich
     # markup, where a bare "[default: 0]" is a tag and vanishes.
     games: Annotated[int | None, typer.Option("--games", "-g", metavar="N", min=1, show_default=False,
@@ -153,14 +163,16 @@ def arena(
         problem = individual_problem(game, individual)
         if problem is not None:
             raise ValueError(problem)
+        rules = parse_rules(rule)
         if resume is not None and (game, players) == (saved["game"], saved["players"]) and (
                 partnership in (None, saved["partnership"])):  # fmt: skip
-            spec = spec_of(saved)  # the run's table with its rules (the command line cannot set them)
+            # The run's table with its rules; any given here must be the same (checked below).
+            spec = spec_of(saved).with_rules(rules)
         else:
-            spec = GameSpec.make(game, players, partnership)
+            spec = GameSpec.make(game, players, partnership, rules)
             if players is None and len(bots) > spec.sides:
                 # No --players: a lineup longer than the default table says how many sit down.
-                spec = _one_a_bot(game, len(bots)) or spec
+                spec = _one_a_bot(game, len(bots), rules) or spec
         t = Tournament(spec, tuple(bots), games=games or DEFAULT_GAMES, seed=seed or 0, jobs=jobs or default_jobs(),
                        ray_address=ray, out=out or Path("arena-results"),
                        records=True if records is None else records,
@@ -222,11 +234,11 @@ def arena(
                   + (f", {plural(written, 'record')} in {o}/records/" if written else ""))
 
 
-def _one_a_bot(game: str, bots: int) -> GameSpec | None:
+def _one_a_bot(game: str, bots: int, rules: dict[str, Any]) -> GameSpec | None:
     """The table that seats ``bots`` players, one bot each, or None if the game has none."""
     for partnership in (None, False):  # Digging's four: each for themselves, not two teams
         try:
-            seated = GameSpec.make(game, bots, partnership)
+            seated = GameSpec.make(game, bots, partnership, rules)
         except ValueError:
             return None  # a count the game cannot seat: the caller's error says so
         if seated.sides == bots:

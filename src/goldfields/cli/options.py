@@ -10,6 +10,7 @@ move. The arena's number of games is ``--games``/``-g``.
 from __future__ import annotations
 
 import dataclasses
+import json
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
@@ -92,4 +93,29 @@ BotsOption = Annotated[
 DelayOption = Annotated[
     float,
     typer.Option("--delay", "-d", metavar="SECONDS", min=0.0, help="Seconds to pause after each bot move."),
+]
+
+
+def parse_rules(given: list[str] | None) -> dict[str, Any]:
+    """``--rule NAME=VALUE`` options as a dict; a VALUE is read as JSON where it can be
+    (true, 20, [1,2]) and as a word otherwise (black)."""
+    out: dict[str, Any] = {}
+    for item in given or []:
+        name, sep, text = item.partition("=")
+        if not sep or not name.strip():
+            raise ValueError(f"--rule {item!r}: write NAME=VALUE, such as full_deck=true or time_limit=20")
+        try:
+            value = json.loads(text)
+        except json.JSONDecodeError:
+            value = text
+        out[name.strip()] = value
+    return out
+
+
+RuleOption = Annotated[
+    list[str] | None,
+    typer.Option("--rule", "-r", metavar="NAME=VALUE", show_default=False,
+                 help="A rule option or game parameter, repeatable: full_deck=true, target_exceeded=true (Digging); "
+                      "time_limit=20, knock_probability=0.3, crates=black (Digger). docs/digging.md and "
+                      "docs/digger.md list them."),
 ]

@@ -66,13 +66,19 @@ def test_analysis_is_refused_before_the_end_for_a_seat_that_is_not_there_and_for
     assert r.status_code == 404 and r.json()["code"] == "no_analysis"
 
 
-def test_the_shipped_network_plays_at_a_table_alone_and_guiding_the_search(server: LiveServer) -> None:
-    games = {g["name"]: g for g in server.get("/api/games").json()}
-    assert "net" in games["digging"]["bots"] and games["digging"]["analysis"]
-    seats = [{"kind": "bot", "bot": "net"}, {"kind": "bot", "bot": "ismcts:net=default"}]
-    tid = server.create(seats, partnership=False)["table"]["id"]
-    wait_for(lambda: finished(server, tid), "the network bots to finish", timeout=300)
-    assert server.get("/api/health").json()["bot_fallbacks"] == 0
+def test_the_shipped_network_plays_at_a_table_alone_and_guiding_the_search(database: Path | str) -> None:
+    # No fallback may move for the network bots, so the deadline is generous: on a loaded
+    # 2-core machine a fresh worker's first move (numpy, the weights) can take seconds.
+    server = LiveServer(database, bot_deadline=300.0).start()
+    try:
+        games = {g["name"]: g for g in server.get("/api/games").json()}
+        assert "net" in games["digging"]["bots"] and games["digging"]["analysis"]
+        seats = [{"kind": "bot", "bot": "net"}, {"kind": "bot", "bot": "ismcts:net=default"}]
+        tid = server.create(seats, partnership=False)["table"]["id"]
+        wait_for(lambda: finished(server, tid), "the network bots to finish", timeout=600)
+        assert server.get("/api/health").json()["bot_fallbacks"] == 0
+    finally:
+        server.stop()
 
 
 @pytest.fixture

@@ -189,6 +189,13 @@ def test_a_designer_sets_the_rules_from_the_command_line_and_the_report_names_th
     result = runner.invoke(_app(), args)
     assert result.exit_code == 0, result.output
     assert "digger 3p (crates=black, time_limit=20.0)" in result.output  # runs under other rules read apart
+    # Rotations put every bot on every seat, so the per-bot table cannot show a seat's edge: this can.
+    import re
+
+    line = next(x for x in result.output.splitlines() if x.startswith("wins by side, whoever sat there:"))
+    shares = [float(x) for x in re.findall(r"seat \d ([\d.]+)%", line)]
+    assert len(shares) == 3 and abs(sum(shares) - 100) < 0.2
+    assert "decisions a game: median" in result.output
     params = json.loads((out / "arena.json").read_text())["params"]
     assert params["crates"] == "black" and params["options"] == {"time_limit": 20.0}
     record = json.loads(next((out / "records").glob("*.json")).read_text())

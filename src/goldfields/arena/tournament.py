@@ -20,6 +20,7 @@ from .games import GameSpec
 from .report import EntrantSummary, summarise, write_chart, write_games_csv, write_summary_csv
 from .runner import OnDone, default_jobs, run_local, run_ray, sigterm_as_interrupt
 from .schedule import GameJob, deals_for, entrant_labels, per_deal, schedule
+from .stats import wilson
 from .store import ResumeError, RunStore, manifest_of, spec_of
 from .worker import GameResult
 
@@ -231,6 +232,28 @@ def summary_table(t: Tournament, summary: Sequence[EntrantSummary], results: Seq
             row.append(f"{e.elo:.0f}")
         table.add_row(*row)
     return table
+
+
+def sides_line(spec: GameSpec, results: Sequence[GameResult]) -> str | None:
+    """How each side of the table did, whoever sat there, and how long the games ran: a designer's
+    first questions (does the first seat win more?), which the per-bot table cannot answer, since
+    rotations put every bot on every side. ``None`` before the first game."""
+    if not results:
+        return None
+    n = len(results)
+    parts = []
+    for side in range(spec.sides):
+        seats = spec.seats_of(side)
+        won = sum(r.returns[seats[0]] for r in results)  # a partner's return is the team's
+        lo, hi = wilson(won, n)
+        name = f"{'seats' if len(seats) > 1 else 'seat'} {'+'.join(map(str, seats))}"
+        parts.append(f"{name} {100 * won / n:.1f}% ({100 * lo:.0f}–{100 * hi:.0f})")
+    decisions = sorted(r.decisions for r in results)
+    length = f"decisions a game: median {decisions[n // 2]}, {decisions[0]} to {decisions[-1]}"
+    hands = sorted(len(r.hand_points) for r in results)
+    if hands[-1] > 1:  # a game of one long hand (Digger's) has nothing to say here
+        length += f"; hands: median {hands[n // 2]}, {hands[0]} to {hands[-1]}"
+    return "wins by side, whoever sat there: " + ", ".join(parts) + f"\n{length}"
 
 
 def time_line(lineup: Sequence[str], per_move: Sequence[float | None]) -> str | None:

@@ -19,6 +19,7 @@ from ..arena import (
     Tournament,
     entrant_labels,
     run_tournament,
+    sides_line,
     summary_table,
     time_line,
     time_per_move,
@@ -276,3 +277,6 @@ def print_summary(console: Console, t: Tournament, summary: Sequence[EntrantSumm
     timing = time_line(t.lineup, time_per_move(t.lineup, results))
     if timing:
         console.print(timing)
+    sides = sides_line(t.spec, results)
+    if sides:
+        console.print(sides, markup=False)

@@ -196,6 +196,8 @@ def test_a_designer_sets_the_rules_from_the_command_line_and_the_report_names_th
     shares = [float(x) for x in re.findall(r"seat \d ([\d.]+)%", line)]
     assert len(shares) == 3 and abs(sum(shares) - 100) < 0.2
     assert "decisions a game: median" in result.output
+    # Three heuristics on one deal replay one game in every rotation: the side figures count it once.
+    assert "(over 1 distinct game: 2 replayed another move for move" in " ".join(result.output.split())
     params = json.loads((out / "arena.json").read_text())["params"]
     assert params["crates"] == "black" and params["options"] == {"time_limit": 20.0}
     record = json.loads(next((out / "records").glob("*.json")).read_text())

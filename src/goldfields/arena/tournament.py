@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -240,20 +241,26 @@ def sides_line(spec: GameSpec, results: Sequence[GameResult]) -> str | None:
     rotations put every bot on every side. ``None`` before the first game."""
     if not results:
         return None
-    n = len(results)
+    # Where the same bots meet again on a deal (one bot in every seat, say), a deterministic
+    # game replays move for move: counted once, or the interval would claim evidence not had.
+    games = list({json.dumps(r.record, sort_keys=True): r for r in results}.values())
+    n = len(games)
     parts = []
     for side in range(spec.sides):
         seats = spec.seats_of(side)
-        won = sum(r.returns[seats[0]] for r in results)  # a partner's return is the team's
+        won = sum(r.returns[seats[0]] for r in games)  # a partner's return is the team's
         lo, hi = wilson(won, n)
         name = f"{'seats' if len(seats) > 1 else 'seat'} {'+'.join(map(str, seats))}"
         parts.append(f"{name} {100 * won / n:.1f}% ({100 * lo:.0f}–{100 * hi:.0f})")
-    decisions = sorted(r.decisions for r in results)
+    decisions = sorted(r.decisions for r in games)
     length = f"decisions a game: median {decisions[n // 2]}, {decisions[0]} to {decisions[-1]}"
-    hands = sorted(len(r.hand_points) for r in results)
+    hands = sorted(len(r.hand_points) for r in games)
     if hands[-1] > 1:  # a game of one long hand (Digger's) has nothing to say here
         length += f"; hands: median {hands[n // 2]}, {hands[0]} to {hands[-1]}"
-    return "wins by side, whoever sat there: " + ", ".join(parts) + f"\n{length}"
+    repeats = "" if n == len(results) else (
+        f" (over {plural(n, 'distinct game')}: {len(results) - n} replayed another move for move, as games of "
+        "the same deterministic bots on the same deal do)")
+    return "wins by side, whoever sat there: " + ", ".join(parts) + repeats + f"\n{length}"
 
 
 def time_line(lineup: Sequence[str], per_move: Sequence[float | None]) -> str | None:

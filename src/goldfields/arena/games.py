@@ -47,15 +47,11 @@ class GameSpec:
         values: dict[str, Any] = {"players": players}
         if partnership is not None:
             values["partnership"] = partnership
-        top = {f.name for f in fields(definition.params_type)} - {"players", "partnership", "options"}
-        options = {k: v for k, v in (rules or {}).items() if k not in top}
-        values.update({k: v for k, v in (rules or {}).items() if k in top})
-        if options:
-            values["options"] = options
         try:
-            return cls(game, definition.params(**values))
+            table = cls(game, definition.params(**values))
         except ParamError as err:
             raise ValueError(f"{definition.title}: {err}") from None
+        return table.with_rules(rules) if rules else table
 
     @classmethod
     def from_json(cls, game: str, params: Any) -> GameSpec:
@@ -75,7 +71,10 @@ class GameSpec:
                 data[key] = value
             else:
                 data.setdefault("options", {})[key] = value
-        return GameSpec.from_json(self.game, data)
+        try:
+            return GameSpec(self.game, self.definition.params_from_json(data))
+        except ParamError as err:
+            raise ValueError(f"{self.definition.title}: {err}") from None
 
     @property
     def definition(self) -> GameDefinition[Any]:

@@ -194,15 +194,17 @@ _INV_FULL = tuple(1.0 / k for k in FULL_COUNTS)
 _SLICES_DIGGING = DIGGING.slices
 _MINE_CODE = {"gold": CODE_OF["MG"], "silver": CODE_OF["MS"], "copper": CODE_OF["MC"]}
 _CLOSE_CODE = CODE_OF["X"]
-_DECKS: dict[tuple[int, bool, bool], list[int]] = {}
+_DECKS: dict[tuple[int, bool, bool], tuple[list[int], float]] = {}
 
 
-def _deck(players: int, partnership: bool, full_deck: bool) -> list[int]:
+def _deck(players: int, partnership: bool, full_deck: bool) -> tuple[list[int], float]:
+    """The table's deck (counts per code) and its :func:`largest_pile`, worked out once a table."""
     key = (players, partnership, full_deck)
-    deck = _DECKS.get(key)
-    if deck is None:
-        deck = _DECKS[key] = deck_counts(players, partnership, full_deck)
-    return deck
+    hit = _DECKS.get(key)
+    if hit is None:
+        deck = deck_counts(players, partnership, full_deck)
+        hit = _DECKS[key] = (deck, float(largest_pile(players, deck)))
+    return hit
 
 
 def largest_pile(players: int, deck: Sequence[int]) -> int:
@@ -264,7 +266,7 @@ def encode_digging(obs: Mapping[str, Any], out: Any = None) -> Any:
     if fight is not None:
         for _, b in fight["bandits"]:
             on_table[CODE_OF[b]] += 1
-    deck = _deck(n, partnership, bool(obs["options"].get("full_deck", False)))
+    deck, pile_scale = _deck(n, partnership, bool(obs["options"].get("full_deck", False)))
     partner = _counts(obs["partner_holds"]) if obs.get("partner_holds") else None
     h0, u0, p0, d0 = s["hand"].start, s["unseen"].start, s["partner_holds"].start, s["discard"].start
     for c in range(NUM_CODES):
@@ -278,7 +280,7 @@ def encode_digging(obs: Mapping[str, Any], out: Any = None) -> Any:
     base = s["hand_sizes"].start
     for x, size in enumerate(obs["hand_sizes"]):
         v[base + rel(x)] = min(1.0, size / HAND_SCALE)
-    v[s["pile"].start] = obs["pile"] / float(largest_pile(n, deck))
+    v[s["pile"].start] = obs["pile"] / pile_scale
     last = obs["last_round"]
     if last is not None:
         v[s["last_round"].start] = 1.0

@@ -46,10 +46,11 @@ def clock_refusal(state: GameState, action: int) -> RuleError | None:
     Digger's timeout is applied by whoever keeps the clock, whenever the hourglass runs: an agent
     that sent it would end its own turn at a time of its choosing. The engines check every other
     decision themselves."""
-    if action not in registry.get(state.game_name).clock_actions(state):
+    definition = registry.get(state.game_name)
+    if action not in definition.clock_actions(state):
         return None
-    rule = "G3" if state.game_name == DIGGER else "clock"
-    return RuleError(rule, f"{state.action_to_string(action)} is the clock's to call, not a move a seat may choose")
+    move = state.action_to_string(action)
+    return RuleError(definition.refusal_rules["clock"], f"{move} is the clock's to call, not a move a seat may choose")
 
 
 def refusal(state: GameState, action: int) -> RuleError | None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import socket
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
@@ -10,6 +9,7 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 
+from ..server.listen import ListenError, listen
 from ..server.settings import DEFAULT_DEADLINE, DEFAULT_WORKERS, Settings
 from .options import print_error
 
@@ -31,7 +31,9 @@ class Durability(StrEnum):
 
 
 def serve_command(
-    host: Annotated[str, typer.Option(help="Interface to listen on (0.0.0.0 for the local network).")] = "127.0.0.1",
+    host: Annotated[
+        str, typer.Option(help="Interface or name to listen on, at every address it names (0.0.0.0: local network).")
+    ] = "127.0.0.1",
     port: Annotated[int, typer.Option(min=0, max=65535, help="TCP port (0: any free port, printed).")] = 8000,
     database: Annotated[
         str | None,
@@ -233,17 +235,21 @@ def serve_command(
     if problem is not None:
         print_error(f"cannot open the database {safe_url}: {problem}")
         raise typer.Exit(2)
-    # The address is taken before "serving at" is said: a port in use or a host that is not
+    # The addresses are taken before "serving at" is said: a port in use or a host that is not
     # this machine's is one line and status 2, not a promise followed by uvicorn's error.
     try:
-        sock = _listen(host, port)
-    except OSError as err:
-        print_error(f"cannot listen on {host}:{port}: {err.strerror or err}")
+        listening = listen(host, port)
+    except ListenError as err:
+        print_error(err)
         raise typer.Exit(2) from None
-    port = sock.getsockname()[1]  # the one taken, for --port 0
+    port = listening.port  # the one taken, for --port 0
     app = create_app(url, settings)
-    shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
+    shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::", "") else host
+    shown = f"[{shown}]" if ":" in shown else shown
     console.print(f"[bold]goldfields[/bold] is serving at [link]http://{shown}:{port}/[/link]  (database: {safe_url})")
+    console.print(f"Listening on {listening.described()}.", markup=False)
+    for skipped in listening.skipped:
+        console.print(f"Not listening on {skipped}", markup=False)
     console.print("Open that address in a browser; Ctrl-C stops the server (games are kept).")
     # No per-message deflate: compressing every update costs more CPU than the
     # bandwidth it saves on a local network, and CPU is what limits a table count.
@@ -259,24 +265,7 @@ def serve_command(
         proxy_headers=True,
         forwarded_allow_ips=forwarded_allow_ips,
     )
-    uvicorn.Server(config).run(sockets=[sock])
-
-
-def _listen(host: str, port: int) -> socket.socket:
-    """A socket listening on the first address ``host`` names, at ``port`` (OSError when it cannot)."""
-    family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM,
-                                                         flags=socket.AI_PASSIVE)[0]  # fmt: skip
-    sock = socket.socket(family, kind, proto)
-    try:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind(address)
-        # Listening at once: a browser opened on "serving at" waits in the backlog for uvicorn
-        # rather than being refused while the app starts.
-        sock.listen(2048)
-    except OSError:
-        sock.close()
-        raise
-    return sock
+    uvicorn.Server(config).run(sockets=listening.sockets)
 
 
 def _unreachable(url: str) -> str | None:

@@ -74,6 +74,24 @@ def test_the_summary_gives_each_hand_the_scores_as_they_went_and_who_won(server:
     assert set(best) <= set(summary["winners"])
 
 
+def test_each_change_of_score_names_the_hand_it_belongs_to(server: LiveServer) -> None:
+    tid = server.create([BOTS, BOTS], partnership=False)["table"]["id"]
+    wait_for(lambda: finished(server, tid), "the bots to finish")
+    summary = server.get(f"/api/tables/{tid}/summary").json()
+    progress, hands = summary["progress"], summary["hands"]
+    assert progress[0] == {"step": 1, "hand": 1, "scores": [0, 0]}  # the start, in the first hand
+    for point in progress[1:]:
+        # Digging's scores change only when a hand is scored: the totals of the hands up to its own.
+        k = point["hand"]
+        assert point["scores"] == [sum(h[s] for h in hands[:k]) for s in range(2)], (point, hands)
+    assert [p["hand"] for p in progress[1:]] == sorted({p["hand"] for p in progress[1:]})
+    assert progress[-1]["hand"] == len(hands)
+    # The same in the replay's summary, and in the API's schema.
+    assert server.get(f"/api/tables/{tid}/replay?seat=0").json()["summary"]["progress"] == progress
+    schema = server.get("/openapi.json").json()["components"]["schemas"]
+    assert {"step", "hand", "scores"} <= set(schema["ProgressPoint"]["required"])
+
+
 def test_a_digger_game_replays_with_its_dice_and_banked_scores(server: LiveServer) -> None:
     tid = server.create([BOTS, BOTS, BOTS], game="digger")["table"]["id"]
     wait_for(lambda: finished(server, tid), "the bots to finish")
@@ -82,6 +100,7 @@ def test_a_digger_game_replays_with_its_dice_and_banked_scores(server: LiveServe
     assert any(ev["kind"] == "roll" for f in data["frames"] for ev in f["events"])
     progress = data["summary"]["progress"]
     assert len(progress) > 2 and progress[-1]["scores"] == data["summary"]["scores"]
+    assert {p["hand"] for p in progress} == {1}  # Digger is one hand: every banked haul is in it
 
 
 def test_a_record_file_replays_and_a_broken_one_is_refused_clearly(server: LiveServer) -> None:

@@ -120,6 +120,11 @@ def test_the_score_chart_labels_each_point_with_its_hand_number_0_0_hands_too(ne
     # A summary whose hands do not add up to its scores: the score changes, each at its hand.
     got = page.evaluate(CHART, {**summary, "scores": [6, 7]})
     assert got["labels"] == ["1", "3", "5"] and got["points"] == 4
+    # Each change names its hand (the server's summary does): said even where no hand's totals match.
+    named = [{"step": s, "hand": k, "scores": sc}
+             for s, k, sc in ((1, 1, [0, 0]), (9, 1, [4, 0]), (30, 3, [4, 5]), (51, 5, [6, 7]))]  # fmt: skip
+    got = page.evaluate(CHART, {**summary, "scores": [6, 7], "progress": named})
+    assert got["labels"] == ["1", "3", "5"] and got["points"] == 4
     # A long game labels every few hands, and always the last.
     many = {**summary, "hands": [[1, 0]] * 41, "scores": [41, 0], "progress": []}
     labels = page.evaluate(CHART, many)["labels"]

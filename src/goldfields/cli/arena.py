@@ -161,7 +161,7 @@ def arena(
                 raise ValueError("name the bots, one per team or seat (or --resume OUT to continue a run)")
             partnership = False if individual else None
         game = game or FIRST_GAME
-        problem = individual_problem(game, individual)
+        problem = individual_problem(game, individual, players)
         if problem is not None:
             raise ValueError(problem)
         rules = parse_rules(rule)

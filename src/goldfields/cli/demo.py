@@ -65,7 +65,7 @@ def demo_command(
     """
     definition = registry.get(game.value)
     seed = DEFAULT_SEED if seed is None else seed
-    problem = individual_problem(definition.name, individual)
+    problem = individual_problem(definition.name, individual, players)
     if problem is not None:
         raise typer.BadParameter(problem, param_hint="--individual")
     try:

@@ -49,11 +49,22 @@ def output_problem(path: Path, reading: Path | None = None) -> str | None:
     return None
 
 
-def individual_problem(game: str, individual: bool) -> str | None:
-    """Why ``--individual`` does not fit ``game`` (None: it does, or was not given)."""
+def individual_problem(game: str, individual: bool, players: int | None = None) -> str | None:
+    """Why ``--individual`` does not fit ``game`` with ``players`` (None: its default number), or None
+    if it does or was not given. A number the game does not seat is left to the game's own check."""
     definition = registry.get(game)
-    if individual and "partnership" not in {f.name for f in dataclasses.fields(definition.params_type)}:
+    if not individual:
+        return None
+    if "partnership" not in {f.name for f in dataclasses.fields(definition.params_type)}:
         return f"--individual is for games with partnerships; {definition.title} is always each for themselves"
+    # The tables whose default is a partnership are the only ones the flag changes (Digging's 4).
+    shared = [n for n in range(definition.min_players, definition.max_players + 1)
+              if len(definition.sides(definition.params(players=n))) < n]  # fmt: skip
+    n = definition.default_players if players is None else players
+    if definition.min_players <= n <= definition.max_players and n not in shared:
+        counts = " or ".join(map(str, shared))
+        return (f"--individual is for {definition.title} with {counts} players (partnerships by default); "
+                f"with {n} players each plays for themselves already")
     return None
 
 

@@ -13,7 +13,7 @@ import typer
 from ..digger.definition import DIGGER
 from ..digging.definition import DIGGING
 from ..terminal import Display, Session, SetupError, digger_session, digging_session, resume_session
-from .options import BotsOption, DelayOption, IndividualOption, SeedOption, print_error
+from .options import BotsOption, DelayOption, IndividualOption, SeedOption, individual_problem, print_error
 
 PLAY_HELP = (
     "Play Digging or Digger in the terminal: you against bots, or several people at one keyboard.\n\n"
@@ -119,10 +119,16 @@ def digging_command(
     width: WidthOption = None,
     delay: DelayOption = 0.0,
 ) -> None:
-    _play(lambda: digging_session(
-        players, False if individual else None, seats=seat, humans=humans, bots=bots, seed=seed,
-        display=Display(no_color, width, delay), takebacks=takebacks,
-    ))
+    def build() -> Session:
+        problem = individual_problem(DIGGING.name, individual, players)
+        if problem is not None:
+            raise SetupError(problem)
+        return digging_session(
+            players, False if individual else None, seats=seat, humans=humans, bots=bots, seed=seed,
+            display=Display(no_color, width, delay), takebacks=takebacks,
+        )
+
+    _play(build)
 
 
 @play_app.command(DIGGER.name, help=DIGGER_HELP)

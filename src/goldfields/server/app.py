@@ -66,6 +66,7 @@ from .schemas import (
     Created,
     CreateTable,
     GameInfo,
+    GameSummary,
     NewPlayer,
     PlayerCreated,
     Problem,
@@ -409,7 +410,7 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
         data = await computed(("frames", table_id, which), lambda: replays.frames(definition, record, which, names))
         return {"table": table_id, "seat": which, **data}
 
-    @app.get("/api/tables/{table_id}/summary")
+    @app.get("/api/tables/{table_id}/summary", response_model=GameSummary)
     async def game_summary(request: Request, table_id: str) -> dict[str, Any]:
         """A finished game in figures: who won, each hand's points, the scores as they went."""
         definition, record, names = await finished_game(request, table_id)

@@ -59,7 +59,7 @@ def frames(
                 "view": _view(state, seat),
             }
         )
-        _track(progress, len(out), state)
+        _track(definition, progress, len(out), state)
     if state is None:
         raise ValueError("the record holds no step")
     return {"frames": out, "summary": _summary(definition, state, progress, name)}
@@ -70,17 +70,21 @@ def summary(definition: GameDefinition[Any], record: Mapping[str, Any], names: M
     state: GameState | None = None
     progress: list[dict[str, Any]] = []
     for step, (state, _move, _events) in enumerate(definition.walk(record), start=1):
-        _track(progress, step, state)
+        _track(definition, progress, step, state)
     if state is None:
         raise ValueError("the record holds no step")
     return _summary(definition, state, progress, _names(names))
 
 
-def _track(progress: list[dict[str, Any]], step: int, state: GameState) -> None:
-    """Keep the scores each time they change: per hand in Digging, per banked haul in Digger."""
+def _track(definition: GameDefinition[Any], progress: list[dict[str, Any]], step: int, state: GameState) -> None:
+    """Keep the scores each time they change: per hand in Digging, per banked haul in Digger,
+    with the hand they changed in, so that a client can say which hand a point belongs to."""
     scores = list(state.scores())
     if not progress or progress[-1]["scores"] != scores:
-        progress.append({"step": step, "scores": scores})
+        # The game's rows of hand points are its scored hands, or one row before the first is
+        # scored and in a one-hand game: so the hand just scored, else hand 1.
+        hand = len(definition.hand_points(state))
+        progress.append({"step": step, "hand": hand, "scores": scores})
 
 
 def _summary(

@@ -157,6 +157,27 @@ class GameInfo(BaseModel):
     )
 
 
+class ProgressPoint(BaseModel):
+    step: int = Field(description="The replay's step (1: the first position) from which the scores were these.")
+    hand: int = Field(
+        description="The hand these scores belong to: the hand just scored (Digging), 1 for the opening "
+        "scores and in a one-hand game (Digger)."
+    )
+    scores: list[int]
+
+
+class GameSummary(BaseModel):
+    game: str
+    players: int
+    names: list[str]
+    sides: list[list[int]] = Field(description="The seats that win or lose together.")
+    hands: list[list[int]] = Field(description="Each hand's points per seat (a one-hand game has one row).")
+    scores: list[int] = Field(description="The final scores per seat.")
+    winners: list[int] | None
+    finished: bool
+    progress: list[ProgressPoint] = Field(description="The scores each time they changed, for a chart.")
+
+
 class Problem(BaseModel):
     code: str
     message: str

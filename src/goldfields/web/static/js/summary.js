@@ -72,7 +72,8 @@ export function chart(summary, sides) {
  * each labelled with its hand's number (the first point is the start, unlabelled). With many
  * hands only every few are labelled, and always the last. If the hands do not add up to the
  * final scores (a summary from another version of the server), the score changes of
- * summary.progress are drawn, each labelled with the hand whose totals it shows.
+ * summary.progress are drawn, each labelled with the hand it names (found from the totals
+ * when a server too old to name it sent the summary).
  */
 function handPoints(summary) {
   const n = summary.players;
@@ -86,7 +87,8 @@ function handPoints(summary) {
     return { points: totals.map((scores) => ({ scores })), labels: totals.map((_, k) => label(k, last)) };
   }
   const points = summary.progress || [];
-  // A change of score follows the first hand whose totals it shows (a 0-0 hand changes nothing).
-  const hands = points.map((p) => totals.findIndex((tot) => same(tot, p.scores)));
+  // Without its hand, a change of score follows the first hand whose totals it shows (a 0-0
+  // hand changes nothing). The first point is the start, before any hand is scored.
+  const hands = points.map((p, i) => (i === 0 ? 0 : p.hand ?? totals.findIndex((tot) => same(tot, p.scores))));
   return { points, labels: hands.map((k) => (k > 0 ? String(k) : "")) };
 }

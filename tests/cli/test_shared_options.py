@@ -1,8 +1,10 @@
 """Options that play, demo and arena share, through the real ``goldfields`` app in process:
-``--individual`` is refused alike where it means nothing."""
+``--individual`` is refused alike where it means nothing, and ``demo --save`` keeps an existing
+file unless told otherwise."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -18,6 +20,23 @@ def invoke(*args: str) -> Result:
 def said(result: Result) -> str:
     """The output with Rich's wrapping and error box undone."""
     return " ".join(result.output.replace("│", " ").split())
+
+
+# -- demo --save over an existing file ---------------------------------------------------------------
+
+
+def test_demo_refuses_to_save_over_an_existing_file_before_playing(tmp_path: Path) -> None:
+    record = tmp_path / "game.json"
+    record.write_text("another game's only copy\n")
+    out = invoke("demo", "-n", "2", "-b", "random", "--save", str(record))
+    assert out.exit_code == 2
+    assert f"{record} already exists; name another file, or add --force to replace it" in said(out)
+    assert "Game over" not in out.output  # refused before the game, not after it
+    assert record.read_text() == "another game's only copy\n"
+    forced = invoke("demo", "-n", "2", "-b", "random", "--save", str(record), "--force")
+    assert forced.exit_code == 0, forced.output
+    assert json.loads(record.read_text())["game"] == "digging"
+    assert "--force" in said(invoke("demo", "--help"))
 
 
 # -- --individual -----------------------------------------------------------------------------------

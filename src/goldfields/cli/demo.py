@@ -55,7 +55,10 @@ def demo_command(
     seed: SeedOption = None,
     delay: DelayOption = 0.0,
     save_to: Annotated[Path | None, typer.Option("--save", metavar="FILE", show_default=False,
-                                                 help="Write the game record (JSON) to FILE.")] = None,
+                                                 help="Write the game record (JSON) to FILE. An existing FILE "
+                                                      "is refused before the game is played, unless --force.")
+                       ] = None,
+    force: Annotated[bool, typer.Option("--force", help="Let --save replace an existing FILE.")] = False,
 ) -> None:
     """Watch bots play a whole game, every move in the notation and in words.
 
@@ -80,6 +83,9 @@ def demo_command(
     except (ValueError, BotSpecError) as err:
         raise typer.BadParameter(str(err)) from None
     problem = None if save_to is None else output_problem(save_to)
+    if problem is None and save_to is not None and save_to.exists() and not force:
+        # Said before the game, not after it: a record written over is gone.
+        problem = f"{save_to} already exists; name another file, or add --force to replace it"
     if problem is not None:
         raise typer.BadParameter(problem, param_hint="--save")
     narrate = definition.narrate

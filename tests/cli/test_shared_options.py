@@ -1,6 +1,6 @@
 """Options that play, demo and arena share, through the real ``goldfields`` app in process:
-``--individual`` is refused alike where it means nothing, and ``demo --save`` keeps an existing
-file unless told otherwise."""
+``--rule`` means the same in each, ``--individual`` is refused alike where it means nothing, and
+``demo --save`` keeps an existing file unless told otherwise."""
 
 from __future__ import annotations
 
@@ -20,6 +20,71 @@ def invoke(*args: str) -> Result:
 def said(result: Result) -> str:
     """The output with Rich's wrapping and error box undone."""
     return " ".join(result.output.replace("│", " ").split())
+
+
+# -- --rule ------------------------------------------------------------------------------------------
+
+
+def test_demo_plays_under_a_rule_and_its_record_replays_under_it(tmp_path: Path) -> None:
+    record = tmp_path / "short.json"
+    out = invoke("demo", "digger", "-n", "2", "-b", "random", "--rule", "time_limit=20", "-r", "crates=black",
+                 "--save", str(record))  # fmt: skip
+    assert out.exit_code == 0, out.output
+    assert "Rules: crates=black, time_limit=20.0." in said(out)  # a variant never reads as the standard game
+    data = json.loads(record.read_text())
+    assert data["options"] == {"time_limit": 20.0} and "black" in data["crates"]
+    checked = invoke("replay", str(record))
+    assert checked.exit_code == 0 and json.loads(checked.stdout)["ok"] is True
+
+
+def test_demo_of_digging_under_a_rule_option(tmp_path: Path) -> None:
+    record = tmp_path / "deck.json"
+    out = invoke("demo", "digging", "-n", "2", "-b", "random", "--rule", "full_deck=true", "--save", str(record))
+    assert out.exit_code == 0, out.output
+    assert "Rules: full_deck=true." in said(out)
+    assert json.loads(record.read_text())["options"] == {"full_deck": True}
+    assert invoke("replay", str(record)).exit_code == 0
+
+
+@pytest.mark.parametrize("command", [["demo", "digging", "-n", "2"], ["play", "digging", "-n", "2"]],
+                         ids=lambda c: c[0])  # fmt: skip
+@pytest.mark.parametrize(("rule", "message"), [
+    ("nope=1", "unknown Digging rule option(s) nope; known: close_needs_chest"),
+    ("full_deck=maybe", "rule option full_deck must be true or false, not 'maybe'"),
+    ("full_deck", "--rule 'full_deck': write NAME=VALUE"),
+])  # fmt: skip
+def test_a_bad_rule_is_named_with_status_2_as_in_the_arena(command: list[str], rule: str, message: str) -> None:
+    out = invoke(*command, "--rule", rule)
+    assert out.exit_code == 2 and message in said(out)
+    assert "Game over" not in out.output
+
+
+def test_a_bad_digger_rule_value_is_named() -> None:
+    for command in (["demo", "digger"], ["play", "digger"]):
+        out = invoke(*command, "--rule", "time_limit=abc")
+        assert out.exit_code == 2 and "time_limit must be a positive number of seconds, not 'abc'" in said(out)
+
+
+def test_play_digger_refuses_a_rule_that_contradicts_its_own_option() -> None:
+    out = invoke("play", "digger", "--time-limit", "25", "--rule", "time_limit=20")
+    assert out.exit_code == 2 and "--time-limit 25 and --rule time_limit=20 disagree" in said(out)
+    out = invoke("play", "digger", "--crates", "black", "--rule", "crates=white")
+    assert out.exit_code == 2 and "--crates black and --rule crates=white disagree" in said(out)
+
+
+def test_resume_refuses_other_rules_the_saved_game_keeps_its_own(tmp_path: Path) -> None:
+    record = tmp_path / "game.json"
+    record.write_text("{}")  # refused before the file is read: whatever is in it
+    out = invoke("play", "--resume", str(record), "--rule", "full_deck=true")
+    assert out.exit_code == 2
+    assert f"--rule: the game in {record} keeps the rules it was started with" in said(out)
+
+
+@pytest.mark.parametrize("command", [["play", "digging"], ["play", "digger"], ["demo"]], ids=" ".join)
+def test_help_offers_the_rule_option(command: list[str]) -> None:
+    out = invoke(*command, "--help")
+    assert out.exit_code == 0
+    assert "--rule" in out.output and "NAME=VALUE" in out.output and "time_limit=20" in said(out)
 
 
 # -- demo --save over an existing file ---------------------------------------------------------------

@@ -209,3 +209,35 @@ def test_finished_game_can_be_saved_and_replayed(tmp_path: Path) -> None:
     assert finish(child) == 0
     report = json.loads(replay(tmp_path / "done.json").stdout)
     assert report["ok"] and report["winner"]
+
+
+def test_a_game_under_a_rule_is_saved_replayed_and_resumed_under_it(tmp_path: Path) -> None:
+    record = tmp_path / "variant.json"
+    child, _ = spawn("play", "digging", "--players", "2", "--bots", "random", "--seed", "10",
+                              "--rule", "full_deck=true")
+    child.expect("Rule options: full_deck=true.")
+    child.expect(MOVE_PROMPT)
+    child.sendline("1")
+    child.expect(MOVE_PROMPT)
+    child.sendline(f"save {record}")
+    child.expect("Saved the game record")
+    child.expect(MOVE_PROMPT)
+    child.sendline("quit")
+    child.expect("Save the game")
+    child.sendline("n")
+    assert finish(child) == 0
+    assert json.loads(record.read_text())["options"] == {"full_deck": True}
+    checked = replay(record)
+    assert checked.returncode == 0 and json.loads(checked.stdout)["ok"] is True
+
+    child, _ = spawn("play", "--resume", str(record), "--bots", "random", "--seed", "11")
+    child.expect("Rule options: full_deck=true.")  # from the record: no --rule was given
+    child.expect(MOVE_PROMPT)
+    child.sendline("quit")
+    child.expect("Save the game")
+    child.sendline("n")
+    assert finish(child) == 0
+
+    child, _ = spawn("play", "--resume", str(record), "--rule", "full_deck=false")
+    child.expect("keeps the rules it was started with")
+    assert finish(child) == 2

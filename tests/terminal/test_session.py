@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from goldfields.terminal import digger_session, digging_session
+from goldfields.core import registry
+from goldfields.terminal import SetupError, digger_session, digging_session
 from goldfields.terminal.launch import resume_session
 
 from .support import Answer, FakeClock, ScriptedKeyboard, capture_screen, moves_in
@@ -252,3 +253,53 @@ def test_a_resumed_game_saves_over_the_file_it_came_from_without_asking(tmp_path
     assert resume_session(saved, bots=["random"], seed=31, screen=capture_screen()[0], keyboard=keyboard).run() == 0
     assert not [p for p in keyboard.prompts if "Replace it?" in p]
     assert len(json.loads(saved.read_text())["hands"][0]["moves"]) > moves
+
+
+def test_a_game_under_rule_options_keeps_them_in_its_record_and_when_resumed(tmp_path: Any) -> None:
+    saved = tmp_path / "variant.json"
+    screen, out = capture_screen()
+    first = iter(["1", f"save {saved}", "quit", "n"])
+    session = digging_session(2, bots=["random"], seed=32, screen=screen,
+                              keyboard=ScriptedKeyboard(lambda p: next(first)),
+                              rules={"full_deck": True, "target_exceeded": True})
+    assert session.run() == 0
+    said = "Rule options: target_exceeded=true, full_deck=true."
+    assert said in out.getvalue()
+    record = json.loads(saved.read_text())
+    assert record["options"] == {"full_deck": True, "target_exceeded": True}
+    assert registry.get("digging").replay(record)[1] == 0
+
+    screen, out = capture_screen()
+    then = iter(["quit", "n"])
+    resumed = resume_session(saved, bots=["random"], seed=33, screen=screen,
+                             keyboard=ScriptedKeyboard(lambda p: next(then)))
+    assert resumed.state.options == session.state.options  # type: ignore[attr-defined]
+    assert resumed.run() == 0
+    assert said in out.getvalue()  # the saved game's rules are told again, though no option named them
+
+
+def test_a_standard_game_names_no_rule_options() -> None:
+    screen, out = capture_screen()
+    session = digging_session(2, bots=["random"], seed=34, screen=screen,
+                              keyboard=ScriptedKeyboard(lambda p: "quit" if "move" in p.lower() else "n"))
+    assert session.run() == 0
+    assert "Rule options" not in out.getvalue()
+
+
+def test_digger_rules_agree_with_its_own_options_or_are_refused() -> None:
+    def quiet() -> ScriptedKeyboard:
+        return ScriptedKeyboard(lambda p: "quit")
+
+    session = digger_session(2, bots=["random"], seed=35, screen=capture_screen()[0], keyboard=quiet(),
+                             rules={"time_limit": 20, "crates": "black"})
+    assert session.state.limit == 20  # type: ignore[attr-defined]
+    assert "black" in session.state.record()["crates"]
+    same = digger_session(2, bots=["random"], seed=35, screen=capture_screen()[0], keyboard=quiet(), time_limit=20,
+                          rules={"time_limit": 20})
+    assert same.state.limit == 20  # type: ignore[attr-defined]
+    with pytest.raises(SetupError, match=r"--time-limit 25 and --rule time_limit=20 disagree"):
+        digger_session(2, time_limit=25, rules={"time_limit": 20})
+    with pytest.raises(SetupError, match="--crates black and --rule crates=white disagree"):
+        digger_session(2, crates="black", rules={"crates": "white"})
+    with pytest.raises(SetupError, match="time_limit must be a positive number of seconds"):
+        digger_session(2, rules={"time_limit": "abc"})

@@ -93,8 +93,12 @@ class GameSpec:
         """The table, and any rule that differs from the game's defaults: runs under other rules
         must not read alike."""
         base = self.definition.label(self.params)
-        rules = ", ".join(f"{k}={_text(v)}" for k, v in self.rules().items())
+        rules = self.rules_text()
         return f"{base} ({rules})" if rules else base
+
+    def rules_text(self) -> str:
+        """:meth:`rules` as ``--rule`` writes them (``crates=black, time_limit=20.0``); empty for the defaults."""
+        return ", ".join(f"{k}={_text(v)}" for k, v in self.rules().items())
 
     def rules(self) -> dict[str, Any]:
         """The parameters and rule options that differ from the game's defaults, by name."""

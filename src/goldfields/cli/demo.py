@@ -9,8 +9,10 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
+from ..arena.games import GameSpec
 from ..bots.registry import BotSpecError, make_bot
 from ..core import registry
 from ..core.game import Event, GameState
@@ -23,9 +25,11 @@ from .options import (
     GameName,
     IndividualOption,
     PlayersOption,
+    RuleOption,
     SeedOption,
     individual_problem,
     output_problem,
+    parse_rules,
 )
 
 console = Console(highlight=False)
@@ -51,6 +55,7 @@ def demo_command(
     game: Annotated[GameName, typer.Argument(metavar="[GAME]", help="The game to watch.")] = GameName[FIRST_GAME],
     players: PlayersOption = None,
     individual: IndividualOption = False,
+    rule: RuleOption = None,
     bots: BotsOption = None,
     seed: SeedOption = None,
     delay: DelayOption = 0.0,
@@ -73,6 +78,20 @@ def demo_command(
         raise typer.BadParameter(problem, param_hint="--individual")
     try:
         params = definition.params(players=players, **({"partnership": False} if individual else {}))
+    except ValueError as err:
+        raise typer.BadParameter(str(err)) from None
+    try:
+        rules = parse_rules(rule)
+    except ValueError as err:
+        raise typer.BadParameter(str(err)) from None
+    table = GameSpec(definition.name, params)
+    try:
+        # The arena's reading of the rules, so that one --rule means the same in every command.
+        table = table.with_rules(rules) if rules else table
+    except ValueError as err:
+        raise typer.BadParameter(str(err), param_hint="--rule") from None
+    params = table.params
+    try:
         state = definition.new_state(params)
         specs = [spec for item in (bots or ["heuristic"]) for spec in item.split()]
         if len(specs) == 1:
@@ -98,7 +117,10 @@ def demo_command(
 
     teams = " against ".join("+".join(map(str, side)) for side in sides)
     mode = f", partnership ({teams})" if len(sides) < params.players else ""
-    console.print(f"[bold]{definition.title}[/bold], {params.players} players{mode}: {definition.summary}.\n")
+    # Bracketed values (crate_values=[...]) are text, not Rich markup.
+    changed = escape(table.rules_text())
+    console.print(f"[bold]{definition.title}[/bold], {params.players} players{mode}: {definition.summary}."
+                  + (f" Rules: {changed}." if changed else "") + "\n")
     shown_at = -1  # the step after which the scores were last shown
 
     def on_step(now: GameState, action: int | None, events: list[Event]) -> None:

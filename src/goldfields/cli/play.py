@@ -6,14 +6,23 @@ import signal
 from collections.abc import Callable
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
 from ..digger.definition import DIGGER
 from ..digging.definition import DIGGING
 from ..terminal import Display, Session, SetupError, digger_session, digging_session, resume_session
-from .options import BotsOption, DelayOption, IndividualOption, SeedOption, individual_problem, print_error
+from .options import (
+    BotsOption,
+    DelayOption,
+    IndividualOption,
+    RuleOption,
+    SeedOption,
+    individual_problem,
+    parse_rules,
+    print_error,
+)
 
 PLAY_HELP = (
     "Play Digging or Digger in the terminal: you against bots, or several people at one keyboard.\n\n"
@@ -53,6 +62,8 @@ Examples:
   goldfields play digging --players 2 --bots ismcts:seconds=0.5
 
   goldfields play digging --seat 0 --seat 2 --bots random
+
+  goldfields play digging --rule full_deck=true
 """
 
 DIGGER_HELP = f"""Play Digger (Roberto Fraga), the real-time dice game, in the terminal.
@@ -67,6 +78,8 @@ Examples:
   goldfields play digger
 
   goldfields play digger --players 4 --crates black --bots random
+
+  goldfields play digger --rule time_limit=20
 """
 
 SeatOption = Annotated[
@@ -93,6 +106,13 @@ class Crates(StrEnum):
     black = "black"
 
 
+def _rules(given: list[str] | None) -> dict[str, Any]:
+    try:
+        return parse_rules(given)
+    except ValueError as err:
+        raise SetupError(str(err)) from None
+
+
 def _play(build: Callable[[], Session]) -> None:
     """Set the game up (a bad option exits with status 2 and a message), then play it."""
     try:
@@ -110,6 +130,7 @@ def _play(build: Callable[[], Session]) -> None:
 def digging_command(
     players: Annotated[int, typer.Option("--players", "-n", metavar="N", help="2, 3 or 4 players.")] = 4,
     individual: IndividualOption = False,
+    rule: RuleOption = None,
     bots: BotsOption = None,
     seat: SeatOption = None,
     humans: HumansOption = None,
@@ -125,7 +146,7 @@ def digging_command(
             raise SetupError(problem)
         return digging_session(
             players, False if individual else None, seats=seat, humans=humans, bots=bots, seed=seed,
-            display=Display(no_color, width, delay), takebacks=takebacks,
+            display=Display(no_color, width, delay), takebacks=takebacks, rules=_rules(rule),
         )
 
     _play(build)
@@ -134,13 +155,15 @@ def digging_command(
 @play_app.command(DIGGER.name, help=DIGGER_HELP)
 def digger_command(
     players: Annotated[int, typer.Option("--players", "-n", metavar="N", help="2 to 5 players.")] = 3,
+    rule: RuleOption = None,
     bots: BotsOption = None,
     seat: SeatOption = None,
     humans: HumansOption = None,
     seed: SeedOption = None,
-    crates: Annotated[Crates, typer.Option("--crates", help="white: the same gem values for every seat; "
-                                                            "black: each seat gets its own card of values.")
-                      ] = Crates.white,
+    crates: Annotated[Crates | None, typer.Option("--crates", show_default=False,
+                                                  help="white: the same gem values for every seat; black: each "
+                                                       "seat gets its own card of values.  \\[default: white]")
+                      ] = None,
     time_limit: Annotated[
         float | None,
         typer.Option("--time-limit", metavar="SECONDS", min=1.0, help="Seconds in the hourglass (default 30).",
@@ -152,8 +175,8 @@ def digger_command(
     delay: DelayOption = 0.0,
 ) -> None:
     _play(lambda: digger_session(
-        players, seats=seat, humans=humans, bots=bots, seed=seed, crates=crates.value, time_limit=time_limit,
-        display=Display(no_color, width, delay), takebacks=takebacks,
+        players, seats=seat, humans=humans, bots=bots, seed=seed, crates=crates.value if crates else None,
+        time_limit=time_limit, display=Display(no_color, width, delay), takebacks=takebacks, rules=_rules(rule),
     ))
 
 
@@ -163,6 +186,8 @@ def play_group(
     resume: Annotated[Path | None, typer.Option("--resume", metavar="FILE", show_default=False,
                                                 help="Continue the game saved in FILE (save FILE, or the offer "
                                                      "to save on quitting, writes one).")] = None,
+    # Not offered (a saved game keeps its rules), only taken to say so rather than "no such option".
+    rule: Annotated[list[str] | None, typer.Option("--rule", "-r", hidden=True)] = None,
     bots: BotsOption = None,
     seat: SeatOption = None,
     humans: HumansOption = None,
@@ -176,11 +201,16 @@ def play_group(
         if resume is not None:
             raise typer.BadParameter(f"--resume takes the game from the file; drop '{ctx.invoked_subcommand}'",
                                      param_hint="--resume")
-        if any(v is not None for v in (bots, seat, humans, seed, width)) or no_color or delay or takebacks:
+        if any(v is not None for v in (bots, seat, humans, seed, width, rule)) or no_color or delay or takebacks:
             raise typer.BadParameter(f"options go after the game: goldfields play {ctx.invoked_subcommand} ...")
         return
     if resume is None:  # nothing to play: the help, and the status of a usage error, as bare 'goldfields' gives
         typer.echo(ctx.get_help())
+        raise typer.Exit(2)
+    if rule:
+        # The record holds the rules its moves were played under; others would not replay them.
+        print_error(f"--rule: the game in {resume} keeps the rules it was started with (the record holds "
+                    "them); drop --rule")
         raise typer.Exit(2)
     _play(lambda: resume_session(resume, seats=seat, humans=humans, bots=bots, seed=seed,
                                  display=Display(no_color, width, delay), takebacks=takebacks))

@@ -9,12 +9,14 @@ from __future__ import annotations
 import json
 import secrets
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, TypeVar, cast
 
+from ..arena.games import GameSpec
 from ..core import registry
-from ..core.definition import ParamError, RecordError
+from ..core.definition import GameDefinition, ParamError, Params, RecordError
 from ..core.game import Event, GameState
 from ..digger.definition import DIGGER
 from ..digging.definition import DIGGING
@@ -29,6 +31,20 @@ from .session import Session
 
 class SetupError(ValueError):
     """Options that describe no game; the message says what to change."""
+
+
+P = TypeVar("P", bound=Params)
+
+
+def _with_rules(definition: GameDefinition[P], params: P, rules: Mapping[str, Any] | None) -> P:
+    """``params`` with ``rules`` set (rule options and game parameters by name, as ``goldfields arena
+    --rule`` reads them: the arena's table applies them, so that a rule means the same everywhere)."""
+    if not rules:
+        return params
+    try:
+        return cast(P, GameSpec(definition.name, params).with_rules(rules).params)
+    except ValueError as err:
+        raise SetupError(str(err)) from None
 
 
 @dataclass(frozen=True)
@@ -79,6 +95,13 @@ def _session(
     )
 
 
+def _shown(value: Any) -> str:
+    """A value as it was typed: ``--time-limit 25`` reaches here as 25.0."""
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return value if isinstance(value, str) else json.dumps(value)
+
+
 def digging_session(
     players: int = 4,
     partnership: bool | None = None,
@@ -91,12 +114,14 @@ def digging_session(
     screen: Screen | None = None,
     keyboard: Keyboard | None = None,
     takebacks: bool = False,
+    rules: Mapping[str, Any] | None = None,
 ) -> Session:
     try:
         params = DIGGING.params(players=players, partnership=partnership)
     except ParamError as err:
         hint = " (use --individual, or --players 4)" if err.param == "partnership" else ""
         raise SetupError(f"{err.message}{hint}") from None
+    params = _with_rules(DIGGING, params, rules)
     try:
         seating = plan_seats(DIGGING.name, players, seats, humans, bots)
     except SeatingError as err:
@@ -112,19 +137,29 @@ def digger_session(
     humans: int | None = None,
     bots: Sequence[str] | None = None,
     seed: int | None = None,
-    crates: str = "white",
+    crates: str | None = None,
     time_limit: float | None = None,
     display: Display | None = None,
     screen: Screen | None = None,
     keyboard: Keyboard | None = None,
     clock: Callable[[], float] = time.monotonic,
     takebacks: bool = False,
+    rules: Mapping[str, Any] | None = None,
 ) -> Session:
-    if crates not in ("white", "black"):
+    """``crates`` (None: white) and ``time_limit`` (None: 30 s) are rules with options of their own;
+    ``rules`` may set them too, but not to something else."""
+    if crates is not None and crates not in ("white", "black"):
         raise SetupError(f"--crates is white or black, not {crates!r}")
+    rules = dict(rules or {})
+    for name, given in (("crates", crates), ("time_limit", time_limit)):
+        if given is None:
+            continue
+        if name in rules and rules[name] != given:
+            raise SetupError(f"--{name.replace('_', '-')} {_shown(given)} and --rule {name}={_shown(rules[name])} "
+                             "disagree; give one of them")
+        rules[name] = given
     try:
-        options = {} if time_limit is None else {"time_limit": time_limit}
-        state = DIGGER.new_state(DIGGER.params(players=players, crates=crates, options=options))
+        state = DIGGER.new_state(_with_rules(DIGGER, DIGGER.params(players=players), rules))
         seating = plan_seats(DIGGER.name, players, seats, humans, bots)
     except ParamError as err:
         raise SetupError(err.message) from None

@@ -32,6 +32,7 @@ in which an undone draw or reply has shown what the seat could not know.
 
 from __future__ import annotations
 
+import json
 import random
 import time
 from collections.abc import Callable, Sequence
@@ -485,6 +486,10 @@ class Session:
         obs = self.state.observation(None)
         self.screen.rule("goldfields")
         self.screen.say(self.front.intro(obs, self.names))
+        options = obs.get("options") or {}
+        if options:  # a variant (--rule, or the saved game's): said at the start, above all when resumed
+            shown = ", ".join(f"{k}={json.dumps(v, separators=(',', ':'))}" for k, v in options.items())
+            self.screen.say(f"Rule options: {shown}.")
         bots = ", ".join(f"seat {s} {spec}" for s, spec in self.names.bots.items())
         if self.hot_seat:
             seats = ", ".join(map(str, self.humans))

@@ -143,3 +143,39 @@ def test_a_colour_showing_once_with_an_empty_supply_says_why_it_cannot_be_taken(
     assert len(shown) == 1
     colour, disabled, text = shown[0]
     assert colour == "R" and disabled and "No red gem left" in text
+
+
+def test_the_create_form_sets_the_crate_values_and_the_table_plays_by_them(new_page: Any, server: LiveServer) -> None:
+    if not server_hosts_digger(server):
+        pytest.skip("the server does not host Digger tables (GET /api/games has no 'digger')")
+    page = new_page()
+    page.goto("/")
+    page.fill("#player-name", "Ann")
+    page.locator("#quick-digger").wait_for()
+    page.locator("#f-game").select_option("digger")
+    page.locator("#f-players").select_option("3")
+    # The white side: one card, offered with the other rule options.
+    options = page.locator("fieldset.options")
+    assert options.locator(".crate-row").count() == 1
+    assert options.locator('.crate-row[data-card="white"] input[type="number"]').count() == 4
+    # The black side: a card per seat, A, B and C. Card B is changed, A and C keep their values.
+    page.locator("#f-crates").select_option("black")
+    assert [options.locator(".crate-row").nth(i).get_attribute("data-card") for i in range(3)] == ["A", "B", "C"]
+    card_b = options.locator('.crate-row[data-card="B"] input')
+    card_b.nth(0).fill("7")
+    page.click("#f-create")
+    # A card half filled is named, and nothing is created.
+    page.locator(".toast", has_text="card B").wait_for()
+    assert page.evaluate("document.activeElement.name") == "crate_values.B.R"
+    assert page.url.endswith("/")
+    for box, value in zip(card_b.all()[1:], ("0", "8", "9"), strict=True):
+        box.fill(value)
+    page.click("#f-create")
+    page.wait_for_url(re.compile(r"/table\.html\?t=[\w-]+&seat=0$"))
+    table_id = page.evaluate("new URLSearchParams(location.search).get('t')")
+    config = server.get(f"/api/tables/{table_id}")["config"]
+    assert config["options"]["crate_values"] == {"black": {"B": {"Y": 7, "R": 0, "G": 8, "W": 9}}}
+    # Seat 1 holds card B, and its crate shows the values chosen.
+    crate = page.locator(".crate").nth(1)
+    crate.locator(".crate-card", has_text="B").wait_for()
+    assert [v.inner_text() for v in crate.locator(".value").all()] == ["×7", "×0", "×8", "×9"]

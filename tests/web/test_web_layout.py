@@ -252,6 +252,23 @@ def test_on_a_phone_a_rule_options_box_stays_beside_its_text(new_page: Any) -> N
     fits(page, 390, "the lobby's form")
 
 
+def test_on_a_phone_the_form_for_a_digger_table_fits_with_every_crate_card(new_page: Any) -> None:
+    page = new_page(**PHONE)
+    page.goto("/")
+    page.locator("#f-create").wait_for()
+    page.locator("#f-game").select_option("digger")
+    fits(page, 390, "the Digger form (its crate side's long choices)")
+    page.locator("#f-crates").select_option("black")
+    page.locator("#f-players").select_option("5")
+    rows = page.locator("fieldset.options .crate-row")
+    expect(rows).to_have_count(5)
+    fits(page, 390, "the Digger form with five crate cards")
+    # A card's four values on one line, under its name.
+    tops = {round(box["y"]) for box in (i.bounding_box() for i in rows.first.locator("input").all()) if box}
+    assert len(tops) == 1, tops
+    screenshot(page, "phone-digger-form")
+
+
 def test_a_costly_move_clicked_in_the_replay_brings_the_board_into_sight(
     new_page: Any, server: LiveServer, tmp_path: Path
 ) -> None:

@@ -239,6 +239,9 @@ const en = {
   "lobby.crates": "Crate cards",
   "lobby.cratesWhite": "white side: the same values for everyone",
   "lobby.cratesBlack": "black side: a different card per player",
+  "lobby.crateWhite": "white card",
+  "lobby.crateCard": "card {card}",
+  "lobby.crateIncomplete": "Crate values, {card}: give all four (yellow, red, green, white), or none for its standard values.",
   "lobby.options": "Rule options",
   "lobby.seats": "Seats",
   "lobby.seatKind": "Who plays seat {n}",
@@ -477,6 +480,7 @@ const en = {
   "opt.digger.time_limit": "seconds in the hourglass",
   "opt.digger.knock_probability": "chance that a steal knocks a pile over",
   "opt.digger.stack_seconds": "seconds to stack each token after “stop” (0: off); tokens stacked before the sand runs out are kept",
+  "opt.digger.crate_values": "crate card values: the points of each gem (blue scores nothing); a card left empty keeps its standard values",
 };
 
 const fr = {
@@ -712,6 +716,9 @@ const fr = {
   "lobby.crates": "Cartes caisse",
   "lobby.cratesWhite": "face blanche : mêmes valeurs pour tous",
   "lobby.cratesBlack": "face noire : une carte différente par joueur",
+  "lobby.crateWhite": "carte blanche",
+  "lobby.crateCard": "carte {card}",
+  "lobby.crateIncomplete": "Valeurs des caisses, {card} : donnez les quatre (jaune, rouge, vert, blanc), ou aucune pour ses valeurs habituelles.",
   "lobby.options": "Variantes de règles",
   "lobby.seats": "Places",
   "lobby.seatKind": "Qui joue la place {n}",
@@ -950,6 +957,7 @@ const fr = {
   "opt.digger.time_limit": "secondes dans le sablier",
   "opt.digger.knock_probability": "probabilité qu'un vol renverse une pile",
   "opt.digger.stack_seconds": "secondes pour empiler chaque jeton après « stop » (0 : non) ; les jetons empilés avant la fin du sablier sont gardés",
+  "opt.digger.crate_values": "valeurs des cartes caisse : les points de chaque gemme (le bleu ne vaut rien) ; une carte laissée vide garde ses valeurs habituelles",
 };
 
 const de = {
@@ -1185,6 +1193,9 @@ const de = {
   "lobby.crates": "Kistenkarten",
   "lobby.cratesWhite": "weiße Seite: gleiche Werte für alle",
   "lobby.cratesBlack": "schwarze Seite: jede Karte anders",
+  "lobby.crateWhite": "weiße Karte",
+  "lobby.crateCard": "Karte {card}",
+  "lobby.crateIncomplete": "Kistenwerte, {card}: alle vier angeben (gelb, rot, grün, weiß) oder keinen für ihre üblichen Werte.",
   "lobby.options": "Regelvarianten",
   "lobby.seats": "Plätze",
   "lobby.seatKind": "Wer spielt Platz {n}",
@@ -1423,6 +1434,7 @@ const de = {
   "opt.digger.time_limit": "Sekunden in der Sanduhr",
   "opt.digger.knock_probability": "Wahrscheinlichkeit, dass ein Diebstahl einen Stapel umwirft",
   "opt.digger.stack_seconds": "Sekunden zum Stapeln je Plättchen nach „Stopp“ (0: aus); vor Ablauf der Sanduhr gestapelte Plättchen bleiben",
+  "opt.digger.crate_values": "Werte der Kistenkarten: Punkte je Edelstein (Blau zählt nichts); eine leer gelassene Karte behält ihre üblichen Werte",
 };
 
 export const STRINGS = { en, fr, de };

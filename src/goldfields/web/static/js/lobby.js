@@ -130,6 +130,7 @@ function defaults(game) {
     partnership: game === "digging",
     crates: "white",
     options: {},
+    crateValues: {},
     seats: Array.from({ length: info.max_players }, (_, i) => ({ kind: i === 0 ? "human" : "bot", bot: "heuristic" })),
     claim: 0,
     tableName: "",
@@ -175,7 +176,7 @@ function renderForm() {
     );
   }
   if (f.game === "digger") {
-    rows.push(field(t("lobby.crates"), h("select#f-crates", { onchange: (e) => { f.crates = e.target.value; } },
+    rows.push(field(t("lobby.crates"), h("select#f-crates", { onchange: (e) => { f.crates = e.target.value; rerender(); } },
       h("option", { value: "white", selected: f.crates === "white" }, t("lobby.cratesWhite")),
       h("option", { value: "black", selected: f.crates === "black" }, t("lobby.cratesBlack")))));
   }
@@ -192,6 +193,7 @@ function renderForm() {
               onchange: (e) => { f.options[key] = e.target.value === "" ? value : Number(e.target.value); },
             }), " ", h("span", { title: key }, text || key));
           }
+          if (f.game === "digger" && key === "crate_values") return crateValuesField(f, text || key);
           if (typeof value !== "boolean") return null;
           return h("label.check", h("input", {
             type: "checkbox", name: key, checked: !!f.options[key],
@@ -251,9 +253,52 @@ function renderForm() {
   fill(els.form, rows);
 }
 
+// Digger's crate cards (G1): a card gives its points for each gem; blue always scores nothing.
+const GEM_LETTERS = ["Y", "R", "G", "W"];
+
+/** The cards a table uses: the white one, or on the black side A, B, C... in seat order. */
+function crateCards(f) {
+  return f.crates === "black" ? "ABCDE".slice(0, f.players).split("") : ["white"];
+}
+
+const crateLabel = (card) => (card === "white" ? t("lobby.crateWhite") : t("lobby.crateCard", { card }));
+
+/** The crate_values option: four numbers for each card in use, empty for its standard values. */
+function crateValuesField(f, text) {
+  return h("div.crate-values", { role: "group", "aria-label": text },
+    h("span", { title: "crate_values" }, text),
+    crateCards(f).map((card) => h("div.crate-row", { "data-card": card },
+      h("span.field-label", crateLabel(card)),
+      GEM_LETTERS.map((c) => h("label.gem-value", h("span", t(`colour.${c}`)), h("input.num", {
+        type: "number", min: 0, step: 1, name: `crate_values.${card}.${c}`, value: (f.crateValues[card] || {})[c] ?? "",
+        oninput: (e) => { f.crateValues[card] = { ...f.crateValues[card], [c]: e.target.value }; },
+      }))))));
+}
+
+/** The crate_values the form gives ({} for none), or null after telling which card is half filled. */
+function chosenCrateValues(f) {
+  const chosen = {};
+  for (const card of crateCards(f)) {
+    const typed = GEM_LETTERS.map((c) => String((f.crateValues[card] || {})[c] ?? "").trim());
+    if (typed.every((v) => v === "")) continue;
+    const empty = typed.findIndex((v) => v === "");
+    if (empty >= 0) {
+      toast(t("lobby.crateIncomplete", { card: crateLabel(card) }), "error");
+      document.querySelector(`input[name="crate_values.${card}.${GEM_LETTERS[empty]}"]`)?.focus();
+      return null;
+    }
+    const values = Object.fromEntries(GEM_LETTERS.map((c, i) => [c, Number(typed[i])]));
+    if (card === "white") chosen.white = values;
+    else (chosen.black ||= {})[card] = values;
+  }
+  return chosen;
+}
+
 async function submitForm(event) {
   event.preventDefault();
   const f = state.form;
+  const crateValues = f.game === "digger" ? chosenCrateValues(f) : {};
+  if (crateValues === null) return;
   const me = name();
   const seats = f.seats.slice(0, f.players).map((s, i) =>
     s.kind === "human" ? { kind: "human" } : { kind: "bot", bot: s.bot, name: `${BOT_NAMES[(i + 4) % 5]}` });
@@ -267,6 +312,7 @@ async function submitForm(event) {
     if (String(f.moveSeconds).trim()) body.move_seconds = Number(f.moveSeconds);
   }
   if (f.game === "digger") body.crates = f.crates === "black" ? { black: "ABCDE".slice(0, f.players).split("") } : "white";
+  if (Object.keys(crateValues).length) body.options.crate_values = crateValues;
   const claim = f.claim >= 0 && seats[f.claim] && seats[f.claim].kind === "human" ? f.claim : null;
   if (claim !== null) body.claim = claim;
   const button = document.getElementById("f-create");

@@ -76,3 +76,65 @@ def test_chat_is_rate_limited(limited: LiveServer) -> None:
         send(a, {"type": "chat", "text": "one too many"})
         refused = next_of(a, "error")
         assert refused["code"] == "rate_limited" and refused["retry_after"] > 0
+
+
+def chat(ws: ClientConnection, text: str) -> dict[str, Any]:
+    """Say ``text``: the answer is the message itself, back from the table, or a refusal."""
+    send(ws, {"type": "chat", "text": text})
+    while True:
+        msg = receive(ws)
+        if msg["type"] == "error" or (msg["type"] == "chat" and msg.get("text") == text):
+            return msg
+
+
+def test_players_behind_one_address_each_have_their_own_chat_rate(limited: LiveServer) -> None:
+    # Every test client is 127.0.0.1, as a family or a school class behind one router would be.
+    tid, ann, bob = two_players(limited)
+    with seated(limited, tid, 0, ann) as a, seated(limited, tid, 1, bob) as b:
+        for i in range(3):
+            assert chat(a, f"ann {i}")["type"] == "chat"
+        refused = chat(a, "ann, once too often")
+        assert refused["code"] == "rate_limited" and "from your seat" in refused["message"]
+        for i in range(3):
+            assert chat(b, f"bob {i}")["type"] == "chat"
+        assert chat(b, "bob, once too often")["code"] == "rate_limited"
+    # A second socket of the same seat (another tab, another device) is the same player.
+    with seated(limited, tid, 0, ann) as again:
+        assert chat(again, "ann from her phone")["code"] == "rate_limited"
+
+
+def test_an_address_flooding_with_new_seats_meets_a_looser_cap(database: Path | str) -> None:
+    # One message a minute per player, so ten from one address (ten players' worth) by default.
+    live = LiveServer(database, rate_limits=True, chat_rate="1/minute").start()
+    try:
+        seats = []
+        for _ in range(3):
+            created = live.create([HUMAN] * 4, claim=0, partnership=False)
+            tid = created["table"]["id"]
+            seats.append((tid, 0, created["you"]["token"]))
+            for seat in (1, 2, 3):
+                seats.append((tid, seat, live.post(f"/api/tables/{tid}/seats/{seat}/claim", {}).json()["token"]))
+        answers = []
+        for tid, seat, token in seats:
+            with seated(live, tid, seat, token) as ws:
+                answers.append(chat(ws, f"spam from {tid} {seat}"))
+        assert [a["type"] for a in answers] == ["chat"] * 10 + ["error"] * 2
+        assert all(a["code"] == "rate_limited" and "from your address" in a["message"] for a in answers[10:])
+        assert "at most 10 per 1 minute" in answers[-1]["message"]
+    finally:
+        live.stop()
+
+
+def test_the_address_cap_can_be_set_on_its_own(database: Path | str) -> None:
+    live = LiveServer(database, rate_limits=True, chat_rate="3/minute", chat_address_rate="4/minute").start()
+    try:
+        tid, ann, bob = two_players(live)
+        with seated(live, tid, 0, ann) as a, seated(live, tid, 1, bob) as b:
+            for i in range(3):
+                assert chat(a, f"ann {i}")["type"] == "chat"
+            assert chat(b, "bob 0")["type"] == "chat"
+            refused = chat(b, "bob 1")
+            assert refused["code"] == "rate_limited" and "from your address" in refused["message"]
+            assert refused["retry_after"] > 0
+    finally:
+        live.stop()

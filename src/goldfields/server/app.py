@@ -58,7 +58,7 @@ from .access import LocalAccess, RelayAccess, TableAccess, moving_error
 from .analysis import Analyses
 from .cluster import Cluster, Moving
 from .games import ConfigError, table_game
-from .limits import Quiet, RateLimits, Sockets, json_depth, plain_text
+from .limits import ADDRESS_CHAT_PLAYERS, Quiet, RateLimits, Sockets, json_depth, plain_text, times
 from .models import PlayerRow
 from .ratings import mode_of
 from .schemas import (
@@ -159,6 +159,7 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
             "move": live.move_rate,
             "message": live.message_rate,
             "chat": live.chat_rate,
+            "chat_address": live.chat_address_rate or times(live.chat_rate, ADDRESS_CHAT_PLAYERS),
             "analysis": live.analysis_rate,
         },
         enabled=live.rate_limits,
@@ -899,7 +900,12 @@ class Session:
     async def chat(self, msg: dict[str, Any]) -> None:
         if self.seat is None:
             return self.error("spectator", "spectators watch; only the players at the table chat")
-        refused = self.rates.check("chat", self.client)
+        # Per player, so that players behind one address (a family, a school, a NAT) each have their
+        # own; the address's looser cap comes second, so a refused player's messages never count
+        # against the others at that address.
+        refused = self.rates.check("chat", f"{self.access.table_id}/{self.seat}", who="your seat")
+        if refused is None:
+            refused = self.rates.check("chat_address", self.client)
         if refused is not None:
             return self.error(refused.code, refused.message, retry_after=refused.retry_after)
         try:

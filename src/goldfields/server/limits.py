@@ -2,7 +2,8 @@
 
 Rates are counted per client address with the ``limits`` library (moving
 windows: in memory for a lone server, in Redis when several processes share
-the count). So are open sockets per client; the total of open sockets is
+the count); table chat is counted per player too, so that players sharing an
+address (a family, a school, a NAT) each have their own. So are open sockets per client; the total of open sockets is
 each process's own, as it guards that process's file descriptors. Behind a reverse proxy,
 run uvicorn with ``--forwarded-allow-ips`` so that the address is the
 player's, not the proxy's.
@@ -24,7 +25,10 @@ from limits import RateLimitItem, parse, storage, strategies
 
 log = logging.getLogger("goldfields.server")
 
-PLURAL = {"analysis": "analyses"}
+PLURAL = {"analysis": "analyses", "chat": "chat messages", "chat_address": "chat messages"}
+
+ADDRESS_CHAT_PLAYERS = 10
+"""Without a rate of its own, an address may chat as much as this many players."""
 
 RATE_HELP = 'a rate in the notation of the limits library: "20/minute", "5/second", "100/hour"'
 
@@ -35,6 +39,13 @@ def rate(text: str) -> RateLimitItem:
         return parse(text)
     except ValueError:
         raise ValueError(f"{text!r} is not a rate: write {RATE_HELP}") from None
+
+
+def times(text: str, factor: int) -> str:
+    """A rate ``factor`` times as high, over the same window: ``times("10/minute", 10)`` is
+    ``"100/1 minute"``."""
+    item = rate(text)
+    return f"{item.amount * factor}/{item.multiples} {item.GRANULARITY.name}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,7 +86,9 @@ class RateLimits:
                     log.warning("rates: the shared count cannot be read (%s); counting in this process", err)
         return self._local, self._local.hit(item, kind, client)
 
-    def check(self, kind: str, client: str) -> Refusal | None:
+    def check(self, kind: str, client: str, who: str = "your address") -> Refusal | None:
+        """Count one request of ``kind`` from ``client`` (an address, or a player for a rate kept
+        per player; ``who`` names it in the refusal)."""
         if not self.enabled:
             return None
         item = self.items[kind]
@@ -87,7 +100,7 @@ class RateLimits:
         except Exception:  # Redis went away between the two calls
             reset = time.time() + item.get_expiry()
         retry = max(1, math.ceil(reset - time.time()))
-        message = f"too many {PLURAL.get(kind, kind + 's')} from your address: at most {item}; try again in {retry} s"
+        message = f"too many {PLURAL.get(kind, kind + 's')} from {who}: at most {item}; try again in {retry} s"
         return Refusal("rate_limited", message, retry)
 
 

@@ -51,7 +51,11 @@ class Settings:
     message_rate: str = "50/second"
     """WebSocket messages of any kind one client address may send."""
     chat_rate: str = "10/minute"
-    """Table chat messages one client address may send."""
+    """Table chat messages one player (a seat, as its token opens it) may send: counted per
+    player, so that players behind one address (a family, a school) do not share it."""
+    chat_address_rate: str | None = None
+    """Table chat messages one client address may send, all its players together: a looser
+    cap against a flood of new seats from one address. None: ten times ``chat_rate``."""
     analysis_rate: str = "10/hour"
     """Analyses of a finished game one client address may start (asking again for one started is free)."""
     max_live_tables: int = 2000
@@ -90,7 +94,7 @@ class Settings:
         from .limits import rate  # the limits library is a server extra; these defaults are read without it
 
         rates = (self.create_rate, self.claim_rate, self.move_rate, self.message_rate, self.chat_rate,
-                 self.analysis_rate)  # fmt: skip
+                 self.analysis_rate, *filter(None, [self.chat_address_rate]))  # fmt: skip
         for text in rates:
             rate(text)  # a clear error now, not at the first request
         if self.redis is not None and not self.redis.startswith(("redis://", "rediss://", "unix://")):

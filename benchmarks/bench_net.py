@@ -1,7 +1,8 @@
 """The network's cost: ISMCTS iterations per second with and without it, and the net bot's time a move.
 
-Run:  python benchmarks/bench_net.py [--net default] [--c 0.7] [--prior all] [--iterations 400 5000] [--positions 30]
-                                    [--rounds 3] [--table both|partnership|2p]
+Run:  python benchmarks/bench_net.py [--net default] [--c 0.7] [--prior all] [--deals 1]
+                                    [--iterations 400 5000] [--positions 30] [--rounds 3]
+                                    [--table both|partnership|2p]
 
 Positions: decisions with a choice from heuristic games on both tables the
 network plays (4-player partnership and 2 players), or on one (``--table``:
@@ -76,6 +77,8 @@ def main() -> None:
     parser.add_argument("--net", default="default", help="a shipped network's name or a .npz path")
     parser.add_argument("--c", type=float, default=ISMCTSBot.c, help="the guided search's exploration constant")
     parser.add_argument("--prior", default="all", choices=["all", "own"], help="whose moves the prior guides")
+    parser.add_argument("--deals", type=int, default=ISMCTSBot.deals,
+                        help="with --prior all: deals another seat's prior is read from")
     parser.add_argument("--iterations", type=int, nargs="+", default=[400], help="plain budgets to compare at")
     parser.add_argument("--positions", type=int, default=30, help="positions per table")
     parser.add_argument("--rounds", type=int, default=3)
@@ -86,9 +89,10 @@ def main() -> None:
     states = [s for players, partnership, seed in TABLES[args.table] for s in
               positions(players, partnership, args.positions, seed)]  # fmt: skip
     plain = ISMCTSBot()
-    guided = ISMCTSBot(net=args.net, c=args.c, prior=args.prior)
+    guided = ISMCTSBot(net=args.net, c=args.c, prior=args.prior, deals=args.deals)
     spec = f"ismcts:net={args.net}" + (f",c={args.c:g}" if args.c != ISMCTSBot.c else "")
     spec += f",prior={args.prior}" if args.prior != ISMCTSBot.prior else ""
+    spec += f",deals={args.deals}" if args.deals != ISMCTSBot.deals else ""
     print(f"positions: {len(states)} ({TABLE_NAMES[args.table]}), {args.rounds} rounds, medians")
     print(
         f"{'plain budget':>12} {'plain s/move':>12} {'ismcts it/s':>11} {spec + ' it/s':>24} {'ratio':>6}"

@@ -83,7 +83,8 @@ def test_a_missing_or_mismatched_network_is_a_clear_error(tmp_path: Path) -> Non
 @pytest.mark.parametrize(
     "spec",
     ["net:net={}", "net:net={},temperature=1", "ismcts:iterations=40,net={}", "ismcts:iterations=40,net={},leaf=net",
-     "ismcts:iterations=40,net={},prior=own", "ismcts:iterations=40,net={},sharpen=4"],
+     "ismcts:iterations=40,net={},prior=own", "ismcts:iterations=40,net={},sharpen=4",
+     "ismcts:iterations=40,net={},deals=4"],
 )
 def test_network_bots_return_legal_actions(spec: str, players: int, partnership: bool, positions,
                                            tmp_path: Path) -> None:  # fmt: skip
@@ -129,6 +130,50 @@ def test_with_prior_own_the_network_guides_only_the_searching_seats_moves(
         guided = {ch.player for nd in _nodes(root) if nd.prior is not None for ch in nd.children.values()}
         assert guided
         assert (guided <= {seat}) == only_own
+
+
+def test_with_deals_another_seats_prior_is_its_mean_over_the_deals_read(positions) -> None:
+    mixed = make_bot("ismcts:iterations=600,net=default,deals=4", "digging")
+    single = make_bot("ismcts:iterations=600,net=default", "digging")
+    for i, state in enumerate(positions(4, True, 3, seed=82)):
+        seat = state.current_player
+        root = mixed.search(state.view(seat), random.Random(i), mixed.budget())
+        nodes = [nd for nd in _nodes(root) if nd.prior is not None and nd is not root]
+        others = [nd for nd in nodes if nd.mix is not None]
+        assert others, "another seat's node was read"
+        for nd in nodes:
+            mover = {ch.player for ch in nd.children.values()}
+            # The searching seat knows its hand: its nodes read one deal, as without deals.
+            assert (nd.mix is None) == (mover == {seat})
+        for nd in others:
+            assert nd.mix is not None
+            # Read on the visits that find it visited 1, 2, 4 and 8 times, up to 4 deals.
+            assert nd.reads == min(4, (nd.n - 1).bit_length())
+            for k, (total, reads) in nd.mix.items():
+                assert 1 <= reads <= nd.reads
+                assert nd.prior[k] == pytest.approx(total / reads)
+        assert any(nd.reads > 1 for nd in others)
+        # One deal's prior names only the moves that deal's guessed hand can make; the mean over
+        # several names more of them.
+        plain = single.search(state.view(seat), random.Random(i), single.budget())
+        moves_named = sum(len(nd.prior) for nd in others) / len(others)
+        plain_others = [nd for nd in _nodes(plain) if nd.prior is not None and nd is not plain
+                        and {ch.player for ch in nd.children.values()} != {seat}]  # fmt: skip
+        assert plain_others and moves_named >= sum(len(nd.prior) for nd in plain_others) / len(plain_others)
+
+
+def test_deals_is_the_same_search_at_one_and_needs_a_network_guiding_every_seat(positions) -> None:
+    state = positions(4, True, 1, seed=83)[0]
+    view = state.view(state.current_player)
+    one = make_bot("ismcts:iterations=300,net=default,deals=1", "digging")
+    default = make_bot("ismcts:iterations=300,net=default", "digging")
+    a = one.search(view, random.Random(5), one.budget())
+    b = default.search(view, random.Random(5), default.budget())
+    assert {k: ch.n for k, ch in a.children.items()} == {k: ch.n for k, ch in b.children.items()}
+    assert all(nd.mix is None for nd in _nodes(a))
+    for spec in ("ismcts:deals=4", "ismcts:net=default,prior=own,deals=4", "ismcts:net=default,leaf=net,deals=4"):
+        with pytest.raises(BotSpecError, match="deals=4 needs a network guiding every seat"):
+            make_bot(spec, "digging")
 
 
 def _nodes(root: ISMCTSNode) -> list[ISMCTSNode]:

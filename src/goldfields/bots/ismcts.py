@@ -111,7 +111,7 @@ def _keyed(legal: Sequence[int], prior: Sequence[float], keys: Sequence[int] | N
 class Node:
     """One node of the observer's tree: the move that led here, by ``player``."""
 
-    __slots__ = ("avail", "children", "n", "player", "prior", "w")
+    __slots__ = ("avail", "children", "mix", "n", "player", "prior", "reads", "w")
 
     def __init__(self, player: int) -> None:
         self.player = player
@@ -120,7 +120,13 @@ class Node:
         self.avail = 1
         self.children: dict[int, Node] = {}
         self.prior: dict[int, float] | None = None
-        """With a network: its prior per move key of the player to move here (from the first state met)."""
+        """With a network: its prior per move key of the player to move here (from the first state met,
+        or, with ``deals`` above 1 for another seat, the mean over the deals read so far)."""
+        self.mix: dict[int, list[float]] | None = None
+        """With ``deals`` above 1, at another seat's node: per move key, the sum of its priors and the
+        number of deals read in which it was legal."""
+        self.reads = 0
+        """How many deals ``mix`` has read."""
 
     def chosen(self, legal: Sequence[int]) -> int:
         """The move the search plays from this root: the most visited, ties to the higher total."""
@@ -159,6 +165,13 @@ class ISMCTSBot(Bot):
     """With a network: whose moves its prior guides. ``all``: every seat's (another seat's prior is
     read with the hand the node's first deal gave it, a guess); ``own``: the searching seat's alone,
     whose hand it knows; other seats' moves are then chosen by UCB1, as without a network."""
+    deals: int = param(1, 1, 64)
+    """With a network and ``prior=all``: how many of the deals that reach another seat's node its
+    prior is read from. That seat's hand is a guess in each deal, so one deal's policy leaves out
+    every move its guessed hand cannot make. Above 1, the node reads the network again on its 2nd,
+    4th, 8th, ... visit, up to this many deals, and a move's prior is its mean over the deals in
+    which it was legal (a move no deal read yet gets an even share), normalised over the moves
+    legal in the deal at hand."""
     sharpen: float = param(1.0, 0.01, 100.0)
     """With a network: the prior is raised to this power and normalised (the softmax of the logits
     times ``sharpen``). The policy learnt from search visit shares is nearly flat (its favourite
@@ -181,6 +194,9 @@ class ISMCTSBot(Bot):
             raise ValueError("leaf=net needs a network: add net=default (or a .npz file)")
         if self.prior != "all" and self.net is None:
             raise ValueError(f"prior={self.prior} needs a network: add net=default (or a .npz file)")
+        if self.deals != 1 and (self.net is None or self.prior != "all" or self.leaf != "rollout"):
+            raise ValueError(f"deals={self.deals} needs a network guiding every seat's moves: add net=default "
+                             "(with prior=all and leaf=rollout, the defaults)")
         if self.sharpen != 1.0 and self.net is None:
             raise ValueError(f"sharpen={self.sharpen} needs a network: add net=default (or a .npz file)")
 
@@ -234,6 +250,7 @@ class ISMCTSBot(Bot):
         by_value = self.net is not None and self.leaf == "net"
         lazy = not by_value  # with the value leaf, every new node is evaluated anyway
         guide_all = self.prior == "all"
+        deals = self.deals
         temperature = 1.0 / self.sharpen
         if self.net is not None:
             from .net import evaluator
@@ -279,6 +296,19 @@ class ISMCTSBot(Bot):
                     # A node's prior is computed on its second visit: most new nodes are visited
                     # once, and the network costs about as much as the rest of an iteration.
                     prior = node.prior = _keyed(legal, net.evaluate_state(state, legal, temperature)[0].tolist(), km)
+                    if deals > 1 and player != observer:
+                        node.mix = {k: [p, 1.0] for k, p in prior.items()}
+                        node.reads = 1
+                elif (mix := node.mix) is not None and node.n & (node.n - 1) == 0 and node.reads < deals:
+                    assert net is not None  # a node mixes priors only when a network guides the search
+                    node.reads += 1
+                    for k, p in _keyed(legal, net.evaluate_state(state, legal, temperature)[0].tolist(), km).items():
+                        if k in mix:
+                            mix[k][0] += p
+                            mix[k][1] += 1.0
+                        else:
+                            mix[k] = [p, 1.0]
+                    prior = node.prior = {k: total / reads for k, (total, reads) in mix.items()}
                 if untried:
                     if prior is None:
                         key = untried[rng.randrange(len(untried))]
@@ -294,13 +324,15 @@ class ISMCTSBot(Bot):
                     best = -1.0
                     child = None
                     key = keys[0]
+                    # A move no deal read yet (only with mixed priors) gets an even share.
+                    unread = 0.0 if node.mix is None else 1.0 / len(keys)
                     for k in keys:
                         ch = children[k]
                         ch.avail += 1
                         if prior is None:
                             u = ch.w / ch.n + c * sqrt(log(ch.avail) / ch.n)
                         else:  # PUCT, with availability in place of the parent's visits
-                            u = ch.w / ch.n + c * prior.get(k, 0.0) * sqrt(ch.avail) / (1 + ch.n)
+                            u = ch.w / ch.n + c * prior.get(k, unread) * sqrt(ch.avail) / (1 + ch.n)
                         if u > best:
                             best = u
                             child = ch

@@ -2,9 +2,10 @@
 
 Rates are counted per client address with the ``limits`` library (moving
 windows: in memory for a lone server, in Redis when several processes share
-the count); table chat is counted per player too, so that players sharing an
-address (a family, a school, a NAT) each have their own. So are open sockets per client; the total of open sockets is
-each process's own, as it guards that process's file descriptors. Behind a reverse proxy,
+the count). So are open sockets per client; the total of open sockets is
+each process's own, as it guards that process's file descriptors. Table chat
+is counted per player as well, so that players sharing an address (a family,
+a school, a NAT) each have their own limit. Behind a reverse proxy,
 run uvicorn with ``--forwarded-allow-ips`` so that the address is the
 player's, not the proxy's.
 

@@ -5,11 +5,25 @@ from __future__ import annotations
 import copy
 import json
 import random
+from pathlib import Path
+from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from goldfields.digging import DiggingState
+from goldfields.core.definition import RecordError
+from goldfields.digging import DiggingOptions, DiggingState
+from goldfields.digging.definition import DIGGING
 from goldfields.records import ILLEGAL, MALFORMED, OK, replay, replay_file
+
+SETTINGS = settings(
+    max_examples=60,
+    deadline=None,
+    database=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 
 
 def play_random(players: int, partnership: bool, seed: int, stop_after: int | None = None) -> DiggingState:
@@ -82,13 +96,14 @@ def test_a_move_after_the_hand_is_over_is_illegal(finished: DiggingState) -> Non
         (lambda r: r.update(players=5), None),
         (lambda r: r.update(partnership="yes"), None),
         (lambda r: r.update(options={"no_such_rule": True}), None),
-        (lambda r: r.update(hands=[]), None),
+        (lambda r: r.update(hands={}), None),
+        (lambda r: r.update(dealer=(r["hands"][0]["dealer"] + 1) % 4), 0),
         (lambda r: r["hands"][0]["deck"].pop(), 0),
         (lambda r: r["hands"][0]["deck"].__setitem__(0, "ZZ"), 0),
         (lambda r: r["hands"][0].update(moves="draw"), 0),
         (lambda r: r["hands"].append(copy.deepcopy(r["hands"][0])), -1),
     ],
-    ids=["game", "players", "partnership", "option", "no-hands", "short-deck", "bad-card", "moves", "after-end"],
+    ids=["game", "players", "partnership", "option", "hands", "dealer", "short-deck", "bad-card", "moves", "after-end"],
 )
 def test_malformed_records_exit_2(finished: DiggingState, mutate, hand) -> None:
     record = copy.deepcopy(finished.record())
@@ -124,3 +139,111 @@ def test_records_are_plain_json(finished: DiggingState) -> None:
     assert json.loads(json.dumps(record)) == record
     assert set(record) == {"game", "players", "partnership", "hands"}
     assert all(set(h) == {"dealer", "deck", "moves"} for h in record["hands"])
+
+
+# ----------------------------------------------------------------------------
+# A game before its first deal, and records read back as the game they describe
+# ----------------------------------------------------------------------------
+
+TABLES = [(2, False), (3, False), (4, False), (4, True)]
+
+
+@pytest.mark.parametrize(("players", "partnership"), TABLES)
+@pytest.mark.parametrize("dealer", [None, 0])
+def test_a_game_not_dealt_yet_replays_and_restores_exactly(
+    players: int, partnership: bool, dealer: int | None, tmp_path: Path
+) -> None:
+    state = DiggingState(players, partnership, dealer=dealer)
+    record = state.record()
+    assert record["hands"] == [] and record["dealer"] == state.dealer
+    path = tmp_path / "undealt.json"
+    path.write_text(json.dumps(record))
+    report, status = replay_file(path)
+    assert status == OK
+    assert report == {"ok": True, "error": None, "hands": [], "totals": [0] * players, "winner": None, "state": None}
+    restored, events = DIGGING.restore(json.loads(path.read_text()))
+    assert events == []
+    assert restored.to_json() == state.to_json()
+    assert restored.record() == record
+    # It is the same game: the same deck deals the same hands.
+    deck = state.sample_chance(random.Random(3))
+    assert restored.apply_chance(deck)[0].private == state.apply_chance(deck)[0].private
+
+
+def test_a_record_with_no_hands_and_no_dealer_is_dealt_by_the_last_seat() -> None:
+    fresh = DIGGING.new_state(DIGGING.params(players=3))
+    record = {"game": "digging", "players": 3, "hands": []}
+    restored, _ = DIGGING.restore(record)
+    assert restored.to_json() == fresh.to_json()
+    assert restored.record() == fresh.record() == {**record, "partnership": False, "dealer": 2}
+
+
+def test_a_dealer_beside_the_hands_must_be_the_first_hands(finished: DiggingState) -> None:
+    record = {**finished.record(), "dealer": finished.record()["hands"][0]["dealer"]}
+    assert replay(record)[1] == OK
+    record["dealer"] = (record["dealer"] + 1) % 4
+    report, status = replay(record)
+    assert status == MALFORMED and report["error"]["hand"] == 0
+    with pytest.raises(RecordError, match="deals its first hand"):
+        DIGGING.restore(record)
+
+
+@SETTINGS
+@given(
+    seed=st.integers(min_value=0, max_value=2**32 - 1),
+    table=st.sampled_from(TABLES),
+    dealer=st.integers(min_value=0, max_value=3),
+    full_deck=st.booleans(),
+    steps=st.integers(min_value=0, max_value=400),
+)
+def test_every_record_restores_to_the_game_it_was_taken_from(
+    seed: int, table: tuple[int, bool], dealer: int, full_deck: bool, steps: int
+) -> None:
+    """Before the first deal, between hands, mid-hand or over: restore(record) is the same game."""
+    players, partnership = table
+    state = DiggingState(players, partnership, DiggingOptions(full_deck=full_deck), dealer % players)
+    rng = random.Random(seed)
+    for _ in range(steps):  # deals count as steps, so 0 stops before the first
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            state.apply_chance(state.sample_chance(rng))
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    record = json.loads(json.dumps(state.record()))
+    assert replay(record)[1] == OK
+    restored, _ = DIGGING.restore(record)
+    assert restored.to_json() == state.to_json()
+    assert restored.record() == record
+
+
+def _deal_cards(os_state: Any, rng: random.Random, cards: int) -> None:
+    for _ in range(cards):
+        outcomes, probabilities = zip(*os_state.chance_outcomes(), strict=True)
+        os_state.apply_action(rng.choices(outcomes, probabilities)[0])
+
+
+def test_a_record_taken_during_an_openspiel_deal_restores_to_before_that_deal() -> None:
+    # OpenSpiel deals card by card; the engine takes the deck only once it is all dealt, so a
+    # record taken mid-deal holds the game up to that deal, and restores to it, waiting for the deal.
+    pyspiel = pytest.importorskip("pyspiel")
+    import goldfields.research.openspiel_games  # noqa: F401  (registers the games)
+
+    rng = random.Random(2)
+    state = pyspiel.load_game("python_goldfields_digging(players=2)").new_initial_state()
+    _deal_cards(state, rng, 5)
+    record = state.engine_state().record()
+    assert record["hands"] == []
+    restored, _ = DIGGING.restore(record)
+    assert restored.to_json() == state.engine_state().to_json()
+    # The second deal under way: the record holds the first hand whole.
+    while not (state.is_chance_node() and state.engine_state().hand_no == 0):
+        if state.is_chance_node():
+            _deal_cards(state, rng, 1)
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    _deal_cards(state, rng, 5)
+    record = state.engine_state().record()
+    assert len(record["hands"]) == 1
+    restored, _ = DIGGING.restore(record)
+    assert restored.is_chance_node() and restored.to_json() == state.engine_state().to_json()

@@ -159,6 +159,10 @@ class GameDefinition(ABC, Generic[P]):
     """``"module:function"``: ``function(record)`` yields ``(state, move, events)``
     after each step of a record that :meth:`replay` accepts, where the generic
     reading of ``moves`` does not fit (Digging's per-hand decks); see :meth:`walk`."""
+    starter: ClassVar[str | None] = None
+    """``"module:function"``: ``function(record)`` gives the position before the first step of a
+    record that :meth:`replay` accepts, for a game with a ``walker`` whose records say more about
+    the start than its parameters (Digging's first dealer); see :meth:`restore`."""
     tutorial: ClassVar[str | None] = None
     """``"module"`` of a guided first game: ``record()``, ``steps()``, ``PLAYER`` and ``NAMES``
     (see goldfields.digging.tutorial)."""
@@ -321,10 +325,13 @@ class GameDefinition(ABC, Generic[P]):
             events += last[2]
         if last is not None:
             return last[0], events
-        if self.walker is not None:  # a record with no steps
+        # A record with no steps (walk checked it): the game as it starts.
+        if self.starter is not None:
+            start: Callable[[Mapping[str, Any]], GameState] = load(self.starter)
+            return start(record), events
+        if self.walker is not None:
             raise RecordError("the record holds no step to restore", 2)
-        state = self.new_state(self.params_from_json(_params_of(record)))
-        return state, events
+        return self.new_state(self.params_from_json(_params_of(record))), events
 
     def walk(self, record: Mapping[str, Any]) -> Iterator[tuple[GameState, str | None, list[Event]]]:
         """Step through a record: after each step, ``(state, move, events)``, where

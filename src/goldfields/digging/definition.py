@@ -56,6 +56,7 @@ class Digging(GameDefinition[DiggingParams]):
     encoding = "goldfields.research.encoding:DIGGING"
     replayer = "goldfields.digging.replay:replay"
     walker = "goldfields.digging.replay:walk"
+    starter = "goldfields.digging.replay:start"
     tutorial = "goldfields.digging.tutorial"
     narrator = "goldfields.digging.narrate:event_text"
 

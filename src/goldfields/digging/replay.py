@@ -83,14 +83,27 @@ def _new_state(record: Any) -> DiggingState:
     except (ValueError, TypeError) as err:
         raise _Malformed(str(err)) from None
     hands = record.get("hands")
-    if not isinstance(hands, list) or not hands:
-        raise _Malformed("hands must be a non-empty list")
-    if not isinstance(hands[0], Mapping):
-        raise _Malformed("each hand is an object with dealer, deck and moves", 0)
-    dealer = hands[0].get("dealer")
-    if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < players:
-        raise _Malformed(f"dealer must be a seat from 0 to {players - 1}, not {dealer!r}", 0)
+    if not isinstance(hands, list):
+        raise _Malformed("hands must be a list of hands (empty before the first deal)")
+    # A game not dealt yet names its first dealer beside the hands (the last seat when left out);
+    # once dealt, the first hand names it, and a dealer written beside it must agree.
+    dealer = record.get("dealer", players - 1 if not hands else None)
+    if not (dealer is None or _is_seat(dealer, players)):
+        raise _Malformed(f"dealer must be a seat from 0 to {players - 1}, not {dealer!r}")
+    if hands:
+        if not isinstance(hands[0], Mapping):
+            raise _Malformed("each hand is an object with dealer, deck and moves", 0)
+        first = hands[0].get("dealer")
+        if not _is_seat(first, players):
+            raise _Malformed(f"dealer must be a seat from 0 to {players - 1}, not {first!r}", 0)
+        if dealer is not None and dealer != first:
+            raise _Malformed(f"the record's dealer is seat {dealer}, but seat {first} deals its first hand", 0)
+        dealer = first
     return DiggingState(players, partnership, options, dealer)
+
+
+def _is_seat(value: Any, players: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < players
 
 
 def _check_hand_shape(hand: Any, i: int) -> None:
@@ -146,7 +159,12 @@ def walk(record: Any) -> Iterator[tuple[DiggingState, str | None, list[Event]]]:
             yield state, move, state.apply_move(move)
 
 
-__all__ = ["ILLEGAL", "MALFORMED", "OK", "replay", "walk"]
+def start(record: Any) -> DiggingState:
+    """The game a valid record starts from, before its first deal (what a record with no hands restores to)."""
+    return _new_state(record)
+
+
+__all__ = ["ILLEGAL", "MALFORMED", "OK", "replay", "start", "walk"]
 
 
 def positions(record: Any) -> Iterator[tuple[int, int, DiggingState, str]]:

@@ -1062,6 +1062,9 @@ class DiggingState(GameState):
         rec: dict[str, Any] = {"game": "digging", "players": self.num_players, "partnership": self.partnership}
         if self.options.to_json():
             rec["options"] = self.options.to_json()
+        if not self.logs:
+            # Before the first deal no hand names its dealer; the record must, to read back exactly.
+            rec["dealer"] = self.dealer
         rec["hands"] = [
             {
                 "dealer": h["dealer"],

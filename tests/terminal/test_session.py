@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 import re
@@ -303,3 +304,57 @@ def test_digger_rules_agree_with_its_own_options_or_are_refused() -> None:
         digger_session(2, crates="black", rules={"crates": "white"})
     with pytest.raises(SetupError, match="time_limit must be a positive number of seconds"):
         digger_session(2, rules={"time_limit": "abc"})
+
+
+def _opening(game: str, width: int = 120, answers: tuple[str, ...] = (), **options: Any) -> str:
+    """The screen of a game left at its first move prompt, after typing ``answers`` there."""
+    screen, out = capture_screen(width)
+    typed = iter([*answers, "quit"])
+
+    def policy(prompt: str) -> Answer:
+        if "Pass the keyboard" in prompt:
+            return ""
+        return next(typed) if ("move" in prompt.lower() or "dig" in prompt.lower()) else "n"
+
+    make = digging_session if game == "digging" else digger_session
+    session = make(2, seed=36, screen=screen, keyboard=ScriptedKeyboard(policy), **options)
+    assert session.run() == 0
+    return out.getvalue()
+
+
+def test_hot_seat_says_the_screen_is_cleared_only_where_it_is() -> None:
+    # Digging's hands are secret, so its screen is cleared between players; Digger has no secret to hide.
+    digging = " ".join(_opening("digging", humans=2).split())
+    assert "Hot seat: seats 0, 1 are played at this keyboard" in digging
+    assert "the screen is cleared as each player's turn ends" in digging
+    digger = " ".join(_opening("digger", humans=2).split())
+    assert "Hot seat: seats 0, 1 are played at this keyboard" in digger
+    assert "cleared before" not in digger and "nothing is cleared between turns" in digger
+
+
+@pytest.mark.parametrize("width", [60, 80, 160])
+def test_help_is_the_games_own_and_wraps_to_the_screen(width: int) -> None:
+    digging = _opening("digging", width, ("help",), bots=["random"])
+    digger = _opening("digger", width, ("help",), bots=["random"])
+    for shown in (digging, digger):
+        assert max(len(line.rstrip()) for line in shown.splitlines()) <= width
+    words = " ".join(digger.split())
+    # The commands, whole however they wrap; Digger's luck is the dice, and it has no cards.
+    assert "log [N|all] the game so far in words (the last 40 lines, N lines, or all)" in words
+    assert "if no dice have been rolled since" in words
+    assert "card" not in digger.split("Commands")[1].split("Colours")[0]
+    assert "no new hand has been dealt since" in " ".join(digging.split())
+    # Rich wraps the text: a line goes on to the next only when its next word would not fit.
+    for shown in (digging, digger):
+        lines = shown.split("Commands (type them")[1].splitlines()
+        for above, line in itertools.pairwise(lines):
+            if line.startswith(" " * 15) and line.strip():  # the second column, wrapped
+                assert len(above.rstrip()) + 1 + len(line.split()[0]) > width, (above, line)
+
+
+def test_takebacks_are_said_in_the_games_own_words() -> None:
+    digging = " ".join(_opening("digging", bots=["random"], takebacks=True).split())
+    assert "Takebacks are on: a practice game. Undo also goes back past the other seats' moves and your draws" \
+        in digging
+    digger = " ".join(_opening("digger", bots=["random"], takebacks=True).split())
+    assert "Takebacks are on: a practice game." in digger and "draws" not in digger

@@ -81,18 +81,17 @@ def parse(line: str) -> Command:
     return Command(verb)
 
 
-COMMANDS_HELP = """\
-Commands (type them at any prompt where you choose a move):
-  <number>     play the move with that number from the list
-  <move>       type a move in the notation instead (see below)
-  help         this text
-  rules        a summary of the rules
-  log [N|all]  the game so far in words (the last 40 lines, N lines, or all)
-  show         draw the table again
-  undo         go back to your previous decision, if no other seat has moved since (their
-               move showed something of their cards) and no dice were rolled or cards dealt
-               since (luck stands); only with one human at the table. A game started with
-               --takebacks is a practice game: undo then also goes back past the others' moves
-  save FILE    write the game record to FILE (check it with: goldfields replay FILE)
-  quit         leave the game (you are offered to save it first); Ctrl-C does the same
-"""
+def command_rows(undo: str) -> list[tuple[str, str]]:
+    """The commands every game shares, as (what to type, what it does). ``undo`` says when undo
+    works, which depends on the game's luck and secrets (the front's ``undo_help``)."""
+    return [
+        ("<number>", "play the move with that number from the list"),
+        ("<move>", "type a move in the notation instead (see below)"),
+        ("help", "this text"),
+        ("rules", "a summary of the rules"),
+        ("log [N|all]", f"the game so far in words (the last {DEFAULT_LOG_LINES} lines, N lines, or all)"),
+        ("show", "draw the table again"),
+        ("undo", undo),
+        ("save FILE", "write the game record to FILE (check it with: goldfields replay FILE)"),
+        ("quit", "leave the game (you are offered to save it first); Ctrl-C does the same"),
+    ]

@@ -100,13 +100,23 @@ class DiggerFront(GameFront):
     timeout_action = TIMEOUT
     luck_since = "the dice have been rolled"
     enter_plays_a_forced_move = False  # Enter is "stop"; before the first roll it explains instead
-    moves_help: ClassVar[str] = """\
-Digging (the hourglass runs from your first roll, and you cannot see it):
-  r  or roll        throw all five dice (again)
-  <number>          take the move with that number, or type it: take Y, steal W 2
-  Enter  or s       stop: your haul is banked (if the sand has not run out)
-Colours: B blue (water, worth nothing), Y yellow, R red, G green, W white; K black (dice only).
-"""
+    moves_title = "Digging (the hourglass runs from your first roll, and you cannot see it):"
+    moves_rows: ClassVar[tuple[tuple[str, str], ...]] = (
+        ("r  or roll", "throw all five dice (again)"),
+        ("<number>", "take the move with that number, or type it: take Y, steal W 2"),
+        ("Enter  or s", "stop: your haul is banked (if the sand has not run out)"),
+    )
+    moves_note = "Colours: B blue (water, worth nothing), Y yellow, R red, G green, W white; K black (dice only)."
+    # Every turn begins with a roll and undo never takes back luck, so undo never succeeds here: say so.
+    undo_help = (
+        "go back to your previous decision, if no dice have been rolled since (luck stands: no free "
+        "re-roll); only with one human at the table. Every turn begins with a roll, so in Digger undo "
+        "has nothing it may take back"
+    )
+    takebacks_help = (
+        "undo also goes back past the other seats' moves; luck still stands, and as every turn begins "
+        "with a roll of the dice, undo still has nothing it may take back"
+    )
 
     def __init__(self, clock: Callable[[], float] = time.monotonic, model: TimeModel = DEFAULT_TIME_MODEL) -> None:
         self.real = RealClock(clock)

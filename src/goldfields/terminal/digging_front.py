@@ -21,14 +21,25 @@ class DiggingFront(GameFront):
     rules_markdown = DIGGING_RULES
     luck_since = "a new hand has been dealt"
     hand_end_events = frozenset({"hand_scored"})
-    moves_help: ClassVar[str] = """\
-Moves in the notation (cards: MG MS MC, G S C, GG SS CC, X, B1..B12; mines m1, m2...):
-  draw              draw the top card of the pile
-  pass B7           pass a card face down to your partner (partnership game)
-  play MG 2         open a gold mine in seat 2's display
-  play G m1         lay a chest on mine m1;  play X m1  closes m1;  play B12 m2  attacks or joins
-  skip              only when nothing else is legal
-"""
+    moves_title = "Moves in the notation (cards: MG MS MC, G S C, GG SS CC, X, B1..B12; mines m1, m2...):"
+    moves_rows: ClassVar[tuple[tuple[str, str], ...]] = (
+        ("draw", "draw the top card of the pile"),
+        ("pass B7", "pass a card face down to your partner (partnership game)"),
+        ("play MG 2", "open a gold mine in seat 2's display"),
+        ("play G m1", "lay a chest on mine m1"),
+        ("play X m1", "close mine m1"),
+        ("play B12 m2", "attack mine m2 with a bandit, or join the fight there"),
+        ("skip", "only when nothing else is legal"),
+    )
+    undo_help = (
+        "go back to your previous decision, if no other seat has moved since (their move showed something "
+        "of their cards) and no new hand has been dealt since (luck stands); only with one human at the "
+        "table. In a game started with --takebacks, a practice game, undo also goes back past the others' moves"
+    )
+    takebacks_help = (
+        "undo also goes back past the other seats' moves and your draws, and so shows what you could not "
+        "have known; luck (a new deal) still stands"
+    )
 
     def intro(self, obs: Mapping[str, Any], names: Names) -> str:
         mode = (

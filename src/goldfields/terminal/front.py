@@ -18,10 +18,13 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from rich.console import Group, RenderableType
+from rich.padding import Padding
+from rich.table import Table
 from rich.text import Text
 
 from ..core.definition import Stamper
 from ..core.game import GameState
+from .commands import command_rows
 from .keyboard import Expired
 
 
@@ -72,6 +75,17 @@ def pack(sentences: Sequence[str], width: int) -> list[str]:
     return lines
 
 
+def help_rows(rows: Sequence[tuple[str, str]]) -> RenderableType:
+    """(what to type, what it does) as an indented two-column list; Rich wraps the second column to
+    the screen, so the text reads well at 80 columns and at 200."""
+    grid = Table.grid(padding=(0, 2))
+    grid.add_column(no_wrap=True)
+    grid.add_column()
+    for what, does in rows:
+        grid.add_row(Text(what), Text(does))  # Text: "log [N|all]" is no Rich markup
+    return Padding(grid, (0, 0, 0, 2))
+
+
 def recap_block(lines: Sequence[str]) -> list[RenderableType]:
     """The recap as drawn above the moves: a title line, then the lines."""
     if not lines:
@@ -86,7 +100,15 @@ class GameFront(ABC):
     after each human move and a player catches up on what happened since
     their last turn, seen from their seat."""
     rules_markdown: ClassVar[str]
-    moves_help: ClassVar[str]
+    moves_title: ClassVar[str]
+    """The heading of the game's moves in ``help``."""
+    moves_rows: ClassVar[tuple[tuple[str, str], ...]]
+    """The game's moves in ``help``: (what to type, what it does)."""
+    moves_note: ClassVar[str] = ""
+    undo_help: ClassVar[str]
+    """When ``undo`` works, for ``help``: that depends on the game's luck and secrets."""
+    takebacks_help: ClassVar[str]
+    """What ``takebacks`` changes, from "undo also ...": said at the start and end of such a game."""
     timeout_action: ClassVar[int | None] = None
     """The action applied when a read's deadline passes (Digger's timeout)."""
     luck_since: ClassVar[str] = "a chance outcome has been revealed"
@@ -97,6 +119,18 @@ class GameFront(ABC):
     """Event kinds that end a hand: the session pauses on them to show the scoring."""
 
     # -- screens ---------------------------------------------------------
+    def help(self) -> RenderableType:
+        """What ``help`` shows: the commands, then this game's moves."""
+        parts: list[RenderableType] = [
+            Text("Commands (type them at any prompt where you choose a move):"),
+            help_rows(command_rows(self.undo_help)),
+            Text(self.moves_title),
+            help_rows(self.moves_rows),
+        ]
+        if self.moves_note:
+            parts.append(Text(self.moves_note))
+        return Group(*parts)
+
     @abstractmethod
     def intro(self, obs: Mapping[str, Any], names: Names) -> str:
         """One paragraph: the game, the table, the target."""

@@ -47,7 +47,7 @@ from ..core.game import Event, GameState, RuleError
 from ..core.words import plural
 from ..play.driver import Driver
 from ..records import save as save_record
-from .commands import COMMANDS_HELP, Command, Verb, parse
+from .commands import Command, Verb, parse
 from .front import GameFront, Names, numbered
 from .keyboard import Keyboard
 from .screen import Screen
@@ -347,7 +347,7 @@ class Session:
             return False
         verb = command.verb
         if verb is Verb.HELP:
-            self.screen.show(COMMANDS_HELP, self.front.moves_help)
+            self.screen.show(self.front.help())
         elif verb is Verb.RULES:
             self.screen.show(Markdown(self.front.rules_markdown))
         elif verb is Verb.LOG:
@@ -420,8 +420,10 @@ class Session:
     # ------------------------------------------------------------------
     # Undo
     # ------------------------------------------------------------------
-    _PRACTICE = ("Takebacks are on: a practice game. Undo goes back past the others' moves and your draws, "
-                 "and so shows you what you could not have known; luck (a deal, a roll) still stands.")
+    @property
+    def _practice(self) -> str:
+        what = self.front.takebacks_help
+        return f"Takebacks are on: a practice game. {what[:1].upper()}{what[1:]}."
 
     def _snapshot(self) -> _Snapshot:
         return _Snapshot(
@@ -493,14 +495,20 @@ class Session:
         bots = ", ".join(f"seat {s} {spec}" for s, spec in self.names.bots.items())
         if self.hot_seat:
             seats = ", ".join(map(str, self.humans))
-            self.screen.say(f"Hot seat: seats {seats} are played at this keyboard; the screen is cleared "
-                            "before each player's turn.")
+            # Said only where it happens: a game without secrets (Digger) keeps the screen.
+            how = (
+                "the screen is cleared as each player's turn ends"
+                if self.front.private_hands
+                else "nothing is cleared between turns, as no seat holds a secret"
+            )
+            self.screen.say(f"Hot seat: seats {seats} are played at this keyboard; each player presses Enter "
+                            f"when the keyboard comes to them, and {how}.")
         else:
             self.screen.say(f"You play seat {self.humans[0]}.")
         if bots:
             self.screen.say(f"Bots: {bots}.")
         if self.takebacks:
-            self.screen.say(self._PRACTICE)
+            self.screen.say(self._practice)
         # The seed decides every deal and roll to come: it is told when the game is over, not before.
         if self.resumed:
             self.screen.say(f"Resumed after {plural(len(self.events), 'event')} of the saved game; what is still "
@@ -521,7 +529,7 @@ class Session:
         drawn = "what was dealt and rolled after the resume" if self.resumed else "this game's deals and rolls"
         self.screen.say(f"Seed {self.seed} drew {drawn}: --seed {self.seed} plays them again.")
         if self.takebacks:
-            self.screen.say(self._PRACTICE)
+            self.screen.say(self._practice)
         while True:
             try:
                 line = self._ask("The game is over. Type save FILE, log, or press Enter to leave.> ")

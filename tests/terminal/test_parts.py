@@ -129,6 +129,36 @@ def test_cli_help() -> None:
             assert option in result.output
 
 
+def test_cli_help_says_each_games_own_hot_seat_and_takebacks() -> None:
+    def words(game: str) -> str:
+        result = CliRunner().invoke(_cli(), ["play", game, "--help"], env={"COLUMNS": "200"})
+        assert result.exit_code == 0
+        return " ".join(result.output.replace("│", " ").split())
+
+    digging, digger = words("digging"), words("digger")
+    assert "the screen is cleared as their turn ends" in digging
+    assert "your draws" in digging
+    # Digger's screen is never cleared (no secrets), and a Digger player draws nothing.
+    assert "cleared" in digger and "Nothing is cleared between turns" in digger
+    assert "the screen is cleared" not in digger and "draws" not in digger
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--seed", "3"], "name a game: goldfields play digging, goldfields play digger, or goldfields play "
+                          "--resume FILE"),
+        (["digging", "--resume", "x.json"], "goldfields play --resume x.json"),
+        (["digger", "--players", "3", "--resume", "x.json"], "goldfields play --resume x.json"),
+    ],
+)
+def test_cli_a_misplaced_or_missing_game_says_where_it_goes(args: list[str], message: str) -> None:
+    result = CliRunner().invoke(_cli(), ["play", *args], env={"COLUMNS": "200"})
+    assert result.exit_code == 2
+    assert message in result.output
+    assert "No such option" not in result.output and "Show this message and exit" not in result.output
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 import signal
 from collections.abc import Callable
 from enum import StrEnum
@@ -13,6 +14,8 @@ import typer
 from ..digger.definition import DIGGER
 from ..digging.definition import DIGGING
 from ..terminal import Display, Session, SetupError, digger_session, digging_session, resume_session
+from ..terminal.digger_front import DiggerFront
+from ..terminal.digging_front import DiggingFront
 from .options import (
     BotsOption,
     DelayOption,
@@ -38,23 +41,26 @@ play_app = typer.Typer(
     add_completion=False,
 )
 
-COMMON_HELP = """
-At your turn the legal moves are listed with numbers: type a number, or the
-move in the notation. Other commands: help, rules, log, show, undo (only with
-one human, and only until another seat moves: --takebacks makes a practice game
-in which it goes further), save FILE (a record that `goldfields replay FILE` checks), quit.
-Ctrl-C offers to save before quitting.
+# Each paragraph is one line: Typer keeps a help text's line breaks, and Rich wraps the lines again.
+def _common_help(undo: str, hot_seat: str) -> str:
+    return (
+        "At your turn the legal moves are listed with numbers: type a number, or the move in the notation. "
+        f"Other commands: help, rules, log, show, undo ({undo}), save FILE (a record that "
+        "`goldfields replay FILE` checks), quit. Ctrl-C offers to save before quitting.\n\n"
+        f"Hot seat: name several human seats (--seat 0 --seat 2, or --humans 2). {hot_seat}"
+    )
 
-Hot seat: name several human seats (--seat 0 --seat 2, or --humans 2). The
-screen is cleared between their turns and each player presses Enter before
-their hand is shown.
-"""
 
 DIGGING_HELP = f"""Play Digging (Reiner Knizia) in the terminal.
 
-By default: 4 players in partnership (seats 0+2 against 1+3), you in seat 0,
-heuristic bots in the other seats.
-{COMMON_HELP}
+By default: 4 players in partnership (seats 0+2 against 1+3), you in seat 0, heuristic bots in the other seats.
+
+{_common_help(
+    "only with one human, and only until another seat moves: --takebacks makes a practice game in which it goes "
+    "further",
+    "Each player presses Enter before their hand is shown, and the screen is cleared as their turn ends.",
+)}
+
 Examples:
 
   goldfields play digging
@@ -68,11 +74,16 @@ Examples:
 
 DIGGER_HELP = f"""Play Digger (Roberto Fraga), the real-time dice game, in the terminal.
 
-By default: 3 players, you in seat 0, bots in the others. While you dig the
-30-second hourglass runs in real time and you cannot see it: r rolls, a
-number (or `take Y`, `steal W 2`) takes a token, and Enter on an empty line
-stops and banks your haul. Bots dig on a simulated clock.
-{COMMON_HELP}
+By default: 3 players, you in seat 0, bots in the others. While you dig the 30-second hourglass runs in real \
+time and you cannot see it: r rolls, a number (or `take Y`, `steal W 2`) takes a token, and Enter on an empty \
+line stops and banks your haul. Bots dig on a simulated clock.
+
+{_common_help(
+    "never past a roll of the dice, and every turn begins with one, so in Digger it has nothing to take back",
+    "Each player presses Enter when the keyboard comes to them. Nothing is cleared between turns, as no one holds "
+    "a secret: each player sees how the last turn ended.",
+)}
+
 Examples:
 
   goldfields play digger
@@ -91,9 +102,20 @@ HumansOption = Annotated[
     int | None,
     typer.Option("--humans", metavar="K", help="Humans in seats 0..K-1 (hot seat when K > 1).", show_default=False),
 ]
-TakebacksOption = Annotated[
-    bool, typer.Option("--takebacks", help="A practice game: undo also goes back past the other seats' moves and "
-                                          "your draws, and so shows what you could not know (luck still stands).")]
+
+
+def _takebacks(what: str) -> Any:
+    return typer.Option("--takebacks", help=f"A practice game: {what}.")
+
+
+DiggingTakebacks = Annotated[bool, _takebacks(DiggingFront.takebacks_help)]
+DiggerTakebacks = Annotated[bool, _takebacks(DiggerFront.takebacks_help)]
+# --resume: the game is the file's, so either may apply.
+TakebacksOption = Annotated[bool, _takebacks("undo also goes back past the other seats' moves (and your draws, in "
+                                             "Digging); luck still stands")]
+# Not offered after a game's name (a saved game names its own), only taken to say where it goes
+# rather than "no such option".
+MisplacedResume = Annotated[Path | None, typer.Option("--resume", metavar="FILE", hidden=True)]
 NoColorOption = Annotated[bool, typer.Option("--no-color", help="Plain text, no colours (NO_COLOR works too).")]
 WidthOption = Annotated[
     int | None, typer.Option("--width", metavar="COLUMNS", min=40, help="Screen width (default: the terminal's).",
@@ -113,6 +135,12 @@ def _rules(given: list[str] | None) -> dict[str, Any]:
         raise SetupError(str(err)) from None
 
 
+def _no_resume(ctx: typer.Context, resume: Path | None) -> None:
+    if resume is not None:
+        ctx.fail(f"--resume takes the game from the saved file, so it goes without a game's name: "
+                 f"goldfields play --resume {shlex.quote(str(resume))}")
+
+
 def _play(build: Callable[[], Session]) -> None:
     """Set the game up (a bad option exits with status 2 and a message), then play it."""
     try:
@@ -128,6 +156,7 @@ def _play(build: Callable[[], Session]) -> None:
 
 @play_app.command(DIGGING.name, help=DIGGING_HELP)
 def digging_command(
+    ctx: typer.Context,
     players: Annotated[int, typer.Option("--players", "-n", metavar="N", help="2, 3 or 4 players.")] = 4,
     individual: IndividualOption = False,
     rule: RuleOption = None,
@@ -135,11 +164,14 @@ def digging_command(
     seat: SeatOption = None,
     humans: HumansOption = None,
     seed: SeedOption = None,
-    takebacks: TakebacksOption = False,
+    takebacks: DiggingTakebacks = False,
     no_color: NoColorOption = False,
     width: WidthOption = None,
     delay: DelayOption = 0.0,
+    resume: MisplacedResume = None,
 ) -> None:
+    _no_resume(ctx, resume)
+
     def build() -> Session:
         problem = individual_problem(DIGGING.name, individual, players)
         if problem is not None:
@@ -154,6 +186,7 @@ def digging_command(
 
 @play_app.command(DIGGER.name, help=DIGGER_HELP)
 def digger_command(
+    ctx: typer.Context,
     players: Annotated[int, typer.Option("--players", "-n", metavar="N", help="2 to 5 players.")] = 3,
     rule: RuleOption = None,
     bots: BotsOption = None,
@@ -169,11 +202,13 @@ def digger_command(
         typer.Option("--time-limit", metavar="SECONDS", min=1.0, help="Seconds in the hourglass (default 30).",
                      show_default=False),
     ] = None,
-    takebacks: TakebacksOption = False,
+    takebacks: DiggerTakebacks = False,
     no_color: NoColorOption = False,
     width: WidthOption = None,
     delay: DelayOption = 0.0,
+    resume: MisplacedResume = None,
 ) -> None:
+    _no_resume(ctx, resume)
     _play(lambda: digger_session(
         players, seats=seat, humans=humans, bots=bots, seed=seed, crates=crates.value if crates else None,
         time_limit=time_limit, display=Display(no_color, width, delay), takebacks=takebacks, rules=_rules(rule),
@@ -197,14 +232,19 @@ def play_group(
     width: WidthOption = None,
     delay: DelayOption = 0.0,
 ) -> None:
+    options = any(v is not None for v in (bots, seat, humans, seed, width, rule)) or no_color or delay or takebacks
     if ctx.invoked_subcommand is not None:
         if resume is not None:
             raise typer.BadParameter(f"--resume takes the game from the file; drop '{ctx.invoked_subcommand}'",
                                      param_hint="--resume")
-        if any(v is not None for v in (bots, seat, humans, seed, width, rule)) or no_color or delay or takebacks:
+        if options:
             raise typer.BadParameter(f"options go after the game: goldfields play {ctx.invoked_subcommand} ...")
         return
-    if resume is None:  # nothing to play: the help, and the status of a usage error, as bare 'goldfields' gives
+    if resume is None:
+        if options:  # something to play was meant: say what is missing, rather than print the whole help
+            ctx.fail(f"name a game: goldfields play {DIGGING.name}, goldfields play {DIGGER.name}, "
+                     "or goldfields play --resume FILE")
+        # Nothing at all: the help, and the status of a usage error, as bare 'goldfields' gives.
         typer.echo(ctx.get_help())
         raise typer.Exit(2)
     if rule:

@@ -2,6 +2,8 @@
 
 A record is a JSON object whose ``game`` field names the game; the formats
 are in docs/records.md. ``replay`` never raises on bad input: it reports.
+Input that names no known game gets a report of ``ok`` and ``error`` alone:
+which other keys to print is the game's to say, and there is no game.
 """
 
 from __future__ import annotations

@@ -87,6 +87,24 @@ def test_help_offers_the_rule_option(command: list[str]) -> None:
     assert "--rule" in out.output and "NAME=VALUE" in out.output and "time_limit=20" in said(out)
 
 
+def test_demo_shows_the_moves_as_typed_and_its_help_says_how_the_record_differs(tmp_path: Path) -> None:
+    record = tmp_path / "digger.json"
+    out = invoke("demo", "digger", "-n", "2", "-b", "random", "-s", "4", "--save", str(record))
+    assert out.exit_code == 0, out.output
+    # Each move's line: the move in a column of 16, then the words (other lines begin with a blank or
+    # a capital: the header, the scores, the note of the saved record).
+    shown = [line[:16].strip() for line in out.output.splitlines()
+             if line[:1].islower() and line[16:17] == " "]  # fmt: skip
+
+    def typed(move: str) -> str:
+        """The record's move as a player types it: 'roll BYGGW @0' is 'roll', 'stop @28' is 'stop'."""
+        move = move.split(" @")[0]
+        return "roll" if move.startswith("roll") else move
+
+    assert shown == [typed(m) for m in json.loads(record.read_text())["moves"]]
+    assert "roll BYGGW @0" in said(invoke("demo", "--help"))
+
+
 # -- demo --save over an existing file ---------------------------------------------------------------
 
 

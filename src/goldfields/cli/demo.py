@@ -37,6 +37,15 @@ console = Console(highlight=False)
 
 DEFAULT_SEED = 2026
 
+# One line a paragraph: Typer keeps a help text's line breaks, and Rich wraps the lines again.
+HELP = "\n\n".join([
+    "Watch bots play a whole game, every move in the notation and in words.",
+    "The demo is a spectator's commentary with every card face up: each line shows the move as you would type "
+    "it in `goldfields play`, then in words. A game record writes Digger's rolls and stops with their dice and "
+    "times as well (`roll BYGGW @0`, `stop @28`). Save the record with --save and check it with "
+    "`goldfields replay`.",
+])
+
 
 def _scoreboard(state: GameState) -> Table:
     table = Table(title="Scores", show_edge=False)
@@ -65,12 +74,7 @@ def demo_command(
                        ] = None,
     force: Annotated[bool, typer.Option("--force", help="Let --save replace an existing FILE.")] = False,
 ) -> None:
-    """Watch bots play a whole game, every move in the notation and in words.
-
-    The demo is a spectator's commentary with every card face up: each line
-    shows the move as a game record writes it. Save the record with --save
-    and check it with `goldfields replay`.
-    """
+    """Watch bots play a whole game (``HELP``)."""
     definition = registry.get(game.value)
     seed = DEFAULT_SEED if seed is None else seed
     problem = individual_problem(definition.name, individual, players)
@@ -153,4 +157,4 @@ def demo_command(
 
 
 def register(app: typer.Typer) -> None:
-    app.command("demo")(demo_command)
+    app.command("demo", help=HELP)(demo_command)

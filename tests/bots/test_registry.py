@@ -1,11 +1,13 @@
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 
 from goldfields.bots import BotSpec, BotSpecError, make_bot
-from goldfields.bots.base import bounds_of, parameters
+from goldfields.bots.base import bounds_of, default_text, param, parameters
 from goldfields.bots.digging_heuristic import DiggingHeuristic
 from goldfields.bots.ismcts import ISMCTSBot
 from goldfields.bots.random_bot import RandomBot
@@ -91,3 +93,26 @@ def test_a_network_file_is_accepted_from_the_command_line_but_not_from_strangers
         make_bot(f"net:net={path}", "digging")
     with pytest.raises(BotParameterError, match="file paths are not accepted here"):
         make_bot(f"net:net={path}", "digging", trusted=False)
+
+
+@pytest.mark.parametrize(("spec", "game", "shown"), [("ismcts", "digging", "1000"), ("search", "digger", "200")])
+def test_an_unknown_parameter_lists_the_iterations_a_search_really_makes(spec: str, game: str, shown: str) -> None:
+    # iterations defaults to None, but None means the bot's own count unless seconds is given.
+    with pytest.raises(BotSpecError) as caught:
+        make_bot(f"{spec}:iters=5", game)
+    message = str(caught.value)
+    assert f"iterations (int, default {shown} unless seconds), seconds (float, default None)" in message
+    assert "default None unless" not in message and "iterations (int, default None)" not in message
+    assert make_bot(spec, game).spec() == spec  # how the bot reads its default is unchanged
+
+
+def test_a_parameter_may_give_its_default_in_words() -> None:
+    @dataclass
+    class Slow(RandomBot):
+        name: ClassVar[str] = "slow"
+        patience: float | None = param(None, 0.0, 10.0, shown="as long as it takes")
+        depth: int = param(3, 0, 9)
+
+    assert default_text(Slow, "patience") == "as long as it takes"
+    assert default_text(Slow, "depth") == "3"
+    assert parameters(Slow)["patience"] == (float | None, None)  # the value itself is untouched

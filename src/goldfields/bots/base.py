@@ -71,6 +71,9 @@ class Bot(ABC):
     quick: ClassVar[bool] = False
     """Decides in milliseconds, without searching: a server runs such bots in their own
     workers, so that they never wait behind a search."""
+    DEFAULT_ITERATIONS: ClassVar[int | None] = None
+    """A search bot's iterations when its spec sets neither ``iterations`` nor ``seconds``
+    (the count it hands :meth:`Budget.stopper`)."""
 
     @abstractmethod
     def act(self, view: SeatView, rng: random.Random, budget: Budget | None = None) -> int:
@@ -152,10 +155,15 @@ def param(
     high_open: bool = False,
     choices: tuple[str, ...] | Callable[[], tuple[str, ...]] = (),
     files: bool = False,
+    shown: str | None = None,
 ) -> Any:
-    """A bot parameter with its bounds: ``samples: int = param(16, 1, 256)``."""
+    """A bot parameter with its bounds: ``samples: int = param(16, 1, 256)``. ``shown`` is
+    the default in words, where the value alone would mislead a reader (see :func:`default_text`)."""
     bounds = Bounds(low, high, high_open, choices, files)
-    return field(default=default, metadata={"bounds": bounds})
+    metadata: dict[str, Any] = {"bounds": bounds}
+    if shown is not None:
+        metadata["shown"] = shown
+    return field(default=default, metadata=metadata)
 
 
 def networks() -> tuple[str, ...]:
@@ -184,6 +192,23 @@ def parameters(cls: type[Bot]) -> dict[str, tuple[Any, Any]]:
         default = f.default if f.default is not dataclasses.MISSING else None
         out[f.name] = (hints[f.name], default)
     return out
+
+
+def default_text(cls: type[Bot], name: str) -> str:
+    """A spec parameter's default as a person should read it, in errors and help.
+
+    The parameter's ``shown`` words if it has them. Otherwise a search bot's ``iterations``,
+    whose default None stands for :attr:`Bot.DEFAULT_ITERATIONS` unless ``seconds`` is
+    set, says so ("1000 unless seconds"); any other default is its value."""
+    fields: dict[str, dataclasses.Field[Any]] = (
+        {f.name: f for f in dataclasses.fields(cls)} if dataclasses.is_dataclass(cls) else {}
+    )
+    if name in fields and "shown" in fields[name].metadata:
+        return str(fields[name].metadata["shown"])
+    default = parameters(cls)[name][1]
+    if name == "iterations" and default is None and cls.DEFAULT_ITERATIONS is not None and "seconds" in fields:
+        return f"{cls.DEFAULT_ITERATIONS} unless seconds"
+    return str(default)
 
 
 class BotError(RuntimeError):

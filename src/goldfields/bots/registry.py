@@ -21,7 +21,7 @@ from typing import Any
 
 from ..core import registry
 from ..core.definition import load
-from .base import Bot, bounds_of, parameters
+from .base import Bot, bounds_of, default_text, parameters
 
 # Bots that play every game through the engine interface alone.
 _ANY_GAME: dict[str, str] = {
@@ -149,7 +149,8 @@ def make_bot(spec: str | BotSpec, game: str, *, trusted: bool = True) -> Bot:
     kwargs: dict[str, Any] = {}
     for key, text in parsed.params:
         if key not in known:
-            names = ", ".join(f"{k} ({_type_name(t)}, default {d})" for k, (t, d) in known.items()) or "none"
+            names = ", ".join(f"{k} ({_type_name(t)}, default {default_text(cls, k)})"
+                              for k, (t, _) in known.items()) or "none"
             raise BotSpecError(f"bot {parsed.name!r} has no parameter {key!r}; its parameters: {names}")
         value = _convert(parsed.name, key, text, known[key][0])
         if key in bounds and (why := bounds[key].check(value, trusted)) is not None:

@@ -116,6 +116,18 @@ def test_errors_go_to_standard_error_and_name_what_was_wrong(tmp_path: Path) -> 
     assert "cannot read" in missing.stderr
 
 
+def test_analyze_says_which_games_it_analyses(tmp_path: Path) -> None:
+    digger = tmp_path / "game.json"
+    digger.write_text(json.dumps({"game": "digger", "players": 2, "moves": []}))
+    out = run("analyze", str(digger), env={"COLUMNS": "400"})
+    assert out.returncode == 2
+    assert f"{digger} is a Digger record, not a Digging record: analysis is available for Digging only" in out.stderr
+    other = tmp_path / "other.json"
+    other.write_text(json.dumps({"moves": []}))
+    out = run("analyze", str(other), env={"COLUMNS": "400"})
+    assert out.returncode == 2 and "is not a game record goldfields knows" in out.stderr
+
+
 def test_an_output_that_cannot_be_written_is_refused_before_the_work(tmp_path: Path) -> None:
     # A folder, a missing folder, or the record being read: said at once, and nothing is written.
     folder = run("demo", "-b", "random", "--save", str(tmp_path), env={"COLUMNS": "400"})

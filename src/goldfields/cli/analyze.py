@@ -57,7 +57,11 @@ def analyze(
     judges = [d.title for d in registry.games() if d.analyst is not None]
     definition = registry.get(str(game)) if isinstance(game, str) and game in registry.names() else None
     if definition is None or definition.analyst is None:
-        print_error(f"{record} is not a {' or '.join(judges)} record (games with analysis)")
+        only = f"analysis is available for {' and '.join(judges)} only"
+        if definition is None:
+            print_error(f"{record} is not a game record goldfields knows; {only}")
+        else:
+            print_error(f"{record} is a {definition.title} record, not a {' or '.join(judges)} record: {only}")
         raise typer.Exit(2)
     bot = bot or analyst(definition)
     problem = None if json_out is None else output_problem(json_out, reading=record)

@@ -116,3 +116,14 @@ def test_a_parameter_may_give_its_default_in_words() -> None:
     assert default_text(Slow, "patience") == "as long as it takes"
     assert default_text(Slow, "depth") == "3"
     assert parameters(Slow)["patience"] == (float | None, None)  # the value itself is untouched
+
+
+def test_the_bot_table_in_the_docs_names_every_bot_and_parameter() -> None:
+    doc = (Path(__file__).parents[2] / "docs" / "bots.md").read_text(encoding="utf-8")
+    rows = [line.split(" | ") for line in doc.splitlines() if line.startswith("| `")]
+    for game in ("digging", "digger"):
+        for name in known_bots(game):
+            row = next((r for r in rows if r[0] == f"| `{name}`" and r[1] in (game.title(), "both")), None)
+            assert row is not None, f"docs/bots.md has no row for {name} ({game})"
+            for key in parameters(bot_class(name, game)):
+                assert f"`{key}`" in row[3] or f"`{key}=" in row[3], f"{name} ({game}): {key} is not in its row"

@@ -150,3 +150,28 @@ def test_individual_is_refused_for_a_game_without_partnerships() -> None:
     assert arena.returncode == 2 and said in arena.stderr and "known bots" not in arena.stderr
     demo = run("demo", "digger", "--individual", env={"COLUMNS": "400"})
     assert demo.returncode == 2 and said in " ".join(demo.stderr.split())
+
+
+def test_train_names_the_files_it_wrote(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("torch")
+    from typer.testing import CliRunner
+
+    import goldfields.learn.loop
+    from goldfields.cli.app import app
+
+    def run(plan: goldfields.learn.loop.Plan, out: Path, **_: object) -> list[object]:
+        # What a run of plan.rounds rounds with --warmup leaves, without the hours of play.
+        out.mkdir()
+        for name in [f"round-{r:02d}.npz" for r in range(plan.rounds + 1)] + ["warmup.npz", "curve.csv",
+                                                                               "train.json"]:
+            (out / name).write_text("")
+        return []
+
+    monkeypatch.setattr(goldfields.learn.loop, "run", run)
+    out = tmp_path / "tr"
+    result = CliRunner(env={"COLUMNS": "200"}).invoke(app, ["train", "--rounds", "3", "--warmup", "2", "--out",
+                                                            str(out)])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert f"wrote into {out}: round-00.npz to round-03.npz, warmup.npz, curve.csv, train.json" in result.output
+    assert f"goldfields arena net:net={out / 'round-03.npz'} heuristic" in result.output
+    assert "NN" not in result.output

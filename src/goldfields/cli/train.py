@@ -202,4 +202,11 @@ def train(
                 console.print(escape(f"stopped: the games finished so far, in order, are kept in {out}; to go on, "
                                      f"run the same command with --examples-from {shlex.quote(str(out))}"))  # fmt: skip
                 raise typer.Exit(128 + signum) from None
-    console.print(f"wrote {out}/round-NN.npz, {out}/curve.csv, {out}/curve.png, {out}/train.json")
+    last = out / f"round-{rounds:02d}.npz"
+    # The files by name, as written: warmup.npz only with --warmup, curve.png only with matplotlib.
+    made = [f"round-00.npz to {last.name}", *(n for n in ("warmup.npz", "curve.csv", "curve.png", "train.json")
+                                               if (out / n).is_file())]
+    console.print(escape(f"wrote into {out}: {', '.join(made)}"))
+    # Unwrapped, so that the command copies whole.
+    console.print(escape(f"play the last network with: goldfields arena net:net={shlex.quote(str(last))} heuristic"),
+                  soft_wrap=True)

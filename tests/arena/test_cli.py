@@ -80,6 +80,7 @@ def test_piped_output_is_not_clipped_at_80_columns(tmp_path: Path) -> None:
     rows = [line for line in result.output.splitlines() if line.strip().startswith(bot)]
     assert rows and max(len(line) for line in result.output.splitlines()) > 80
     assert "Wilson" in result.output and "deal" in result.output and "95% intervals" in result.output
+    assert "pts/hand" in result.output  # Digging is scored hand by hand
 
 
 def test_the_table_fits_an_80_column_terminal(tmp_path: Path) -> None:
@@ -91,7 +92,8 @@ def test_the_table_fits_an_80_column_terminal(tmp_path: Path) -> None:
     assert max(len(line) for line in result.output.splitlines()) <= 80
     header = next(line for line in result.output.splitlines() if line.strip().startswith("bot "))
     # Nothing squeezed: every column keeps its whole name.
-    assert header.split() == ["bot", "games", "wins", "win", "%", "Wilson", "deal", "pts/hand", "pts/game", "Elo"]
+    # Digger is one long hand: points per hand would only repeat points per game.
+    assert header.split() == ["bot", "games", "wins", "win", "%", "Wilson", "deal", "pts/game", "Elo"]
 
 
 def test_a_run_logged_to_a_file_shows_how_far_it_has_got_as_it_goes(

@@ -89,6 +89,12 @@ class GameSpec:
         return len(self.definition.sides(self.params)) < self.players
 
     @property
+    def has_hands(self) -> bool:
+        """Whether the game is scored hand by hand (Digging). A game of one long hand (Digger) has no
+        points per hand apart from its points per game, so the results table leaves them out."""
+        return type(self.definition).hand_points is not GameDefinition.hand_points
+
+    @property
     def label(self) -> str:
         """The table, and any rule that differs from the game's defaults: runs under other rules
         must not read alike."""

@@ -218,7 +218,9 @@ def summary_table(t: Tournament, summary: Sequence[EntrantSummary], results: Seq
     table.add_column("win %", justify="right")
     table.add_column("Wilson", justify="right", no_wrap=True)
     table.add_column("deal", justify="right", no_wrap=True)
-    table.add_column("pts/hand", justify="right")
+    hands = t.spec.has_hands
+    if hands:
+        table.add_column("pts/hand", justify="right")
     table.add_column("pts/game", justify="right")
     if with_elo:
         table.add_column("Elo", justify="right")
@@ -227,7 +229,7 @@ def summary_table(t: Tournament, summary: Sequence[EntrantSummary], results: Seq
         row = [
             e.bot, str(e.games), f"{e.wins:g}", f"{100 * e.win_rate:.1f}",
             f"{100 * e.ci_low:.0f}–{100 * e.ci_high:.0f}", f"{100 * e.boot_low:.0f}–{100 * e.boot_high:.0f}",
-            f"{e.points_per_hand:.2f}", f"{e.points_per_game:.1f}",
+            *([f"{e.points_per_hand:.2f}"] if hands else []), f"{e.points_per_game:.1f}",
         ]  # fmt: skip
         if with_elo:
             row.append(f"{e.elo:.0f}")

@@ -58,8 +58,8 @@ HELP = "\n\n".join(
         "reproducible (same --seed, same results).",
         "Bots are entrants by position: 'heuristic heuristic' is self-play, shown as 'heuristic #1' and "
         "'heuristic #2'.",
-        "Prints win rates with Wilson and deal-bootstrap 95% intervals, points per hand and per game, and Elo "
-        "(for three or more entrants); writes games.csv, "
+        "Prints win rates with Wilson and deal-bootstrap 95% intervals, points per hand (in a game of hands, "
+        "as Digging's) and per game, and Elo (for three or more entrants); writes games.csv, "
         "summary.csv, chart.png and one JSON game record per game (records/, readable by 'goldfields replay') "
         "into --out.",
         "Every game is saved as it ends (a row of games.csv, its record, a line of results.jsonl), so a run "

@@ -141,6 +141,10 @@ def test_cli_help_says_each_games_own_hot_seat_and_takebacks() -> None:
     # Digger's screen is never cleared (no secrets), and a Digger player draws nothing.
     assert "cleared" in digger and "Nothing is cleared between turns" in digger
     assert "the screen is cleared" not in digger and "draws" not in digger
+    # Digger has no undo, so it offers no takebacks.
+    assert "--takebacks" in digging and "--takebacks" not in digger and "none in Digger" in digger
+    refused = CliRunner().invoke(_cli(), ["play", "digger", "--takebacks"])
+    assert refused.exit_code == 2 and "No such option: --takebacks" in refused.output
 
 
 @pytest.mark.parametrize(

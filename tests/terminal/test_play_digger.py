@@ -75,7 +75,7 @@ def test_digger_bad_input_and_shortcuts() -> None:
     child.expect(r"seat 0 \(you\) calls stop: banks")
     child.expect(MOVE_PROMPT)
     child.sendline("undo")
-    child.expect("undo never takes back luck: the dice have been rolled")  # no free re-roll
+    child.expect("No undo in Digger: every turn begins with a roll of the dice")  # no free re-roll
     child.expect(MOVE_PROMPT)
     child.sendline("quit")
     child.expect("Save the game")

@@ -341,7 +341,7 @@ def test_help_is_the_games_own_and_wraps_to_the_screen(width: int) -> None:
     words = " ".join(digger.split())
     # The commands, whole however they wrap; Digger's luck is the dice, and it has no cards.
     assert "log [N|all] the game so far in words (the last 40 lines, N lines, or all)" in words
-    assert "if no dice have been rolled since" in words
+    assert "undo no undo in Digger: every turn begins with a roll of the dice" in words
     assert "card" not in digger.split("Commands")[1].split("Colours")[0]
     assert "no new hand has been dealt since" in " ".join(digging.split())
     # Rich wraps the text: a line goes on to the next only when its next word would not fit.
@@ -356,5 +356,6 @@ def test_takebacks_are_said_in_the_games_own_words() -> None:
     digging = " ".join(_opening("digging", bots=["random"], takebacks=True).split())
     assert "Takebacks are on: a practice game. Undo also goes back past the other seats' moves and your draws" \
         in digging
-    digger = " ".join(_opening("digger", bots=["random"], takebacks=True).split())
-    assert "Takebacks are on: a practice game." in digger and "draws" not in digger
+    # Digger has no undo (every turn begins with a roll, and luck stands), so no takebacks either.
+    with pytest.raises(SetupError, match="--takebacks: no undo in Digger: every turn begins with a roll"):
+        _opening("digger", bots=["random"], takebacks=True)

@@ -122,7 +122,7 @@ def test_undo_after_a_roll_is_refused_and_keeps_the_dice() -> None:
     dice = child.match.group(1)
     child.expect(MOVE_PROMPT)
     child.sendline("undo")
-    child.expect("undo never takes back luck: the dice have been rolled")
+    child.expect("No undo in Digger: every turn begins with a roll of the dice")
     child.expect(MOVE_PROMPT)
     child.sendline("show")
     child.expect(r"Dice: ([BYRGWK ]+?)  ")

@@ -32,9 +32,6 @@ from .options import (
     parse_rules,
 )
 
-console = Console(highlight=False)
-
-
 DEFAULT_SEED = 2026
 
 # One line a paragraph: Typer keeps a help text's line breaks, and Rich wraps the lines again.
@@ -111,6 +108,8 @@ def demo_command(
         problem = f"{save_to} already exists; name another file, or add --force to replace it"
     if problem is not None:
         raise typer.BadParameter(problem, param_hint="--save")
+    # Made for each demo, so that it reads the terminal's width (COLUMNS) as it is now.
+    console = Console(highlight=False)
     narrate = definition.narrate
     sides = definition.sides(params)
 

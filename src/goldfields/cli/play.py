@@ -14,7 +14,6 @@ import typer
 from ..digger.definition import DIGGER
 from ..digging.definition import DIGGING
 from ..terminal import Display, Session, SetupError, digger_session, digging_session, resume_session
-from ..terminal.digger_front import DiggerFront
 from ..terminal.digging_front import DiggingFront
 from .options import (
     BotsOption,
@@ -79,7 +78,7 @@ time and you cannot see it: r rolls, a number (or `take Y`, `steal W 2`) takes a
 line stops and banks your haul. Bots dig on a simulated clock.
 
 {_common_help(
-    "never past a roll of the dice, and every turn begins with one, so in Digger it has nothing to take back",
+    "none in Digger: every turn begins with a roll of the dice, and luck stands, so no takebacks either",
     "Each player presses Enter when the keyboard comes to them. Nothing is cleared between turns, as no one holds "
     "a secret: each player sees how the last turn ended.",
 )}
@@ -109,10 +108,9 @@ def _takebacks(what: str) -> Any:
 
 
 DiggingTakebacks = Annotated[bool, _takebacks(DiggingFront.takebacks_help)]
-DiggerTakebacks = Annotated[bool, _takebacks(DiggerFront.takebacks_help)]
 # --resume: the game is the file's, so either may apply.
-TakebacksOption = Annotated[bool, _takebacks("undo also goes back past the other seats' moves (and your draws, in "
-                                             "Digging); luck still stands")]
+TakebacksOption = Annotated[bool, _takebacks("undo also goes back past the other seats' moves and your draws "
+                                             "(Digging only: Digger has no undo); luck still stands")]
 # Not offered after a game's name (a saved game names its own), only taken to say where it goes
 # rather than "no such option".
 MisplacedResume = Annotated[Path | None, typer.Option("--resume", metavar="FILE", hidden=True)]
@@ -202,7 +200,6 @@ def digger_command(
         typer.Option("--time-limit", metavar="SECONDS", min=1.0, help="Seconds in the hourglass (default 30).",
                      show_default=False),
     ] = None,
-    takebacks: DiggerTakebacks = False,
     no_color: NoColorOption = False,
     width: WidthOption = None,
     delay: DelayOption = 0.0,
@@ -211,7 +208,7 @@ def digger_command(
     _no_resume(ctx, resume)
     _play(lambda: digger_session(
         players, seats=seat, humans=humans, bots=bots, seed=seed, crates=crates.value if crates else None,
-        time_limit=time_limit, display=Display(no_color, width, delay), takebacks=takebacks, rules=_rules(rule),
+        time_limit=time_limit, display=Display(no_color, width, delay), rules=_rules(rule),
     ))
 
 

@@ -107,16 +107,11 @@ class DiggerFront(GameFront):
         ("Enter  or s", "stop: your haul is banked (if the sand has not run out)"),
     )
     moves_note = "Colours: B blue (water, worth nothing), Y yellow, R red, G green, W white; K black (dice only)."
-    # Every turn begins with a roll and undo never takes back luck, so undo never succeeds here: say so.
-    undo_help = (
-        "go back to your previous decision, if no dice have been rolled since (luck stands: no free "
-        "re-roll); only with one human at the table. Every turn begins with a roll, so in Digger undo "
-        "has nothing it may take back"
-    )
-    takebacks_help = (
-        "undo also goes back past the other seats' moves; luck still stands, and as every turn begins "
-        "with a roll of the dice, undo still has nothing it may take back"
-    )
+    # Undo never takes back luck, and every turn begins with a roll: there is never a decision to
+    # go back to, so Digger offers no undo and no takebacks rather than one that always refuses.
+    has_undo = False
+    undo_help = "no undo in Digger: every turn begins with a roll of the dice, and luck stands (no free re-roll)"
+    takebacks_help = ""
 
     def __init__(self, clock: Callable[[], float] = time.monotonic, model: TimeModel = DEFAULT_TIME_MODEL) -> None:
         self.real = RealClock(clock)

@@ -107,6 +107,8 @@ class GameFront(ABC):
     moves_note: ClassVar[str] = ""
     undo_help: ClassVar[str]
     """When ``undo`` works, for ``help``: that depends on the game's luck and secrets."""
+    has_undo: ClassVar[bool] = True
+    """Whether ``undo`` can ever go back (Digger's cannot: see its ``undo_help``); without it, no takebacks."""
     takebacks_help: ClassVar[str]
     """What ``takebacks`` changes, from "undo also ...": said at the start and end of such a game."""
     timeout_action: ClassVar[int | None] = None

@@ -76,6 +76,8 @@ def _session(
 ) -> Session:
     # A save is named for its seed only when the player chose it (and so knows it already); a drawn
     # seed would tell what is still to come, so the file is named for when the game began.
+    if takebacks and not front.has_undo:
+        raise SetupError(f"--takebacks: {front.undo_help}, so there is nothing to take back")
     name = f"{state.game_name}-{seed if seed is not None else time.strftime('%Y%m%d-%H%M')}.json"
     seed = _seed(seed)
     display = display or Display()

@@ -452,6 +452,10 @@ class Session:
         return None
 
     def _undo_move(self) -> bool:
+        if not self.front.has_undo:
+            why = self.front.undo_help
+            self.screen.error(f"{why[:1].upper()}{why[1:]}. Nothing was undone.")
+            return False
         if self.hot_seat:
             self.screen.error(
                 "undo is only for games with one human: the other players at this keyboard "

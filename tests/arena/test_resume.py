@@ -183,6 +183,8 @@ def test_standing_prints_a_stopped_run_without_playing_or_writing(tmp_path: Path
     # Three games with one seat each: the title counts the deals played and the one short of a rotation.
     title = " ".join(shown.output.split())  # Rich centres and wraps the title
     assert "3 games (2 deals, 1 of them not yet in every rotation; 2 rotations a deal)" in title
+    # Read back without their records, different games stay different games on the sides' line.
+    assert "distinct game" not in title and "wins by side, whoever sat there" in title
     finished = cli.invoke(_app(), ["arena", "--standing", str(full_run)])
     assert finished.exit_code == 0 and "8 of 8 games (finished)" in finished.output
     nothing = cli.invoke(_app(), ["arena", "--standing", str(tmp_path / "nowhere")])

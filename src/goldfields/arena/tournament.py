@@ -237,6 +237,15 @@ def summary_table(t: Tournament, summary: Sequence[EntrantSummary], results: Seq
     return table
 
 
+def _identity(result: GameResult) -> str:
+    """What two games that replayed each other move for move share: the record, or, for a game read
+    back from the journal without it (``--standing`` of a run whose records stayed elsewhere), its
+    deal, bots by seat and outcome, which two different games match only by a rare coincidence."""
+    if result.record:
+        return json.dumps(result.record, sort_keys=True)
+    return json.dumps([result.deal, result.seat_bots, result.scores, result.hand_points, result.decisions])
+
+
 def sides_line(spec: GameSpec, results: Sequence[GameResult]) -> str | None:
     """How each side of the table did, whoever sat there, and how long the games ran: a designer's
     first questions (does the first seat win more?), which the per-bot table cannot answer, since
@@ -245,7 +254,7 @@ def sides_line(spec: GameSpec, results: Sequence[GameResult]) -> str | None:
         return None
     # Where the same bots meet again on a deal (one bot in every seat, say), a deterministic
     # game replays move for move: counted once, or the interval would claim evidence not had.
-    games = list({json.dumps(r.record, sort_keys=True): r for r in results}.values())
+    games = list({_identity(r): r for r in results}.values())
     n = len(games)
     parts = []
     for side in range(spec.sides):

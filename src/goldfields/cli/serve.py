@@ -105,7 +105,8 @@ def serve_command(
         str, typer.Option(rich_help_panel=LIMITS, help="WebSocket messages of any kind one address may send.")
     ] = _default("message_rate"),
     chat_rate: Annotated[
-        str, typer.Option(rich_help_panel=LIMITS, help="Table chat messages one seat may send (an address may send ten times as many, for all its seats).")
+        str, typer.Option(rich_help_panel=LIMITS, help="Table chat messages one seat may send (an address may "
+                                                       "send ten times as many, for all its seats).")
     ] = _default("chat_rate"),
     analysis_rate: Annotated[
         str,

@@ -1,13 +1,11 @@
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
-from typing import ClassVar
 
 import pytest
 
 from goldfields.bots import BotSpec, BotSpecError, make_bot
-from goldfields.bots.base import bounds_of, default_text, param, parameters
+from goldfields.bots.base import bounds_of, parameters
 from goldfields.bots.digging_heuristic import DiggingHeuristic
 from goldfields.bots.ismcts import ISMCTSBot
 from goldfields.bots.random_bot import RandomBot
@@ -104,18 +102,6 @@ def test_an_unknown_parameter_lists_the_iterations_a_search_really_makes(spec: s
     assert f"iterations (int, default {shown} unless seconds), seconds (float, default None)" in message
     assert "default None unless" not in message and "iterations (int, default None)" not in message
     assert make_bot(spec, game).spec() == spec  # how the bot reads its default is unchanged
-
-
-def test_a_parameter_may_give_its_default_in_words() -> None:
-    @dataclass
-    class Slow(RandomBot):
-        name: ClassVar[str] = "slow"
-        patience: float | None = param(None, 0.0, 10.0, shown="as long as it takes")
-        depth: int = param(3, 0, 9)
-
-    assert default_text(Slow, "patience") == "as long as it takes"
-    assert default_text(Slow, "depth") == "3"
-    assert parameters(Slow)["patience"] == (float | None, None)  # the value itself is untouched
 
 
 def test_the_bot_table_in_the_docs_names_every_bot_and_parameter() -> None:

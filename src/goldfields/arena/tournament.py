@@ -238,11 +238,10 @@ def summary_table(t: Tournament, summary: Sequence[EntrantSummary], results: Seq
 
 
 def _identity(result: GameResult) -> str:
-    """What two games that replayed each other move for move share: the record, or, for a game read
-    back from the journal without it (``--standing`` of a run whose records stayed elsewhere), its
-    deal, bots by seat and outcome, which two different games match only by a rare coincidence."""
-    if result.record:
-        return json.dumps(result.record, sort_keys=True)
+    """What two games that replayed each other move for move share: their deal, bots by seat and
+    outcome, which two different games match only by a rare coincidence. Not the record: a game
+    read back from the journal has none (``--standing``, a resume's earlier games), and one key for
+    every game keeps a resumed run's figures those of a run played at one go."""
     return json.dumps([result.deal, result.seat_bots, result.scores, result.hand_points, result.decisions])
 
 

@@ -155,15 +155,9 @@ def param(
     high_open: bool = False,
     choices: tuple[str, ...] | Callable[[], tuple[str, ...]] = (),
     files: bool = False,
-    shown: str | None = None,
 ) -> Any:
-    """A bot parameter with its bounds: ``samples: int = param(16, 1, 256)``. ``shown`` is
-    the default in words, where the value alone would mislead a reader (see :func:`default_text`)."""
-    bounds = Bounds(low, high, high_open, choices, files)
-    metadata: dict[str, Any] = {"bounds": bounds}
-    if shown is not None:
-        metadata["shown"] = shown
-    return field(default=default, metadata=metadata)
+    """A bot parameter with its bounds: ``samples: int = param(16, 1, 256)``."""
+    return field(default=default, metadata={"bounds": Bounds(low, high, high_open, choices, files)})
 
 
 def networks() -> tuple[str, ...]:
@@ -197,16 +191,11 @@ def parameters(cls: type[Bot]) -> dict[str, tuple[Any, Any]]:
 def default_text(cls: type[Bot], name: str) -> str:
     """A spec parameter's default as a person should read it, in errors and help.
 
-    The parameter's ``shown`` words if it has them. Otherwise a search bot's ``iterations``,
-    whose default None stands for :attr:`Bot.DEFAULT_ITERATIONS` unless ``seconds`` is
-    set, says so ("1000 unless seconds"); any other default is its value."""
-    fields: dict[str, dataclasses.Field[Any]] = (
-        {f.name: f for f in dataclasses.fields(cls)} if dataclasses.is_dataclass(cls) else {}
-    )
-    if name in fields and "shown" in fields[name].metadata:
-        return str(fields[name].metadata["shown"])
-    default = parameters(cls)[name][1]
-    if name == "iterations" and default is None and cls.DEFAULT_ITERATIONS is not None and "seconds" in fields:
+    A search bot's ``iterations``, whose default None stands for :attr:`Bot.DEFAULT_ITERATIONS`
+    unless ``seconds`` is set, says so ("1000 unless seconds"); any other default is its value."""
+    known = parameters(cls)
+    default = known[name][1]
+    if name == "iterations" and default is None and cls.DEFAULT_ITERATIONS is not None and "seconds" in known:
         return f"{cls.DEFAULT_ITERATIONS} unless seconds"
     return str(default)
 

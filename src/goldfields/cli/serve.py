@@ -32,8 +32,9 @@ class Durability(StrEnum):
 
 def serve_command(
     host: Annotated[
-        str, typer.Option(help="Interface or name to listen on, at every address it names (0.0.0.0: local network).")
-    ] = "127.0.0.1",
+        str, typer.Option(help="Interface or name to listen on, at every address it names (localhost: 127.0.0.1 and "
+                               "::1; 0.0.0.0: the local network).")
+    ] = "localhost",
     port: Annotated[int, typer.Option(min=0, max=65535, help="TCP port (0: any free port, printed).")] = 8000,
     database: Annotated[
         str | None,
@@ -245,7 +246,9 @@ def serve_command(
         raise typer.Exit(2) from None
     port = listening.port  # the one taken, for --port 0
     app = create_app(url, settings)
-    shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::", "") else host
+    # The address printed must be one listened on: localhost only where both loopbacks are (a
+    # browser may try ::1 alone), 127.0.0.1 for every IPv4 address.
+    shown = {"0.0.0.0": "127.0.0.1", "::": "localhost", "": "localhost"}.get(host, host)
     shown = f"[{shown}]" if ":" in shown else shown
     console.print(f"[bold]goldfields[/bold] is serving at [link]http://{shown}:{port}/[/link]  (database: {safe_url})")
     console.print(f"Listening on {listening.described()}.", markup=False)

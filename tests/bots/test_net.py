@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import json
 import math
@@ -139,16 +140,16 @@ def test_with_deals_another_seats_prior_is_its_mean_over_the_deals_read(position
         seat = state.current_player
         root = mixed.search(state.view(seat), random.Random(i), mixed.budget())
         nodes = [nd for nd in _nodes(root) if nd.prior is not None and nd is not root]
-        others = [nd for nd in nodes if nd.mix is not None]
+        others = [nd for nd in nodes if hasattr(nd, "mix")]
         assert others, "another seat's node was read"
         for nd in nodes:
             mover = {ch.player for ch in nd.children.values()}
             # The searching seat knows its hand: its nodes read one deal, as without deals.
-            assert (nd.mix is None) == (mover == {seat})
+            assert hasattr(nd, "mix") == (mover != {seat})
         for nd in others:
-            assert nd.mix is not None
-            # Read on the visits that find it visited 1, 2, 4 and 8 times, up to 4 deals.
-            assert nd.reads == min(4, (nd.n - 1).bit_length())
+            # Read once visited 1, 2, 4 and 8 times (later when the deal at hand was read already),
+            # up to 4 deals.
+            assert 1 <= nd.reads <= min(4, (nd.n - 1).bit_length())
             for k, (total, reads) in nd.mix.items():
                 assert 1 <= reads <= nd.reads
                 assert nd.prior[k] == pytest.approx(total / reads)
@@ -166,11 +167,16 @@ def test_deals_is_the_same_search_at_one_and_needs_a_network_guiding_every_seat(
     state = positions(4, True, 1, seed=83)[0]
     view = state.view(state.current_player)
     one = make_bot("ismcts:iterations=300,net=default,deals=1", "digging")
-    default = make_bot("ismcts:iterations=300,net=default", "digging")
-    a = one.search(view, random.Random(5), one.budget())
-    b = default.search(view, random.Random(5), default.budget())
-    assert {k: ch.n for k, ch in a.children.items()} == {k: ch.n for k, ch in b.children.items()}
-    assert all(nd.mix is None for nd in _nodes(a))
+    tree = one.search(view, random.Random(5), one.budget())
+
+    def shape(node: ISMCTSNode) -> list[Any]:
+        return [node.n, [(k, shape(ch)) for k, ch in sorted(node.children.items())]]
+
+    # The whole tree (every node's visits), as the search grew it before deals existed (commit
+    # 70da787), with the shipped default network: deals=1 must leave the search as it was. (A
+    # deliberate change to the search or to that network changes it: pin its new digest then.)
+    assert hashlib.sha256(repr(shape(tree)).encode()).hexdigest()[:16] == "821d9722e7ffd22a"
+    assert not any(hasattr(nd, "mix") for nd in _nodes(tree))
     for spec in ("ismcts:deals=4", "ismcts:net=default,prior=own,deals=4", "ismcts:net=default,leaf=net,deals=4"):
         with pytest.raises(BotSpecError, match="deals=4 needs a network guiding every seat"):
             make_bot(spec, "digging")

@@ -111,7 +111,9 @@ def _keyed(legal: Sequence[int], prior: Sequence[float], keys: Sequence[int] | N
 class Node:
     """One node of the observer's tree: the move that led here, by ``player``."""
 
-    __slots__ = ("avail", "children", "mix", "n", "player", "prior", "reads", "w")
+    # mix, reads and deal are set only at the nodes that mix priors (``deals`` above 1), and read
+    # only when the search mixes: a plain search's nodes cost what they did before.
+    __slots__ = ("avail", "children", "deal", "mix", "n", "player", "prior", "reads", "w")
 
     def __init__(self, player: int) -> None:
         self.player = player
@@ -122,11 +124,13 @@ class Node:
         self.prior: dict[int, float] | None = None
         """With a network: its prior per move key of the player to move here (from the first state met,
         or, with ``deals`` above 1 for another seat, the mean over the deals read so far)."""
-        self.mix: dict[int, list[float]] | None = None
+        self.mix: dict[int, list[float]]
         """With ``deals`` above 1, at another seat's node: per move key, the sum of its priors and the
         number of deals read in which it was legal."""
-        self.reads = 0
+        self.reads: int
         """How many deals ``mix`` has read."""
+        self.deal: int
+        """The last deal read (the search's count of determinisations), so that none is read twice."""
 
     def chosen(self, legal: Sequence[int]) -> int:
         """The move the search plays from this root: the most visited, ties to the higher total."""
@@ -168,10 +172,11 @@ class ISMCTSBot(Bot):
     deals: int = param(1, 1, 64)
     """With a network and ``prior=all``: how many of the deals that reach another seat's node its
     prior is read from. That seat's hand is a guess in each deal, so one deal's policy leaves out
-    every move its guessed hand cannot make. Above 1, the node reads the network again on its 2nd,
-    4th, 8th, ... visit, up to this many deals, and a move's prior is its mean over the deals in
-    which it was legal (a move no deal read yet gets an even share), normalised over the moves
-    legal in the deal at hand."""
+    every move its guessed hand cannot make. Above 1, the node reads the network again once it
+    has been visited 2, 4, 8, ... times, each time on a deal it has not read, up to this many
+    deals; a move's prior is its mean over the deals in which it was legal, and a move no deal
+    has read gets an even share (one over the moves legal in the deal at hand). The means are
+    not normalised: PUCT takes them as they are."""
     sharpen: float = param(1.0, 0.01, 100.0)
     """With a network: the prior is raised to this power and normalised (the softmax of the logits
     times ``sharpen``). The policy learnt from search visit shares is nearly flat (its favourite
@@ -251,6 +256,7 @@ class ISMCTSBot(Bot):
         lazy = not by_value  # with the value leaf, every new node is evaluated anyway
         guide_all = self.prior == "all"
         deals = self.deals
+        mixing = deals > 1
         temperature = 1.0 / self.sharpen
         if self.net is not None:
             from .net import evaluator
@@ -296,12 +302,17 @@ class ISMCTSBot(Bot):
                     # A node's prior is computed on its second visit: most new nodes are visited
                     # once, and the network costs about as much as the rest of an iteration.
                     prior = node.prior = _keyed(legal, net.evaluate_state(state, legal, temperature)[0].tolist(), km)
-                    if deals > 1 and player != observer:
+                    if mixing and player != observer:
                         node.mix = {k: [p, 1.0] for k, p in prior.items()}
                         node.reads = 1
-                elif (mix := node.mix) is not None and node.n & (node.n - 1) == 0 and node.reads < deals:
+                        node.deal = it // reuse
+                elif (
+                    mixing and (mix := getattr(node, "mix", None)) is not None and node.reads < deals
+                    and node.n >= 1 << node.reads and node.deal != it // reuse
+                ):
                     assert net is not None  # a node mixes priors only when a network guides the search
                     node.reads += 1
+                    node.deal = it // reuse
                     for k, p in _keyed(legal, net.evaluate_state(state, legal, temperature)[0].tolist(), km).items():
                         if k in mix:
                             mix[k][0] += p
@@ -309,11 +320,13 @@ class ISMCTSBot(Bot):
                         else:
                             mix[k] = [p, 1.0]
                     prior = node.prior = {k: total / reads for k, (total, reads) in mix.items()}
+                # A move no deal has read yet (only with mixed priors) gets an even share.
+                unread = 1.0 / len(keys) if mixing and getattr(node, "mix", None) is not None else 0.0
                 if untried:
                     if prior is None:
                         key = untried[rng.randrange(len(untried))]
                     else:  # the move the network likes best first
-                        key = max(untried, key=lambda k: prior.get(k, 0.0))
+                        key = max(untried, key=lambda k: prior.get(k, unread))
                     for k in keys:
                         ch = children.get(k)
                         if ch is not None:
@@ -324,8 +337,6 @@ class ISMCTSBot(Bot):
                     best = -1.0
                     child = None
                     key = keys[0]
-                    # A move no deal read yet (only with mixed priors) gets an even share.
-                    unread = 0.0 if node.mix is None else 1.0 / len(keys)
                     for k in keys:
                         ch = children[k]
                         ch.avail += 1

@@ -48,9 +48,11 @@ def free_on_both() -> int:
 @pytest.fixture
 def served(tmp_path: Path) -> Iterator[tuple[int, list[str]]]:
     """``goldfields serve --host localhost --port 0``: its port and the lines it printed at start."""
+    # stderr (uvicorn's log) goes to a file: a pipe nobody reads would stop the server once full.
+    log = (tmp_path / "stderr.log").open("w")
     proc = subprocess.Popen([EXE, "serve", "--host", "localhost", "--port", "0", "--bot-delay", "0",
                              "--database", f"sqlite:///{tmp_path / 'g.db'}"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            stdout=subprocess.PIPE, stderr=log, text=True,
                             env={**os.environ, "COLUMNS": "300"})  # fmt: skip
     lines: queue.Queue[str] = queue.Queue()
     assert proc.stdout is not None
@@ -66,6 +68,7 @@ def served(tmp_path: Path) -> Iterator[tuple[int, list[str]]]:
     finally:
         proc.terminate()
         proc.wait(timeout=60)
+        log.close()
 
 
 def test_localhost_is_served_on_127_0_0_1_and_on_ipv6_loopback(served: tuple[int, list[str]]) -> None:

@@ -465,8 +465,10 @@ class Cluster:
         self._echo = None
         if self._reading is not None:
             self._reading.cancel()
-            with contextlib.suppress(BaseException):
-                await asyncio.wait_for(self._reading, 5)
+            # asyncio.wait, which raises nothing of the reader's: wait_for under suppress(BaseException)
+            # also swallowed this task's own cancellation (close() stopping it meanwhile), and it went
+            # on to start a reader close() never stopped, which hung the event loop's shutdown.
+            await asyncio.wait({self._reading}, timeout=5)
         async with self._pubsub_lock:
             old, self.pubsub = self.pubsub, self.redis.pubsub(ignore_subscribe_messages=True)
             with contextlib.suppress(Exception):

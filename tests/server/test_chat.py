@@ -3,12 +3,16 @@ phrases, and the history a reconnecting client gets."""
 
 from __future__ import annotations
 
+import uuid
 from pathlib import Path
 from typing import Any
 
 import pytest
+from databases import redis_or_skip
 from live import BOTS, HUMAN, LiveServer, receive, send
 from websockets.sync.client import ClientConnection
+
+from goldfields.server.limits import RateLimits
 
 
 def next_of(ws: ClientConnection, kind: str) -> dict[str, Any]:
@@ -138,3 +142,24 @@ def test_the_address_cap_can_be_set_on_its_own(database: Path | str) -> None:
             assert refused["retry_after"] > 0
     finally:
         live.stop()
+
+
+@pytest.mark.parametrize("counted", ["in memory", "in redis"])
+def test_a_message_the_address_cap_refuses_uses_up_nothing_of_the_seat(counted: str) -> None:
+    url = redis_or_skip() if counted == "in redis" else None
+    rates = RateLimits({"chat": "2/minute", "chat_address": "1/minute"}, storage_url=url)
+    run = uuid.uuid4().hex  # Redis outlives the test: keys of their own
+    seat, crowded, quiet = f"{run}/table/1", f"{run}-crowded", f"{run}-quiet"
+
+    def say(address: str) -> str | None:
+        refused = rates.check_all(("chat", seat, "your seat"), ("chat_address", address, "your address"))
+        return None if refused is None else refused.message
+
+    assert rates.check("chat_address", crowded) is None  # another player there used the address's one
+    for _ in range(3):
+        assert "from your address" in (say(crowded) or "")
+    # The seat lost nothing to those refusals: both of its two go through from elsewhere.
+    assert say(quiet) is None
+    assert rates.check_all(("chat", seat, "your seat")) is None
+    refused = rates.check("chat", seat, who="your seat")
+    assert refused is not None and "from your seat" in refused.message

@@ -901,11 +901,10 @@ class Session:
         if self.seat is None:
             return self.error("spectator", "spectators watch; only the players at the table chat")
         # Per player, so that players behind one address (a family, a school, a NAT) each have their
-        # own; the address's looser cap comes second, so a refused player's messages never count
-        # against the others at that address.
-        refused = self.rates.check("chat", f"{self.access.table_id}/{self.seat}", who="your seat")
-        if refused is None:
-            refused = self.rates.check("chat_address", self.client)
+        # own, and per address with a looser cap; a message either refuses counts against neither.
+        refused = self.rates.check_all(
+            ("chat", f"{self.access.table_id}/{self.seat}", "your seat"), ("chat_address", self.client, "your address")
+        )
         if refused is not None:
             return self.error(refused.code, refused.message, retry_after=refused.retry_after)
         try:

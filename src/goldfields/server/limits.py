@@ -74,28 +74,45 @@ class RateLimits:
         self._shared_down_until = 0.0
         self._quiet = Quiet(per_second=1)
 
-    def _limiter(self, item: RateLimitItem, kind: str, client: str) -> tuple[strategies.RateLimiter, bool]:
-        """The limiter to count with, and whether it let this request through. While Redis is
-        away each process counts alone: a site whose rates cannot be read stays open, limited
-        per process, rather than refusing everyone."""
+    def _count(
+        self, item: RateLimitItem, kind: str, client: str, hit: bool = True
+    ) -> tuple[strategies.RateLimiter, bool]:
+        """The limiter to count with, and whether it lets this request through (``hit=False``
+        only asks, counting nothing). While Redis is away each process counts alone: a site whose
+        rates cannot be read stays open, limited per process, rather than refusing everyone."""
         if self._shared is not None and time.monotonic() >= self._shared_down_until:
             try:
-                return self._shared, self._shared.hit(item, kind, client)
+                count = self._shared.hit if hit else self._shared.test
+                return self._shared, count(item, kind, client)
             except Exception as err:
                 self._shared_down_until = time.monotonic() + 5.0  # try Redis again in a while, not every request
                 if self._quiet.allow("rates"):
                     log.warning("rates: the shared count cannot be read (%s); counting in this process", err)
-        return self._local, self._local.hit(item, kind, client)
+        return self._local, (self._local.hit if hit else self._local.test)(item, kind, client)
 
     def check(self, kind: str, client: str, who: str = "your address") -> Refusal | None:
         """Count one request of ``kind`` from ``client`` (an address, or a player for a rate kept
         per player; ``who`` names it in the refusal)."""
+        return self.check_all((kind, client, who))
+
+    def check_all(self, *limits: tuple[str, str, str]) -> Refusal | None:
+        """Count one request against several limits, each ``(kind, client, who)``, or against
+        none of them: a request one limit refuses uses up nothing of the others."""
         if not self.enabled:
             return None
+        if len(limits) > 1:
+            for kind, client, who in limits:
+                limiter, allowed = self._count(self.items[kind], kind, client, hit=False)
+                if not allowed:
+                    return self._refusal(limiter, kind, client, who)
+        for kind, client, who in limits:
+            limiter, allowed = self._count(self.items[kind], kind, client)
+            if not allowed:  # another process took the last of it since the look above
+                return self._refusal(limiter, kind, client, who)
+        return None
+
+    def _refusal(self, limiter: strategies.RateLimiter, kind: str, client: str, who: str) -> Refusal:
         item = self.items[kind]
-        limiter, allowed = self._limiter(item, kind, client)
-        if allowed:
-            return None
         try:
             reset = limiter.get_window_stats(item, kind, client).reset_time
         except Exception:  # Redis went away between the two calls

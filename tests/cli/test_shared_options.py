@@ -122,6 +122,42 @@ def test_demo_refuses_to_save_over_an_existing_file_before_playing(tmp_path: Pat
     assert "--force" in said(invoke("demo", "--help"))
 
 
+def test_a_file_that_appears_while_demo_plays_is_kept_and_the_record_saved_beside_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import goldfields.cli.demo as demo
+
+    record = tmp_path / "game.json"
+    played = demo.play_game
+
+    def meanwhile(*args: object, **kwargs: object) -> object:
+        final = played(*args, **kwargs)  # type: ignore[arg-type]
+        record.write_text("written by someone else during the game\n")
+        return final
+
+    monkeypatch.setattr(demo, "play_game", meanwhile)
+    out = invoke("demo", "-n", "2", "-b", "random", "--save", str(record))
+    assert out.exit_code == 0, out.output
+    assert record.read_text() == "written by someone else during the game\n"
+    beside = tmp_path / "game-2.json"
+    assert json.loads(beside.read_text())["game"] == "digging"
+    assert f"Record saved to {beside} ({record} appeared while this ran, and was left as it was)" in said(out)
+
+
+def test_analyze_json_refuses_an_existing_file_unless_force(tmp_path: Path) -> None:
+    record, analysis = tmp_path / "game.json", tmp_path / "analysis.json"
+    assert invoke("demo", "-n", "2", "-b", "random", "--save", str(record)).exit_code == 0
+    analysis.write_text("last week's analysis\n")
+    out = invoke("analyze", str(record), "--bot", "ismcts:iterations=20", "--json", str(analysis))
+    assert out.exit_code == 2
+    assert f"--json: {analysis} already exists; name another file, or add --force to replace it" in said(out)
+    assert analysis.read_text() == "last week's analysis\n"
+    forced = invoke("analyze", str(record), "--bot", "ismcts:iterations=20", "--json", str(analysis), "--force")
+    assert forced.exit_code == 0, forced.output
+    assert json.loads(analysis.read_text())["seat"] == 0
+    assert not list(tmp_path.glob("*.tmp"))
+
+
 # -- --individual -----------------------------------------------------------------------------------
 
 

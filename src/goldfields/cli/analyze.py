@@ -12,7 +12,7 @@ from rich.progress import Progress
 from rich.table import Table
 
 from ..core import registry
-from .options import output_problem, print_error
+from .options import free_path, output_problem, print_error, wrote_note
 
 JUDGES = ", ".join(f"{d.analyst} for {d.title}" for d in registry.games() if d.analyst is not None)
 """The bot that judges each game's decisions unless --bot names another."""
@@ -42,6 +42,7 @@ def analyze(
     json_out: Annotated[Path | None, typer.Option("--json", help="Write every decision to this file.",
                                                   show_default=False)] = None,
     seed: Annotated[int, typer.Option("--seed", help="The search's seed.")] = 0,
+    force: Annotated[bool, typer.Option("--force", help="Let --json replace an existing file.")] = False,
 ) -> None:
     from ..bots.analysis import analyst
     from ..bots.analysis import analyze as run_analysis
@@ -64,7 +65,7 @@ def analyze(
             print_error(f"{record} is a {definition.title} record, not a {' or '.join(judges)} record: {only}")
         raise typer.Exit(2)
     bot = bot or analyst(definition)
-    problem = None if json_out is None else output_problem(json_out, reading=record)
+    problem = None if json_out is None else output_problem(json_out, reading=record, force=force)
     if problem is not None:
         print_error(f"--json: {problem}")
         raise typer.Exit(2)
@@ -89,6 +90,9 @@ def analyze(
                       f"{100 * d.best_win:.0f}", f"{100 * d.drop:.0f}")  # fmt: skip
     console.print(table)
     if json_out is not None:
-        json_out.write_text(json.dumps({"seat": seat, "bot": bot, "decisions": [d.to_json() for d in decisions]},
-                                       indent=1) + "\n")  # fmt: skip
-        console.print(f"wrote {json_out}")
+        path = free_path(json_out, force)
+        tmp = path.with_name(path.name + ".tmp")  # never a half-written file
+        tmp.write_text(json.dumps({"seat": seat, "bot": bot, "decisions": [d.to_json() for d in decisions]},
+                                  indent=1) + "\n")  # fmt: skip
+        tmp.replace(path)
+        console.print(f"wrote {path}{wrote_note(json_out, path)}")

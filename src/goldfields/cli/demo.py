@@ -27,9 +27,11 @@ from .options import (
     PlayersOption,
     RuleOption,
     SeedOption,
+    free_path,
     individual_problem,
     output_problem,
     parse_rules,
+    wrote_note,
 )
 
 DEFAULT_SEED = 2026
@@ -102,10 +104,8 @@ def demo_command(
         seat_bots = [make_bot(spec, definition.name) for spec in specs]
     except (ValueError, BotSpecError) as err:
         raise typer.BadParameter(str(err)) from None
-    problem = None if save_to is None else output_problem(save_to)
-    if problem is None and save_to is not None and save_to.exists() and not force:
-        # Said before the game, not after it: a record written over is gone.
-        problem = f"{save_to} already exists; name another file, or add --force to replace it"
+    # Said before the game, not after it: a record written over is gone.
+    problem = None if save_to is None else output_problem(save_to, force=force)
     if problem is not None:
         raise typer.BadParameter(problem, param_hint="--save")
     # Made for each demo, so that it reads the terminal's width (COLUMNS) as it is now.
@@ -151,8 +151,8 @@ def demo_command(
     if shown_at < steps[0] - 1:  # not already shown as the last hand was scored
         console.print(_scoreboard(final))
     if save_to is not None:
-        path = save(final.record(), save_to)
-        console.print(f"Record saved to {path}; check it with: goldfields replay {path}")
+        path = save(final.record(), free_path(save_to, force))
+        console.print(f"Record saved to {path}{wrote_note(save_to, path)}; check it with: goldfields replay {path}")
 
 
 def register(app: typer.Typer) -> None:

@@ -37,16 +37,35 @@ def print_error(message: object) -> None:
     ERRORS.print(Text.assemble(("error:", "red"), " ", str(message)))
 
 
-def output_problem(path: Path, reading: Path | None = None) -> str | None:
+def output_problem(path: Path, reading: Path | None = None, force: bool = True) -> str | None:
     """Why ``path`` cannot take the file a command writes (None: it can), said before the work
-    that makes the file rather than after it."""
+    that makes the file rather than after it. Without ``force`` an existing file is refused too."""
     if path.is_dir():
         return f"{path} is a folder; name a file in it"
     if not path.parent.is_dir():
         return f"the folder {path.parent} does not exist"
     if reading is not None and path.exists() and path.resolve() == reading.resolve():
         return f"{path} is the file being read; name another file"
+    if not force and path.exists():
+        return f"{path} already exists; name another file, or add --force to replace it"
     return None
+
+
+def free_path(path: Path, force: bool) -> Path:
+    """Where to write what was meant for ``path``, checked again once the work is done: ``path``
+    itself, unless a file appeared there meanwhile and ``force`` was not given. Then the next free
+    ``NAME-2.ext``, ``NAME-3.ext``…, so that neither that file nor the work is lost."""
+    if force or not path.exists():
+        return path
+    n = 2
+    while (other := path.with_stem(f"{path.stem}-{n}")).exists():
+        n += 1
+    return other
+
+
+def wrote_note(meant: Path, path: Path) -> str:
+    """What a command says on writing ``path``, when ``meant`` was taken meanwhile (free_path)."""
+    return "" if meant == path else f" ({meant} appeared while this ran, and was left as it was)"
 
 
 def individual_problem(game: str, individual: bool, players: int | None = None) -> str | None:

@@ -10,6 +10,7 @@ import pytest
 from corrupt import corrupt, load_or_refuse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from walks import random_walk
 
 from goldfields.digging import DiggingState, new_game
 
@@ -68,16 +69,7 @@ def test_every_state_of_random_games_is_accepted_back() -> None:
 
 
 def _random_position(players: int, seed: int, steps: int) -> DiggingState:
-    rng = random.Random(seed)
-    state = new_game(players, seed=seed)
-    for _ in range(steps):
-        if state.is_terminal():
-            break
-        if state.is_chance_node():
-            state.apply_chance(state.sample_chance(rng))
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
-    return state
+    return random_walk(new_game(players, seed=seed), random.Random(seed), steps)
 
 
 @settings(max_examples=300, deadline=None, database=None, derandomize=True, report_multiple_bugs=False,

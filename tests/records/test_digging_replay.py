@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from walks import random_walk
 
 from goldfields.core.definition import RecordError
 from goldfields.digging import DiggingOptions, DiggingState
@@ -27,17 +28,8 @@ SETTINGS = settings(
 
 
 def play_random(players: int, partnership: bool, seed: int, stop_after: int | None = None) -> DiggingState:
-    rng = random.Random(seed)
-    state = DiggingState(players, partnership)
-    steps = 0
-    while not state.is_terminal() and (stop_after is None or steps < stop_after):
-        if state.is_chance_node():
-            state.apply_chance(state.sample_chance(rng))
-            continue
-        legal = state.legal_actions()
-        state.apply_action(legal[rng.randrange(len(legal))])
-        steps += 1
-    return state
+    """A game of random moves, stopped after ``stop_after`` moves (deals not counted) or at its end."""
+    return random_walk(DiggingState(players, partnership), random.Random(seed), stop_after, count_chance=False)
 
 
 @pytest.fixture(scope="module")
@@ -202,14 +194,7 @@ def test_every_record_restores_to_the_game_it_was_taken_from(
     """Before the first deal, between hands, mid-hand or over: restore(record) is the same game."""
     players, partnership = table
     state = DiggingState(players, partnership, DiggingOptions(full_deck=full_deck), dealer % players)
-    rng = random.Random(seed)
-    for _ in range(steps):  # deals count as steps, so 0 stops before the first
-        if state.is_terminal():
-            break
-        if state.is_chance_node():
-            state.apply_chance(state.sample_chance(rng))
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
+    random_walk(state, random.Random(seed), steps)  # deals count as steps, so 0 stops before the first
     record = json.loads(json.dumps(state.record()))
     assert replay(record)[1] == OK
     restored, _ = DIGGING.restore(record)

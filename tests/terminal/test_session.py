@@ -359,3 +359,9 @@ def test_takebacks_are_said_in_the_games_own_words() -> None:
     # Digger has no undo (every turn begins with a roll, and luck stands), so no takebacks either.
     with pytest.raises(SetupError, match="--takebacks: no undo in Digger: every turn begins with a roll"):
         _opening("digger", bots=["random"], takebacks=True)
+
+
+def test_takebacks_at_a_hot_seat_are_refused_before_the_game() -> None:
+    # Undo refuses whenever several people share the keyboard, so a practice game would promise nothing.
+    with pytest.raises(SetupError, match="--takebacks is for one human against bots"):
+        _opening("digging", humans=2, takebacks=True)

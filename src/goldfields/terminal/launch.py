@@ -78,6 +78,10 @@ def _session(
     # seed would tell what is still to come, so the file is named for when the game began.
     if takebacks and not front.has_undo:
         raise SetupError(f"--takebacks: {front.undo_help}, so there is nothing to take back")
+    if takebacks and seating.hot_seat:
+        # The others at the keyboard have seen what happened since: undo refuses at a hot seat.
+        raise SetupError("--takebacks is for one human against bots: with several players at this keyboard "
+                         "there is no undo, so nothing to take back")
     name = f"{state.game_name}-{seed if seed is not None else time.strftime('%Y%m%d-%H%M')}.json"
     seed = _seed(seed)
     display = display or Display()

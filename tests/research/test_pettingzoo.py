@@ -87,6 +87,18 @@ def test_illegal_action_is_refused():
         raw.step(illegal)
 
 
+@pytest.mark.parametrize("make", [DiggingAEC, DiggerAEC])
+@pytest.mark.parametrize("action", [0.7, True, "1"])
+def test_an_action_that_is_not_an_integer_is_refused_and_nothing_moves(make, action):
+    raw = make(players=2)
+    raw.reset(seed=0)
+    before = raw.match.state.to_json()
+    with pytest.raises(TypeError, match=r"^an action is an integer id of Discrete\(\d+\), not "):
+        raw.step(action)
+    assert raw.match.state.to_json() == before
+    raw.step(np.float64(float(np.flatnonzero(raw.observe(raw.agent_selection)["action_mask"])[0])))  # 3.0 is 3
+
+
 @pytest.mark.parametrize(("make", "kwargs"), CASES[:1] + CASES[3:], ids=["digging-2p-hand", "digger-2p-black"])
 def test_the_environments_never_truncate_a_game_they_play_to_its_end(make, kwargs):
     env = make(**kwargs)

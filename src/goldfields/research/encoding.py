@@ -18,6 +18,7 @@ docs/research.md prints them. ``encoding.slices`` maps a name to its
 
 from __future__ import annotations
 
+import numbers
 from array import array
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -880,6 +881,24 @@ def action_mask(legal: Sequence[int], num_actions: int) -> Any:
     return mask
 
 
+def as_action(action: Any, num_actions: int) -> int:
+    """``action`` as an action id, or ``TypeError`` when it is not an integer.
+
+    Python and numpy integers and 0-d integer arrays are ids; so is a float with an
+    integral value (``3.0``: some pipelines store actions as floats). A fractional float
+    used to be truncated (``0.7`` played 0), and a bool is an int only by accident: both
+    are mistakes of the caller, refused whatever ``illegal_action`` says."""
+    if type(action) is int or isinstance(action, np.integer):  # the common cases, first
+        return int(action)
+    value = action.item() if isinstance(action, np.ndarray) and action.shape == () else action
+    if not isinstance(value, (bool, np.bool_)):
+        if isinstance(value, numbers.Integral):
+            return int(value)
+        if isinstance(value, numbers.Real) and float(value).is_integer():
+            return int(float(value))
+    raise TypeError(f"an action is an integer id of Discrete({num_actions}), not {action!r} ({type(action).__name__})")
+
+
 __all__ = [
     "CODES",
     "DIGGER",
@@ -887,6 +906,7 @@ __all__ = [
     "Encoding",
     "Piece",
     "action_mask",
+    "as_action",
     "encode",
     "encode_digger",
     "encode_digger_state",

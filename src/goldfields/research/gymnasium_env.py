@@ -68,7 +68,6 @@ point); ``vectorization_mode="sync"`` gives Gymnasium's ``SyncVectorEnv`` instea
 from __future__ import annotations
 
 import json
-import numbers
 import random
 from collections.abc import Sequence
 from typing import Any, ClassVar
@@ -83,7 +82,7 @@ from gymnasium import spaces  # noqa: E402
 from ..bots import make_bot  # noqa: E402
 from ..bots.base import Bot  # noqa: E402
 from ..core.game import RuleError  # noqa: E402
-from .encoding import action_mask, encoding_for  # noqa: E402
+from .encoding import action_mask, as_action, encoding_for  # noqa: E402
 from .tables import DIGGER, DIGGING, Match, Spec, make_env_spec, refusal  # noqa: E402
 
 
@@ -240,24 +239,6 @@ class GoldfieldsEnv(gymnasium.Env):
         obs = self.match.state.observation(self.seat)
         obs.pop("legal", None)
         return json.dumps(obs, separators=(",", ":"))
-
-
-def as_action(action: Any, num_actions: int) -> int:
-    """``action`` as an action id, or ``TypeError`` when it is not an integer.
-
-    Python and numpy integers and 0-d integer arrays are ids; so is a float with an
-    integral value (``3.0``: some pipelines store actions as floats). A fractional float
-    used to be truncated (``0.7`` played 0), and a bool is an int only by accident: both
-    are mistakes of the caller, refused whatever ``illegal_action`` says."""
-    if type(action) is int or isinstance(action, np.integer):  # the common cases, first
-        return int(action)
-    value = action.item() if isinstance(action, np.ndarray) and action.shape == () else action
-    if not isinstance(value, (bool, np.bool_)):
-        if isinstance(value, numbers.Integral):
-            return int(value)
-        if isinstance(value, numbers.Real) and float(value).is_integer():
-            return int(float(value))
-    raise TypeError(f"an action is an integer id of Discrete({num_actions}), not {action!r} ({type(action).__name__})")
 
 
 STEP_CAP_UNBOUNDED = 5000

@@ -55,7 +55,7 @@ from gymnasium import spaces  # noqa: E402
 from pettingzoo.utils import wrappers  # noqa: E402
 
 from ..core.game import RuleError  # noqa: E402
-from .encoding import action_mask, encoding_for  # noqa: E402
+from .encoding import action_mask, as_action, encoding_for  # noqa: E402
 from .tables import DiggerSpec, DiggingSpec, Match, Spec, clock_refusal, env_time_model, make_env_spec  # noqa: E402
 
 
@@ -138,10 +138,11 @@ class GoldfieldsAEC(pettingzoo.AECEnv):
             raise RuntimeError(f"{agent} is not to move")
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
+        action = as_action(action, self._num_actions)  # a float or a bool is the caller's mistake
         try:
-            if (clock := clock_refusal(match.state, int(action))) is not None:
+            if (clock := clock_refusal(match.state, action)) is not None:
                 raise clock
-            match.apply(int(action))
+            match.apply(action)
         except RuleError as err:
             raise ValueError(f"illegal action {action} for {agent}: {err}") from None
         if match.over:

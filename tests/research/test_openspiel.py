@@ -314,6 +314,16 @@ def test_a_digger_sample_is_the_state_itself_for_every_seat():
     assert sample.serialize() == state.serialize()
 
 
+def test_a_cap_of_0_means_the_automatic_bound_in_both_games():
+    # Digging's max_moves=0 and Digger's max_turns=0 alike: the adapter's own bound, never an error.
+    digger = pyspiel.load_game("python_goldfields_digger(players=2,max_turns=0)")
+    assert digger.spec.max_turns == og.DEFAULT_MAX_TURNS
+    assert digger.max_game_length() == pyspiel.load_game("python_goldfields_digger(players=2)").max_game_length()
+    assert pyspiel.load_game("python_goldfields_digging(players=4,max_moves=0)").max_game_length() > 0
+    with pytest.raises(ValueError, match="max_turns must be positive, or 0 for the default 300"):
+        pyspiel.load_game("python_goldfields_digger(players=2,max_turns=-1)")
+
+
 def test_knocked_turns_count_toward_max_turns():
     # G5: a steal may be followed by a knock, a chance node that ends the turn. Every turn a knock
     # ends counts toward the cap, or a player who steals at every chance is never cut.

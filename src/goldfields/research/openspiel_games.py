@@ -22,8 +22,8 @@ max_moves      0        cut the game after this many decisions (0: automatic,
 
 ``python_goldfields_digger`` parameters: ``players`` (3; 2 to 5), ``crates``
 (``white`` or ``black``), ``knock_probability`` (0.0, rule G5) and
-``max_turns`` (300; the game is cut after that many turns and the highest
-score wins).
+``max_turns`` (300, also what 0 means; the game is cut after that many turns
+and the highest score wins).
 
 What the adapters add to the engines (everything else is the engine's):
 
@@ -435,9 +435,11 @@ class DiggerGame(pyspiel.Game):
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         p = {**DIGGER_TYPE.parameter_specification, **(params or {})}
-        max_turns = int(p["max_turns"])
-        if max_turns <= 0:
-            raise ValueError("max_turns must be positive: OpenSpiel needs a bound on a game's length")
+        # 0 is "automatic", as Digging's max_moves=0 is: OpenSpiel needs a bound, and Digger has none.
+        max_turns = int(p["max_turns"]) or DEFAULT_MAX_TURNS
+        if max_turns < 0:
+            raise ValueError(f"max_turns must be positive, or 0 for the default {DEFAULT_MAX_TURNS}: "
+                             "OpenSpiel needs a bound on a game's length")
         options = DiggerOptions(knock_probability=float(p["knock_probability"]))
         self.spec = DiggerSpec(int(p["players"]), str(p["crates"]), max_turns, options)
         info = pyspiel.GameInfo(

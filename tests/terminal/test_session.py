@@ -304,6 +304,13 @@ def test_digger_rules_agree_with_its_own_options_or_are_refused() -> None:
         digger_session(2, crates="black", rules={"crates": "white"})
     with pytest.raises(SetupError, match="time_limit must be a positive number of seconds"):
         digger_session(2, rules={"time_limit": "abc"})
+    # The two spellings are one rule, so one check: the engine's, whichever was typed.
+    for spelled in ({"time_limit": 0.0}, {"rules": {"time_limit": 0}}):
+        with pytest.raises(SetupError, match="time_limit must be a positive number of seconds"):
+            digger_session(2, **spelled)  # type: ignore[arg-type]
+    for spelled in ({"time_limit": 0.5}, {"rules": {"time_limit": 0.5}}):
+        short = digger_session(2, bots=["random"], seed=35, screen=capture_screen()[0], keyboard=quiet(), **spelled)  # type: ignore[arg-type]
+        assert short.state.limit == 0.5  # type: ignore[attr-defined]
 
 
 def _opening(game: str, width: int = 120, answers: tuple[str, ...] = (), **options: Any) -> str:

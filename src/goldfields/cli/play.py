@@ -197,7 +197,7 @@ def digger_command(
                       ] = None,
     time_limit: Annotated[
         float | None,
-        typer.Option("--time-limit", metavar="SECONDS", min=1.0, help="Seconds in the hourglass (default 30).",
+        typer.Option("--time-limit", metavar="SECONDS", help="Seconds in the hourglass (default 30).",
                      show_default=False),
     ] = None,
     no_color: NoColorOption = False,

@@ -155,7 +155,8 @@ def test_without_players_a_longer_lineup_seats_one_bot_a_player(tmp_path: Path, 
 
 
 @pytest.mark.parametrize(("args", "said"), [
-    (["digger", "random", "random"], "digger 3p needs 3 bots, one per seat; got 2: random random"),
+    (["digger", "random", "random"], "digger 3p needs 3 bots, one per seat; got 2: random random; or -n 2 for a "
+                                     "2-player table"),
     (["digger", *["random"] * 6], "got 6: " + " ".join(["random"] * 6) + "; more bots than that sit one a player, "
                                   "up to Digger's 5"),
     (["digging", *["random"] * 5], "digging 4p partnership needs 2 bots, one per team; got 5"),

@@ -49,7 +49,7 @@ def test_the_shipped_games_are_found_by_name() -> None:
         ("digging", {"colour": "red"}, "colour", "Digging has no parameter 'colour'"),
         ("digger", {"players": 6}, "players", "Digger is for 2 to 5 players, not 6"),
         ("digger", {"players": True}, "players", "not True"),
-        ("digger", {"crates": "purple"}, "crates", "purple"),
+        ("digger", {"crates": "purple"}, "crates", "crates is white, black (cards A, B, C... in seat order) or"),
         ("digger", {"options": {"time_limit": -1}}, "options", "time_limit"),
     ],
 )

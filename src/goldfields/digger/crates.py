@@ -134,6 +134,10 @@ def table_with(override: Override) -> CrateTable:
     return CrateTable(white, black)
 
 
+CRATES_FORMS = 'crates is white, black (cards A, B, C... in seat order) or {"black": [one card letter per seat]}'
+"""The forms a table's crates take, for the refusal of any other: the words as a command line types them."""
+
+
 def parse_spec(crates: Any, players: int, table: CrateTable) -> CrateSpec:
     """A table's set-up: ``"white"``, ``"black"`` (cards A, B, C... in seat order),
     ``{"black": ["A", "C", "E"]}`` or a list of letters, one per seat, all different (G1)."""
@@ -143,12 +147,12 @@ def parse_spec(crates: Any, players: int, table: CrateTable) -> CrateSpec:
         letters: Sequence[Any] = sorted(table.black)[:players]
     elif isinstance(crates, Mapping):
         if set(crates) != {"black"}:
-            raise ValueError('crates is "white" or {"black": [one card letter per seat]}')
+            raise ValueError(f"{CRATES_FORMS}, not {crates!r}")
         letters = crates["black"]
     elif isinstance(crates, (list, tuple)):
         letters = crates
     else:
-        raise ValueError(f'crates is "white" or {{"black": [one card letter per seat]}}, not {crates!r}')
+        raise ValueError(f"{CRATES_FORMS}, not {crates!r}")
     if not isinstance(letters, (list, tuple)) or len(letters) != players:
         raise ValueError(f"G1: the black side needs one card per seat: {players} letters, got {letters!r}")
     for letter in letters:

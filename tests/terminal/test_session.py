@@ -277,6 +277,10 @@ def test_a_game_under_rule_options_keeps_them_in_its_record_and_when_resumed(tmp
     assert resumed.state.options == session.state.options  # type: ignore[attr-defined]
     assert resumed.run() == 0
     assert said in out.getvalue()  # the saved game's rules are told again, though no option named them
+    # Counted as the record writes its moves (the deal is none of them), not as internal events.
+    moves = sum(len(hand["moves"]) for hand in record["hands"])
+    shown = " ".join(out.getvalue().split())
+    assert f"Resumed after {moves} move{'s' if moves != 1 else ''} of the saved game" in shown
 
 
 def test_a_standard_game_names_no_rule_options() -> None:

@@ -73,6 +73,7 @@ def _session(
     history: Sequence[Event] = (),
     takebacks: bool = False,
     resumed_from: str | None = None,
+    resumed_moves: int = 0,
 ) -> Session:
     # A save is named for its seed only when the player chose it (and so knows it already); a drawn
     # seed would tell what is still to come, so the file is named for when the game began.
@@ -98,6 +99,7 @@ def _session(
         history=history,
         takebacks=takebacks,
         resumed_from=resumed_from,
+        resumed_moves=resumed_moves,
     )
 
 
@@ -215,8 +217,10 @@ def resume_session(
         raise SetupError(str(err)) from None
     front: GameFront = DiggerFront(clock) if name == DIGGER.name else DiggingFront()
     front.resume(state)
+    # The moves as the record writes them (a deal is no move): what the player saved, counted their way.
+    moves = sum(1 for _, move, _ in definition.walk(record) if move is not None) if history else 0
     return _session(front, state, seating, seed, display, screen, keyboard, save_name=str(path), history=history,
-                    takebacks=takebacks, resumed_from=str(path))
+                    takebacks=takebacks, resumed_from=str(path), resumed_moves=moves)
 
 
 FRONTS = {DIGGING.name: DiggingFront, DIGGER.name: DiggerFront}

@@ -92,6 +92,7 @@ class Session:
         history: Sequence[Event] = (),
         takebacks: bool = False,
         resumed_from: str | None = None,
+        resumed_moves: int = 0,
     ) -> None:
         n = state.num_players
         if len(bots) != n:
@@ -118,6 +119,7 @@ class Session:
         # A resumed game starts with the events of the record's moves (for the log).
         self.events: list[Event] = list(history)
         self.resumed = bool(history)
+        self.resumed_moves = resumed_moves
         self.steps = 0
         self.chances = 0
         self.others = 0
@@ -515,7 +517,7 @@ class Session:
             self.screen.say(self._practice)
         # The seed decides every deal and roll to come: it is told when the game is over, not before.
         if self.resumed:
-            self.screen.say(f"Resumed after {plural(len(self.events), 'event')} of the saved game; what is still "
+            self.screen.say(f"Resumed after {plural(self.resumed_moves, 'move')} of the saved game; what is still "
                             "to be dealt or rolled is drawn afresh. Type help for the commands, rules for the rules.")
         else:
             self.screen.say("Type help for the commands, rules for the rules.")

@@ -381,6 +381,31 @@ def test_a_rated_game_changes_the_players_rating_and_the_recovery_link_takes_the
     assert "Ann" in other.locator("#profile-link").inner_text()
 
 
+def test_a_profile_the_server_no_longer_knows_neither_blocks_play_nor_sticks(new_page: Any, server: LiveServer) -> None:
+    # As after `goldfields serve` on a new database: this browser's saved key belongs to no player.
+    stale = {"id": "gone-player", "name": "Ann", "key": "stale-key-from-an-old-database"}
+    page = new_page()
+    page.goto("/")
+    page.evaluate(f"localStorage.setItem('goldfields.player', JSON.stringify({json.dumps(stale)}))")
+    page.goto("/player.html")
+    forget = page.locator("#main button", has_text="Forget this profile")
+    forget.wait_for()
+    forget.click()
+    page.locator("#main .notice a", has_text="lobby").wait_for()
+    assert page.evaluate("localStorage.getItem('goldfields.player')") is None
+
+    page.evaluate(f"localStorage.setItem('goldfields.player', JSON.stringify({json.dumps(stale)}))")
+    page.goto("/")
+    page.fill("#player-name", "Ann")
+    page.locator(".level-pick label", has_text="Easy").click()
+    page.click("#quick-digging")  # refused with the stale key, then sent again with a new profile
+    page.wait_for_url(re.compile(r"/table\.html\?t=[\w-]+&seat=0$"))
+    tid = page.evaluate("new URLSearchParams(location.search).get('t')")
+    player = page.evaluate("JSON.parse(localStorage.getItem('goldfields.player'))")
+    assert player["key"] != stale["key"] and player["name"] == "Ann"
+    assert server.get(f"/api/tables/{tid}")["seats"][0]["player"] == player["id"]
+
+
 def test_two_players_chat_in_text_with_translated_phrases_and_a_mute(new_page: Any, server: LiveServer) -> None:
     created = server.post("/api/tables", {"game": "digging", "seats": [HUMAN, HUMAN, bot()], "claim": 0,
                                           "player_name": "Ann", "partnership": False})

@@ -55,15 +55,16 @@ export const api = {
     return call("GET", next || `/api/tables?${query}`, undefined, true);
   },
   table: (id) => call("GET", `/api/tables/${encodeURIComponent(id)}`),
-  create: async (body) => call("POST", "/api/tables", { ...body, player_key: await playerKey(body.player_name) }),
+  create: (body) => withPlayer(body.player_name, (key) => call("POST", "/api/tables", { ...body, player_key: key })),
   summary: (id) => call("GET", `/api/tables/${encodeURIComponent(id)}/summary`),
   replay: (id, seat) => call("GET", `/api/tables/${encodeURIComponent(id)}/replay?seat=${encodeURIComponent(seat)}`),
   // 202 while the server is still judging: {status: "running", judged, total}; then {status: "done", decisions}.
   analysis: (id, seat) => call("GET", `/api/tables/${encodeURIComponent(id)}/analysis?seat=${seat}`),
   replayRecord: (record, seat) => call("POST", "/api/replay", { record, seat }),
   rematch: (id, seat, token) => call("POST", `/api/tables/${encodeURIComponent(id)}/rematch`, { seat, token }),
-  claim: async (id, seat, name) =>
-    call("POST", `/api/tables/${encodeURIComponent(id)}/seats/${seat}/claim`, { name: name || "", player_key: await playerKey(name) }),
+  claim: (id, seat, name) =>
+    withPlayer(name, (key) =>
+      call("POST", `/api/tables/${encodeURIComponent(id)}/seats/${seat}/claim`, { name: name || "", player_key: key })),
   player: (id) => call("GET", `/api/players/${encodeURIComponent(id)}`),
   me: (key) => call("GET", "/api/players/me", undefined, false, key),
   rename: (key, name) => call("PATCH", "/api/players/me", { name }, false, key),
@@ -187,6 +188,20 @@ async function playerKey(name) {
     return made.key;
   } catch {
     return null; // the game is still played, unrated
+  }
+}
+
+/** `send(key)` with this browser's profile key. A key the server no longer knows (its database is
+ * another, or the profile was deleted) is forgotten and the request sent again with a new profile:
+ * a stale key must not stop anyone from playing. */
+async function withPlayer(name, send) {
+  const key = await playerKey(name);
+  try {
+    return await send(key);
+  } catch (err) {
+    if (!(err instanceof ApiError && err.code === "bad_player_key") || !key) throw err;
+    forgetPlayer();
+    return send(await playerKey(name));
   }
 }
 

@@ -89,7 +89,13 @@ async function start() {
   try {
     profile = await api.player(id);
   } catch (err) {
-    fill(main, h("div.notice.error", errorText(err)));
+    // This browser's own profile that the server no longer knows (a new database): offer to forget
+    // it here, where a player looks for it, rather than leave a key that every table refuses.
+    const mine = myPlayer();
+    const stale = mine && mine.id === id && err.status === 404;
+    fill(main, h("div.notice.error", errorText(err), stale ? [" ", h("button.btn.ghost", { type: "button",
+      onclick: () => { forgetPlayer(); toast(t("player.forgotten")); fill(main, h("div.notice", t("player.none"),
+        " ", h("a", { href: "/" }, t("table.backLobby")))); } }, t("player.forget"))] : null));
     return;
   }
   render();

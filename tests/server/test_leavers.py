@@ -95,6 +95,30 @@ def test_when_the_move_clock_runs_out_a_bot_makes_that_one_move_and_gives_the_se
             assert reply["type"] != "error", reply
 
 
+def test_a_refused_move_leaves_the_stand_in_to_make_its_move(database: Path | str) -> None:
+    # A slow bot (10 s) gives the refused move time to arrive while the stand-in still holds the seat.
+    server = LiveServer(database, bot_delay=10.0).start()
+    try:
+        created = server.create([HUMAN, BOT], claim=0, move_seconds=5)
+        tid, token = created["table"]["id"], created["you"]["token"]
+        with server.ws(tid) as ws:
+            send(ws, {"type": "hello", "seat": 0, "token": token})
+            msg = receive(ws)
+            first = msg["seq"]
+            while not (msg["type"] == "update" and msg["table"]["seats"][0]["standin"]):
+                msg = receive(ws, timeout=60)
+            send(ws, {"type": "move", "move": "no such move", "seq": first})
+            while (refused := receive(ws, timeout=60))["type"] != "error":
+                pass
+            assert refused["code"] != "stale", refused  # refused for the move itself, the stand-in still there
+            # Nothing changed: the stand-in keeps the seat and makes the move the clock gave it.
+            assert seat_info(server, tid, 0)["standin"]
+            while not (msg["type"] == "update" and msg["seq"] > first):
+                msg = receive(ws, timeout=60)
+    finally:
+        server.stop()
+
+
 def test_a_solo_game_against_bots_pauses_while_its_player_is_away(quick_grace: LiveServer) -> None:
     server = quick_grace
     created = server.create([HUMAN, BOT, BOT], claim=0)

@@ -60,6 +60,22 @@ def test_a_waiting_table_expires_and_its_seats_close(short_lived: LiveServer) ->
     assert short_lived.get(f"/api/tables/{tid}/record").status_code == 409  # an expired table has no record
 
 
+def test_a_socket_left_open_on_an_expired_table_cannot_move_there(short_lived: LiveServer) -> None:
+    created = short_lived.post("/api/tables", {"game": "digger", "seats": [HUMAN, HUMAN], "claim": 0}).json()
+    tid = created["table"]["id"]
+    with short_lived.ws(tid) as ws:
+        send(ws, {"type": "hello", "seat": 0, "token": created["you"]["token"]})
+        msg = receive(ws)
+        while msg["type"] != "update" or msg["table"]["status"] != "expired":  # the sweep tells the open sockets
+            msg = receive(ws)
+        send(ws, {"type": "move", "move": "roll", "seq": msg["table"]["seq"]})
+        refused = receive(ws)
+        while refused["type"] != "error":
+            refused = receive(ws)
+        assert refused["code"] == "expired" and "waited too long for its players" in refused["message"]
+    assert short_lived.get(f"/api/tables/{tid}").json()["seq"] == 0  # nothing was stored
+
+
 def test_a_finished_table_is_archived_and_its_record_stays(short_lived: LiveServer) -> None:
     tid = short_lived.create([BOTS, BOTS])["table"]["id"]
     wait_for(lambda: not is_live(short_lived, tid), "the finished table to be archived", timeout=120)

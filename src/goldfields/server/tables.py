@@ -69,6 +69,12 @@ class TableError(Exception):
         """Machine-readable specifics (which bot parameter, and what it allows)."""
 
 
+def expired() -> TableError:
+    """The refusal of anything asked of a table the sweep closed (claims, and moves from a socket
+    opened before it was)."""
+    return TableError("expired", "this table waited too long for its players and was closed", 410)
+
+
 class Outbox(Protocol):
     """A client connection, as the table sees it."""
 
@@ -325,7 +331,7 @@ class TableManager:
             raise TableError("reserved", f"seat {seat} is kept for its player in the game before this rematch")
         async with table.lock:
             if table.status == "expired":
-                raise TableError("expired", "this table waited too long for its players and was closed", 410)
+                raise expired()
             s = table.seats[seat]
             if not s.open:
                 raise TableError("seat_taken", f"seat {seat} is not open: it is a bot's or already taken")
@@ -428,12 +434,12 @@ class TableManager:
         """
         async with table.lock:
             s = table.seats[seat]
-            if s.standin:
-                s.standin, s.standin_reason = False, None  # acting again takes the seat back from the bot
             if table.status == "waiting":
                 raise TableError("not_started", "the game starts when every human seat is taken")
             if table.status == "finished":
                 raise RuleError("end", "the game is over")
+            if table.status == "expired":  # a socket still open on a table the sweep closed
+                raise expired()
             if expected_seq is not None and expected_seq != table.seq:
                 raise TableError("stale", f"the table has moved on (step {table.seq}, not {expected_seq}): resync")
             to_move = table.state.current_player
@@ -441,6 +447,10 @@ class TableManager:
                 who = f"seat {to_move} is to move" if to_move >= 0 else "nobody is to move now"
                 raise RuleError("turn", f"it is not your turn: {who}")
             step = table.game.client_step(table.state, text, self._elapsed(table), table.rng("move"), table.config)
+            # Acting again takes the seat back from the bot, once the move is known to be legal: a
+            # refused move changes nothing, the stand-in and its move clock included.
+            if s.standin:
+                s.standin, s.standin_reason = False, None
             await self._commit(table, step)
             seq = table.seq
             stored(seq)

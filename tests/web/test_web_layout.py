@@ -160,6 +160,33 @@ def test_an_old_link_to_a_finished_table_shows_its_result_replay_and_record(
         archive.stop()
 
 
+def test_a_table_that_expires_while_open_says_so_and_takes_no_roll(new_page: Any, tmp_path: Path) -> None:
+    # Waiting tables expire after 2 s here; the page stays open on one, seated.
+    short = LiveServer(tmp_path / "short.db", waiting_expiry=2.0, sweep_every=0.2).start()
+    try:
+        created = short.post("/api/tables", {"game": "digger", "seats": [{"kind": "human"}, {"kind": "human"}],
+                                             "claim": 0})
+        tid, token = created["table"]["id"], created["you"]["token"]
+        page = new_page()
+        sent: list[str] = []
+        page.on("websocket", lambda ws: ws.on("framesent", lambda frame: sent.append(str(frame))))
+        page.goto(f"{short.base}/table.html?t={tid}&seat=0#token={token}")
+        expect(page.locator("#notice .notice.waiting")).to_be_visible()
+        notice = page.locator("#notice .notice.warn")
+        expect(notice).to_contain_text("This table was closed: its seats waited too long for players")
+        expect(notice.get_by_role("link", name="Back to the lobby")).to_have_attribute("href", "/")
+        expect(page.locator(".turn-banner")).to_contain_text("expired: nobody joined in time")
+        page.keyboard.press("r")  # the roll key does nothing at a closed table
+        page.keyboard.press("s")
+        page.wait_for_timeout(500)  # for a frame that must not come: a loaded machine can only hide it
+        assert not [frame for frame in sent if '"move"' in frame]
+        expect(page.locator(".toast-error")).to_have_count(0)
+        assert short.get(f"/api/tables/{tid}")["seq"] == 0
+        screenshot(page, "expired-table", full_page=False)
+    finally:
+        short.stop()
+
+
 def not_live(server: LiveServer, tid: str) -> bool:
     """The server has archived the table: its socket closes with 4404 (no such live table)."""
     try:

@@ -133,7 +133,7 @@ class DiggerView {
   }
 
   key(event) {
-    if (!this.msg) return false;
+    if (!this.msg || this.msg.table.status !== "playing") return false;
     const legal = readLegal(this.msg.view.legal);
     const k = event.key.toLowerCase();
     if (k === "r" && legal.roll) {
@@ -169,6 +169,7 @@ class DiggerView {
   renderBanner(view, table, digging) {
     let text;
     if (table.status === "waiting") text = h("strong", t("table.waitingPlayers"));
+    else if (table.status === "expired") text = h("strong", t("status.expired"));
     else if (view.winners) text = h("strong", t(view.winners.length === 1 ? "dg.gameOverOne" : "dg.gameOver", { names: this.names(view.winners) }));
     else if (digging) text = h("strong.your-turn", t("dg.yourDig"));
     else text = h("span", t("dg.digging", { name: this.ctx.name(view.digger) }));
@@ -225,7 +226,9 @@ class DiggerView {
     if (!digging) {
       // A spectator is not shown the hourglass (the digger could be watching), so it is not told it sees it.
       const key = this.me === null ? "dg.spectateDig" : "dg.watchDig";
-      fill(this.controls, view.winners ? null : h("p.hint", t(key, { name: this.ctx.name(view.digger) })));
+      // The digger's own seat before the game starts (or at a table that expired): no one else digs.
+      const idle = view.winners || view.digger === this.me;
+      fill(this.controls, idle ? null : h("p.hint", t(key, { name: this.ctx.name(view.digger) })));
       return;
     }
     const takes = [...legal.takes.entries()].map(([c, move]) =>

@@ -437,6 +437,9 @@ function renderNotice() {
         shareBox(),
       ),
     );
+  } else if (table.status === "expired") {
+    parts.push(h("div.notice.warn", { role: "status" }, t("table.expired"), " ",
+      h("a.btn.primary", { href: "/" }, t("table.backLobby"))));
   } else if (table.status === "finished" && table.rematch) {
     // Someone asked to play again: everyone at the table is offered the rematch.
     const by = table.rematch.by;

@@ -92,6 +92,29 @@ def seat_link(tid: str, seat: int, token: str) -> str:
     return f"/table.html?t={tid}&seat={seat}#token={token}"
 
 
+def test_the_result_follows_the_last_hands_scoring_however_that_is_closed(new_page: Any, server: LiveServer) -> None:
+    # Escape closes the scoring dialog as Continue does; the result must still follow the last one.
+    created = server.post("/api/tables", {"game": "digging", "seats": [HUMAN, bot()], "claim": 0, "player_name": "Ann"})
+    tid, token = created["table"]["id"], created["you"]["token"]
+    page = new_page()
+    page.goto(f"/table.html?t={tid}")  # watching from the start: the game waits for Ann's first move
+    expect(page.locator("#conn")).to_have_attribute("data-status", "online")
+    player = threading.Thread(target=play_out, args=(server, tid, 0, token))
+    player.start()
+    scoring, over = page.locator(".modal.scoring"), page.locator(".modal.game-over")
+    closed = 0
+    deadline = time.monotonic() + 300
+    while not over.count():
+        assert time.monotonic() < deadline, f"no result after {closed} scorings closed with Escape"
+        if scoring.count():
+            page.keyboard.press("Escape")
+            closed += 1
+        page.wait_for_timeout(100)  # polling for the next dialog, not waiting for a time
+    player.join(timeout=60)
+    assert closed >= 1 and scoring.count() == 0
+    expect(over.get_by_role("link", name="Watch the replay")).to_be_visible()
+
+
 def test_game_over_shows_every_hand_a_chart_and_play_again_is_accepted_seat_by_seat(
     new_page: Any, server: LiveServer
 ) -> None:

@@ -695,18 +695,16 @@ class DiggingView {
       ),
     ];
     this.lastScored = ev;
-    modal(t("dig.handScored", { n: ev.hand + 1 }), body, [
-      {
-        label: t("common.continue"),
-        primary: true,
-        onClick: () => {
-          if (this.gameOverAfterScoring) {
-            this.gameOverAfterScoring = false;
-            setTimeout(() => this.showGameOver(this.msg), 0);
-          }
-        },
-      },
-    ], { cls: "scoring" });
+    // The result follows the last hand's scoring however that dialog is closed: Continue, Escape or
+    // a click outside (the game-over dialog holds Play again, the replay and the record).
+    const then = () => {
+      if (this.gameOverAfterScoring) {
+        this.gameOverAfterScoring = false;
+        setTimeout(() => this.showGameOver(this.msg), 0);
+      }
+    };
+    modal(t("dig.handScored", { n: ev.hand + 1 }), body, [{ label: t("common.continue"), primary: true }],
+      { cls: "scoring", onClose: then });
   }
 
   showGameOver(msg) {

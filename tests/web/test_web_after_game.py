@@ -169,6 +169,11 @@ def test_game_over_shows_every_hand_a_chart_and_play_again_is_accepted_seat_by_s
     assert [(s["kind"], s["bot"], s["name"]) for s in table["seats"]] == [
         ("human", None, "Ann"), ("human", None, "Bob"), ("bot", "random", "Rex")]
     assert not table["config"]["partnership"]
+    # Back at the old table (another tab, the Back button), Play again takes Ann to the seat she holds.
+    a.goto(seat_link(tid, 0, ann))
+    a.locator(".modal.game-over").get_by_role("button", name="Play again").click()
+    a.wait_for_url(re.compile(rf"/table\.html\?t={new_id}&seat=0$"))
+    a.locator(".hand .card").first.wait_for()
 
 
 def test_the_replay_viewer_steps_through_a_finished_game_with_buttons_keys_and_slider(

@@ -377,6 +377,13 @@ function canRematch() {
 }
 
 async function rematch() {
+  // This browser already sits at the rematch (asked from here before, then came back): go there;
+  // asking again would claim a seat it already holds.
+  const next = state.msg.table.rematch && state.msg.table.rematch.table;
+  if (next && loadToken(next, state.seat)) {
+    window.location.assign(seatLink(next, state.seat));
+    return;
+  }
   try {
     const got = await api.rematch(tableId, state.seat, state.token);
     window.location.assign(got.link);

@@ -4,6 +4,7 @@ the lobby's extra pages. (This module has its own server, so it knows every tabl
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -185,6 +186,24 @@ def test_a_table_that_expires_while_open_says_so_and_takes_no_roll(new_page: Any
         screenshot(page, "expired-table", full_page=False)
     finally:
         short.stop()
+
+
+def test_updates_that_arrive_while_the_board_loads_mount_one_board(new_page: Any, server: LiveServer) -> None:
+    # The game's module is held back while the bots' updates keep coming: they wait their turn.
+    created = server.post("/api/tables", {"game": "digger", "seats": [{"kind": "bot", "bot": "random"}] * 2})
+    page = new_page()
+    held: list[str] = []
+
+    def slow(route: Any) -> None:
+        held.append(route.request.url)
+        time.sleep(1.5)  # the updates queue up behind the module meanwhile
+        route.continue_()
+
+    page.route("**/js/digger.js", slow)
+    page.goto(f"/table.html?t={created['table']['id']}")
+    page.locator("#side .scores").first.wait_for()
+    wait_until(lambda: int(page.evaluate("document.body.dataset.seq || 0")) > 0)
+    assert held and page.locator("#side .scores").count() == 1 and page.locator("#game .dice-row").count() <= 1
 
 
 def not_live(server: LiveServer, tid: str) -> bool:

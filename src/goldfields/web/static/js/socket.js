@@ -20,6 +20,9 @@ export class TableSocket {
     this.timer = null;
     this.pinger = null;
     this.status = "idle";
+    // Messages are handled one after another: handling one may wait (the first update loads the
+    // game's module), and the next must not overtake it (two updates would mount two boards).
+    this.handled = Promise.resolve();
   }
 
   url() {
@@ -65,7 +68,9 @@ export class TableSocket {
         this.attempt = 0; // a full update means we are in sync again
         this.setStatus("online");
       }
-      this.onMessage(msg);
+      this.handled = this.handled
+        .then(() => this.onMessage(msg))
+        .catch((err) => setTimeout(() => { throw err; })); // reported as before, and the next goes on
     };
     ws.onclose = (event) => {
       clearInterval(this.pinger);

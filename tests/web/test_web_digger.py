@@ -179,3 +179,21 @@ def test_the_create_form_sets_the_crate_values_and_the_table_plays_by_them(new_p
     crate = page.locator(".crate").nth(1)
     crate.locator(".crate-card", has_text="B").wait_for()
     assert [v.inner_text() for v in crate.locator(".value").all()] == ["×7", "×0", "×8", "×9"]
+
+
+def test_a_keyboard_player_keeps_their_place_among_the_digger_controls(new_page: Any, server: LiveServer) -> None:
+    # The controls are drawn again after every move; focus must not fall back to the page.
+    seats = [{"kind": "human"}, {"kind": "bot", "bot": "random"}]
+    created = server.post("/api/tables", {"game": "digger", "seats": seats, "claim": 0})
+    tid, token = created["table"]["id"], created["you"]["token"]
+    page = new_page()
+    page.goto(f"/table.html?t={tid}&seat=0#token={token}")
+    roll = page.locator('[data-key="roll"]:not([disabled])')
+    roll.focus()
+    page.keyboard.press("Enter")  # a keyboard player's click
+    page.wait_for_function("document.querySelector('.dg').dataset.rolls === '1'")
+    page.wait_for_function("document.activeElement && document.activeElement.dataset.key === 'roll'")
+    # The take and steal buttons read their words, not "null Yellow" from the token inside them.
+    for button in page.locator(".dg-controls .target").all():
+        assert "null" not in (button.get_attribute("aria-label") or "") + button.inner_text()
+        assert button.locator(".token[aria-hidden='true']").count() == 1

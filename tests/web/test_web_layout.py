@@ -94,6 +94,22 @@ def test_hidden_things_stay_hidden_and_more_tables_survive_the_lobby_refresh(
     expect(page.locator("#table-list > li.table-item")).to_have_count(55)
 
 
+def test_keyboard_focus_in_the_lobby_list_survives_its_refresh(new_page: Any, server: LiveServer) -> None:
+    tid = server.post("/api/tables", {"game": "digging", "name": "Focus", "seats": [HUMAN, bot("Rex")]})["table"]["id"]
+    page = new_page()
+    page.goto("/")
+    watch = page.locator(f'li.table-item[data-table="{tid}"] a.watch')
+    watch.focus()
+    loads = int(page.evaluate("document.body.dataset.lobbyLoads"))
+    page.wait_for_function(f"Number(document.body.dataset.lobbyLoads) >= {loads + 1}")  # every 5 s
+    focused = page.evaluate("""() => {
+      const a = document.activeElement;
+      const item = a && a.closest('li.table-item');
+      return item ? [item.dataset.table, a.className] : null;
+    }""")
+    assert focused is not None and focused[0] == tid and "watch" in focused[1]
+
+
 CHART = """async (summary) => {
   const { chart } = await import("/js/summary.js");
   const fig = chart(summary, [{ seats: [0], label: "Ann" }, { seats: [1], label: "Bob" }]);

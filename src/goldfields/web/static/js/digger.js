@@ -31,7 +31,8 @@ export function readLegal(legal) {
 function token(colour, count, opts = {}) {
   return h(
     `span.token.tok-${colour}`,
-    { title: t(`colour.${colour}`), "aria-label": `${count} ${t(`colour.${colour}`)}`, role: "img", ...opts },
+    { title: t(`colour.${colour}`), "aria-label": count === null ? t(`colour.${colour}`) : `${count} ${t(`colour.${colour}`)}`,
+      role: "img", ...opts },
     h("span.tok-letter", { "aria-hidden": "true" }, colour),
     count !== null ? h("span.tok-count", { "aria-hidden": "true" }, String(count)) : null,
   );
@@ -148,6 +149,11 @@ class DiggerView {
   }
 
   render() {
+    // Every render rebuilds the controls: keep a keyboard player's place among them (Digging does
+    // the same), through the moment a move is sent and every button is disabled.
+    const active = document.activeElement;
+    if (active && this.root.contains(active) && active.dataset.key) this.focusKey = active.dataset.key;
+    else if (active && active !== document.body) this.focusKey = null; // the player went elsewhere (the chat)
     const { view, table } = this.msg;
     const legal = readLegal(view.legal);
     const digging = this.me !== null && view.to_move === this.me && table.status === "playing";
@@ -164,6 +170,12 @@ class DiggerView {
     const dg = this.root.querySelector(".dg");
     dg.dataset.rolls = String(view.rolls);
     dg.dataset.haul = String(TOKEN_COLOURS.reduce((a, c) => a + view.haul[c], 0));
+    if (this.focusKey && (!document.activeElement || document.activeElement === document.body)) {
+      // The same control if it is still there (the next roll), else the roll button.
+      const again = this.root.querySelector(`[data-key="${CSS.escape(this.focusKey)}"]:not([disabled])`)
+        || this.root.querySelector('[data-key="roll"]:not([disabled])');
+      if (again) again.focus();
+    }
   }
 
   renderBanner(view, table, digging) {
@@ -234,8 +246,8 @@ class DiggerView {
     const takes = [...legal.takes.entries()].map(([c, move]) =>
       h(
         "button.btn.target.take",
-        { type: "button", disabled: !canAct, "data-move": move, onclick: () => this.play(move) },
-        token(c, null),
+        { type: "button", disabled: !canAct, "data-move": move, "data-key": `take ${c}`, onclick: () => this.play(move) },
+        token(c, null, { "aria-hidden": "true" }), // the words say the colour
         " ",
         t("dg.take", { colour: t(`colour.${c}`) }),
       ),
@@ -256,8 +268,8 @@ class DiggerView {
       const [c, seat] = key.split(" ");
       return h(
         "button.btn.target.steal",
-        { type: "button", disabled: !canAct, "data-move": move, onclick: () => this.play(move) },
-        token(c, null),
+        { type: "button", disabled: !canAct, "data-move": move, "data-key": `steal ${key}`, onclick: () => this.play(move) },
+        token(c, null, { "aria-hidden": "true" }),
         " ",
         t("dg.steal", { colour: t(`colour.${c}`), name: this.ctx.name(Number(seat)) }),
       );
@@ -272,6 +284,7 @@ class DiggerView {
             type: "button",
             disabled: !(canAct && legal.roll),
             "data-action": "roll",
+            "data-key": "roll",
             "data-move": legal.roll,
             onclick: () => this.play(legal.roll),
           },
@@ -286,6 +299,7 @@ class DiggerView {
             type: "button",
             disabled: !(canAct && legal.stop),
             "data-action": "stop",
+            "data-key": "stop",
             "data-move": legal.stop,
             onclick: () => this.play(legal.stop),
           },

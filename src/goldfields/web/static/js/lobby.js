@@ -364,7 +364,27 @@ async function join(table, seat, button) {
   }
 }
 
+/** Where keyboard focus is in the table list, to put it back after the list is drawn again. */
+function listFocus() {
+  const active = document.activeElement;
+  const item = active && els.list.contains(active) ? active.closest("li.table-item") : null;
+  if (!item) return null;
+  const controls = [...item.querySelectorAll("a, button")];
+  return { table: item.dataset.table, index: controls.indexOf(active) };
+}
+
+function restoreListFocus(at) {
+  if (!at) return;
+  const item = els.list.querySelector(`li.table-item[data-table="${CSS.escape(at.table)}"]`);
+  if (!item) return;
+  const controls = [...item.querySelectorAll("a, button")];
+  const again = controls[at.index] || controls[0];
+  if (again) again.focus();
+}
+
 function renderTables() {
+  // Drawn again every few seconds: a keyboard player's place in the list must survive it.
+  const focus = listFocus();
   const shown = state.tables;
   document.getElementById("more-tables").hidden = !state.next;
   if (!shown.length) {
@@ -410,6 +430,7 @@ function renderTables() {
       );
     }),
   );
+  restoreListFocus(focus);
 }
 
 // The lobby pages: the server sends the newest tables first, and "More" follows its next link.

@@ -4,6 +4,7 @@ the lobby's extra pages. (This module has its own server, so it knows every tabl
 from __future__ import annotations
 
 import json
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -381,3 +382,30 @@ def test_hand_numbers_keep_to_one_line_in_a_narrow_game_summary(new_page: Any) -
         [th.textContent, Math.round(th.getBoundingClientRect().height / parseFloat(getComputedStyle(th).lineHeight))]);
     }""", LONG_PLAYER)
     assert lines[0][0] == "Hand 1" and all(n <= 1 for _, n in lines), lines
+
+
+def test_a_connection_that_falls_silent_is_opened_again(new_page: Any, server: LiveServer) -> None:
+    # A half-open socket: the browser thinks it is connected, but nothing comes back, pongs included.
+    tid = server.post("/api/tables", {"game": "digging", "name": "Silent", "seats": [HUMAN, bot("Rex")]})["table"]["id"]
+    page = new_page()
+    page.add_init_script("globalThis.GOLDFIELDS_PING_MS = 500")  # a ping every 0.5 s: silence after 6 s
+    opened: list[Any] = []
+    silent = {"on": False}  # the first connection only: the one opened again is heard
+
+    def route(ws: Any) -> None:
+        first = not opened
+        upstream = ws.connect_to_server()
+        upstream.on_message(lambda message: None if first and silent["on"] else ws.send(message))
+        opened.append(ws)
+
+    page.route_web_socket(re.compile(r".*/api/tables/.*/ws$"), route)
+    page.goto(f"/table.html?t={tid}")
+    expect(page.locator("#conn")).to_have_attribute("data-status", "online")
+    assert len(opened) == 1
+    silent["on"] = True
+    for _ in range(1200):  # Playwright's own wait, so that the route above is served meanwhile
+        if len(opened) == 2:
+            break
+        page.wait_for_timeout(100)
+    assert len(opened) == 2
+    expect(page.locator("#conn")).to_have_attribute("data-status", "online")

@@ -1,7 +1,11 @@
 // One table's WebSocket: says hello, reconnects by itself with backoff, and resyncs
 // (the server answers every hello with a full update).
 
-const PING_MS = 25000;
+// A test may set a shorter beat (GOLDFIELDS_PING_MS) rather than wait a minute for a silence.
+const PING_MS = Number(globalThis.GOLDFIELDS_PING_MS) || 25000;
+// The server answers every ping: this long without a word means the connection is dead though the
+// browser has not noticed (a half-open socket after a network change), so it is opened again.
+const SILENCE_MS = 2 * PING_MS + 5000;
 
 export class TableSocket {
   /**
@@ -55,9 +59,14 @@ export class TableSocket {
       }
       ws.send(JSON.stringify(hello));
       clearInterval(this.pinger);
-      this.pinger = setInterval(() => this.send({ type: "ping" }), PING_MS);
+      this.heard = performance.now();
+      this.pinger = setInterval(() => {
+        if (performance.now() - this.heard > SILENCE_MS) this.resync();
+        else this.send({ type: "ping" });
+      }, PING_MS);
     };
     ws.onmessage = (event) => {
+      this.heard = performance.now();
       let msg;
       try {
         msg = JSON.parse(event.data);
@@ -73,8 +82,8 @@ export class TableSocket {
         .catch((err) => setTimeout(() => { throw err; })); // reported as before, and the next goes on
     };
     ws.onclose = (event) => {
+      if (this.ws !== ws) return; // a socket already replaced: its pinger went with it
       clearInterval(this.pinger);
-      if (this.ws !== ws) return;
       this.ws = null;
       if (this.closed) return;
       if (event.code === 4404) {
@@ -102,6 +111,7 @@ export class TableSocket {
   resync() {
     const ws = this.ws;
     this.ws = null;
+    clearInterval(this.pinger);
     if (ws) ws.close();
     this.attempt = 0;
     this.connect();

@@ -431,6 +431,7 @@ def test_a_profile_the_server_no_longer_knows_neither_blocks_play_nor_sticks(new
     tid = page.evaluate("new URLSearchParams(location.search).get('t')")
     player = page.evaluate("JSON.parse(localStorage.getItem('goldfields.player'))")
     assert player["key"] != stale["key"] and player["name"] == "Ann"
+    assert page.evaluate("JSON.parse(localStorage.getItem('goldfields.player.previous'))") == stale  # kept aside
     assert server.get(f"/api/tables/{tid}")["seats"][0]["player"] == player["id"]
 
 

@@ -200,6 +200,12 @@ async function withPlayer(name, send) {
     return await send(key);
   } catch (err) {
     if (!(err instanceof ApiError && err.code === "bad_player_key") || !key) throw err;
+    try {
+      // Kept aside, not lost: the database may come back (a restore), and its recovery link with it.
+      localStorage.setItem(`${PLAYER_KEY}.previous`, JSON.stringify(myPlayer()));
+    } catch {
+      /* private mode */
+    }
     forgetPlayer();
     return send(await playerKey(name));
   }

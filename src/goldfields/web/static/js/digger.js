@@ -174,7 +174,7 @@ class DiggerView {
       // The same control if it is still there (the next roll), else the roll button.
       const again = this.root.querySelector(`[data-key="${CSS.escape(this.focusKey)}"]:not([disabled])`)
         || this.root.querySelector('[data-key="roll"]:not([disabled])');
-      if (again) again.focus();
+      if (again) again.focus({ preventScroll: true });
     }
   }
 

@@ -368,18 +368,16 @@ async function join(table, seat, button) {
 function listFocus() {
   const active = document.activeElement;
   const item = active && els.list.contains(active) ? active.closest("li.table-item") : null;
-  if (!item) return null;
-  const controls = [...item.querySelectorAll("a, button")];
-  return { table: item.dataset.table, index: controls.indexOf(active) };
+  return item && active.dataset.key ? { table: item.dataset.table, key: active.dataset.key } : null;
 }
 
 function restoreListFocus(at) {
   if (!at) return;
   const item = els.list.querySelector(`li.table-item[data-table="${CSS.escape(at.table)}"]`);
   if (!item) return;
-  const controls = [...item.querySelectorAll("a, button")];
-  const again = controls[at.index] || controls[0];
-  if (again) again.focus();
+  // The same control (by what it does, not where it stands: seats come and go), else the item's first.
+  const again = item.querySelector(`[data-key="${CSS.escape(at.key)}"]`) || item.querySelector("a, button");
+  if (again) again.focus({ preventScroll: true });
 }
 
 function renderTables() {
@@ -402,19 +400,19 @@ function renderTables() {
             : s.open ? t("lobby.openSeatN", { n: s.seat }) : s.name || t("table.seatN", { n: s.seat })));
       const buttons = [];
       if (mine.length && tb.status !== "finished") {
-        buttons.push(h("a.btn.primary", { href: seatLink(tb.id, mine[0]) }, t("lobby.resume", { n: mine[0] })));
+        buttons.push(h("a.btn.primary", { href: seatLink(tb.id, mine[0]), "data-key": "resume" }, t("lobby.resume", { n: mine[0] })));
       }
       if (tb.status === "waiting") {
         // A seat kept for a rematch's player is not a stranger's to join.
         for (const s of tb.seats.filter((x) => x.open && !x.reserved)) {
-          buttons.push(h("button.btn.primary.join", { type: "button", "data-seat": s.seat,
+          buttons.push(h("button.btn.primary.join", { type: "button", "data-seat": s.seat, "data-key": `join ${s.seat}`,
             onclick: (e) => join(tb, s.seat, e.currentTarget) }, t("lobby.join", { n: s.seat })));
         }
       }
       if (tb.status === "finished") {
-        buttons.push(h("a.btn.replay", { href: `/replay.html?t=${encodeURIComponent(tb.id)}` }, t("replay.watch")));
-      } else buttons.push(h("a.btn.watch", { href: seatLink(tb.id, null) }, t("lobby.watch")));
-      buttons.push(h("button.btn.ghost", { type: "button", title: t("share.copy"),
+        buttons.push(h("a.btn.replay", { href: `/replay.html?t=${encodeURIComponent(tb.id)}`, "data-key": "replay" }, t("replay.watch")));
+      } else buttons.push(h("a.btn.watch", { href: seatLink(tb.id, null), "data-key": "watch" }, t("lobby.watch")));
+      buttons.push(h("button.btn.ghost", { type: "button", title: t("share.copy"), "data-key": "share",
         onclick: async () => toast((await copyText(absolute(seatLink(tb.id, null)))) ? t("share.copied") : absolute(seatLink(tb.id, null))) },
       icon("link"), h("span.sr-only", t("share.copy"))));
       return h(

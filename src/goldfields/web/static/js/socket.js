@@ -3,9 +3,6 @@
 
 // A test may set a shorter beat (GOLDFIELDS_PING_MS) rather than wait a minute for a silence.
 const PING_MS = Number(globalThis.GOLDFIELDS_PING_MS) || 25000;
-// The server answers every ping: this long without a word means the connection is dead though the
-// browser has not noticed (a half-open socket after a network change), so it is opened again.
-const SILENCE_MS = 2 * PING_MS + 5000;
 
 export class TableSocket {
   /**
@@ -60,9 +57,17 @@ export class TableSocket {
       ws.send(JSON.stringify(hello));
       clearInterval(this.pinger);
       this.heard = performance.now();
+      this.pinged = null;
+      // The server answers every ping: a ping still unanswered at the next beat means the connection
+      // is dead though the browser has not noticed (half-open, after a network change), so it is
+      // opened again. Counted in beats, not seconds: a hidden tab's timers run late, a minute apart.
       this.pinger = setInterval(() => {
-        if (performance.now() - this.heard > SILENCE_MS) this.resync();
-        else this.send({ type: "ping" });
+        if (this.pinged !== null && this.heard < this.pinged) {
+          this.resync();
+          return;
+        }
+        this.pinged = performance.now();
+        this.send({ type: "ping" });
       }, PING_MS);
     };
     ws.onmessage = (event) => {

@@ -60,20 +60,25 @@ def test_a_waiting_table_expires_and_its_seats_close(short_lived: LiveServer) ->
     assert short_lived.get(f"/api/tables/{tid}/record").status_code == 409  # an expired table has no record
 
 
-def test_a_socket_left_open_on_an_expired_table_cannot_move_there(short_lived: LiveServer) -> None:
-    created = short_lived.post("/api/tables", {"game": "digger", "seats": [HUMAN, HUMAN], "claim": 0}).json()
-    tid = created["table"]["id"]
-    with short_lived.ws(tid) as ws:
-        send(ws, {"type": "hello", "seat": 0, "token": created["you"]["token"]})
-        msg = receive(ws)
-        while msg["type"] != "update" or msg["table"]["status"] != "expired":  # the sweep tells the open sockets
+def test_a_socket_left_open_on_an_expired_table_cannot_move_there(database: Path | str) -> None:
+    # 10 s before the table expires: time enough to be seated first, however loaded the machine.
+    live = LiveServer(database, waiting_expiry=10.0, sweep_every=0.1).start()
+    try:
+        created = live.post("/api/tables", {"game": "digger", "seats": [HUMAN, HUMAN], "claim": 0}).json()
+        tid = created["table"]["id"]
+        with live.ws(tid) as ws:
+            send(ws, {"type": "hello", "seat": 0, "token": created["you"]["token"]})
             msg = receive(ws)
-        send(ws, {"type": "move", "move": "roll", "seq": msg["table"]["seq"]})
-        refused = receive(ws)
-        while refused["type"] != "error":
-            refused = receive(ws)
-        assert refused["code"] == "expired" and "waited too long for its players" in refused["message"]
-    assert short_lived.get(f"/api/tables/{tid}").json()["seq"] == 0  # nothing was stored
+            assert msg["table"]["status"] == "waiting"
+            while msg["type"] != "update" or msg["table"]["status"] != "expired":  # the sweep tells the sockets
+                msg = receive(ws, timeout=60)
+            send(ws, {"type": "move", "move": "roll", "seq": msg["table"]["seq"]})
+            while (refused := receive(ws))["type"] != "error":
+                pass
+            assert refused["code"] == "expired" and "waited too long for its players" in refused["message"]
+        assert live.get(f"/api/tables/{tid}").json()["seq"] == 0  # nothing was stored
+    finally:
+        live.stop()
 
 
 def test_a_finished_table_is_archived_and_its_record_stays(short_lived: LiveServer) -> None:

@@ -92,10 +92,10 @@ def test_illegal_action_is_refused():
 def test_an_action_that_is_not_an_integer_is_refused_and_nothing_moves(make, action):
     raw = make(players=2)
     raw.reset(seed=0)
-    before = raw.match.state.to_json()
+    before = (raw.match.state.to_json(), dict(raw.rewards), dict(raw._cumulative_rewards))
     with pytest.raises(TypeError, match=r"^an action is an integer id of Discrete\(\d+\), not "):
         raw.step(action)
-    assert raw.match.state.to_json() == before
+    assert (raw.match.state.to_json(), dict(raw.rewards), dict(raw._cumulative_rewards)) == before
     raw.step(np.float64(float(np.flatnonzero(raw.observe(raw.agent_selection)["action_mask"])[0])))  # 3.0 is 3
 
 

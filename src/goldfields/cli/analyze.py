@@ -90,9 +90,9 @@ def analyze(
                       f"{100 * d.best_win:.0f}", f"{100 * d.drop:.0f}")  # fmt: skip
     console.print(table)
     if json_out is not None:
+        from ..arena.report import write_atomic
+
         path = free_path(json_out, force)
-        tmp = path.with_name(path.name + ".tmp")  # never a half-written file
-        tmp.write_text(json.dumps({"seat": seat, "bot": bot, "decisions": [d.to_json() for d in decisions]},
-                                  indent=1) + "\n")  # fmt: skip
-        tmp.replace(path)
+        write_atomic(path, json.dumps({"seat": seat, "bot": bot, "decisions": [d.to_json() for d in decisions]},
+                                      indent=1) + "\n")  # fmt: skip
         console.print(f"wrote {path}{wrote_note(json_out, path)}")

@@ -136,8 +136,6 @@ class GoldfieldsAEC(pettingzoo.AECEnv):
         seat = self._seat(agent)
         if match.current_player != seat:
             raise RuntimeError(f"{agent} is not to move")
-        self._cumulative_rewards[agent] = 0.0
-        self.rewards = dict.fromkeys(self.agents, 0.0)
         action = as_action(action, self._num_actions)  # a float or a bool is the caller's mistake
         try:
             if (clock := clock_refusal(match.state, action)) is not None:
@@ -145,6 +143,9 @@ class GoldfieldsAEC(pettingzoo.AECEnv):
             match.apply(action)
         except RuleError as err:
             raise ValueError(f"illegal action {action} for {agent}: {err}") from None
+        # Only a move that was made clears the rewards: a refused one leaves everything as it was.
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = dict.fromkeys(self.agents, 0.0)
         if match.over:
             returns = match.returns()
             for s, a in enumerate(self.possible_agents):

@@ -73,6 +73,23 @@ def test_move_deadline_never_exceeds_move_seconds_and_counts_down(tmp_path: Path
     asyncio.run(run())
 
 
+def test_coming_back_does_not_give_the_player_their_move_time_again(tmp_path: Path) -> None:
+    async def run() -> None:
+        clocks = Clocks()
+        manager, table, _client = await _table_with_move_clock(tmp_path, clocks)
+        clocks.mono += 3.0
+        # A second tab, or the same one reconnecting: the clock runs on for the same decision.
+        await manager.connect(table, Client(0))
+        assert manager.full_update(table, 0)["clock"]["move_deadline_in"] == pytest.approx(2.0)
+        clocks.mono += 1.5
+        await manager.connect(table, Client(0))
+        assert manager.full_update(table, 0)["clock"]["move_deadline_in"] == pytest.approx(0.5)
+        await manager.shutdown()
+        manager.store.close()
+
+    asyncio.run(run())
+
+
 def test_a_stepped_wall_clock_changes_no_deadline(tmp_path: Path) -> None:
     async def run() -> None:
         clocks = Clocks()

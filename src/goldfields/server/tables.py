@@ -128,6 +128,7 @@ class LiveTable:
     timers: dict[str, asyncio.TimerHandle] = field(default_factory=dict)
     deadlines: dict[str, tuple[float, float]] = field(default_factory=dict)  # timer -> (monotonic deadline, seconds)
     turn_started: float | None = None  # monotonic time of a real-time turn's first step
+    move_for: tuple[int, int] | None = None  # (seat, seq) of the decision the move clock runs for
     unsent: list[Event] = field(default_factory=list)  # events committed, not yet broadcast
     tasks: set[asyncio.Task[None]] = field(default_factory=set)
     updated_at: float = 0.0  # wall time of the last change of seats or status
@@ -522,16 +523,23 @@ class TableManager:
                 table.finished_mono = self.clock()
             self._cancel_timers(table)
             return
+        seat, seq = table.state.current_player, table.seq
+        # A move clock already running for this very decision keeps its deadline: coming back (a
+        # reconnect, a second tab) must not give the player their time again.
+        running = table.deadlines.get("move") if "move" in table.timers and table.move_for == (seat, seq) else None
         self._cancel_timers(table)
         if table.turn_started is not None:
             started = table.turn_started
             left = started + table.game.time_limit(table.state) - self.clock()
             self._timer(table, "hourglass", max(0.0, left), lambda: self._spawn(table, self._sand_out(table, started)))
-        seat, seq = table.state.current_player, table.seq
         if table.controlled_by_bot(seat):
             self._spawn(table, self._bot_move(table, seat, seq))
         elif (limit := table.config.get("move_seconds")) and table.seats[seat].present:
-            self._timer(table, "move", limit, lambda: self._spawn(table, self._out_of_time(table, seat, seq)))
+            due, given = running if running is not None else (self.clock() + limit, limit)
+            self._timer(table, "move", max(0.0, due - self.clock()),
+                        lambda: self._spawn(table, self._out_of_time(table, seat, seq)))  # fmt: skip
+            table.deadlines["move"] = (due, given)
+            table.move_for = (seat, seq)
         elif not table.seats[seat].present and not self._solo(table):
             self._timer(
                 table, "grace", self.settings.grace_seconds, lambda: self._spawn(table, self._stand_in(table, seat))

@@ -203,6 +203,7 @@ def test_a_table_that_expires_while_open_says_so_and_takes_no_roll(new_page: Any
         expect(page.locator(".toast-error")).to_have_count(0)
         assert short.get(f"/api/tables/{tid}")["seq"] == 0
         screenshot(page, "expired-table", full_page=False)
+        page.close()  # before the server goes: its socket would try to reconnect, and log the refusal
     finally:
         short.stop()
 
@@ -281,6 +282,7 @@ def test_a_refused_chat_message_stays_in_the_input_and_is_told_once(new_page: An
         page.evaluate("new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
         expect(page.locator(".toast-error")).to_have_count(1)  # the same refusal, not stacked
         expect(page.locator("#chat-list li", has_text="three")).to_have_count(0)
+        page.close()  # before the server goes: its socket would try to reconnect, and log the refusal
     finally:
         strict.stop()
 

@@ -82,6 +82,35 @@ def test_a_bot_that_overruns_or_crashes_is_replaced_for_its_move_and_the_table_f
     assert toy_server.get("/api/health").json()["bot_fallbacks"] >= 1
 
 
+def test_a_search_that_answers_at_once_is_held_to_its_budget_so_its_time_tells_nothing(tmp_path: Path) -> None:
+    # A search with one legal move (in Digging: a hand with nothing to lay, so it must draw)
+    # answers at once; otherwise it thinks for its whole budget. Held to that budget, the
+    # time of its reply says nothing about its hand. A lower bound: safe on a loaded machine.
+    from toy import register_toy, unregister_toy
+
+    register_toy()
+    budget = 1.5
+    server = LiveServer(tmp_path / "goldfields.db", plugins=("toy",), bot_seconds=budget, bot_deadline=30).start()
+    try:
+        r = server.post("/api/tables", {"game": "toy", "seats": [HUMAN, {"kind": "bot", "bot": "snap"}],
+                                        "claim": 0})  # fmt: skip
+        assert r.status_code == 201, r.text
+        table, token = r.json()["table"]["id"], r.json()["you"]["token"]
+        with server.ws(table) as ws:
+            send(ws, {"type": "hello", "seat": 0, "token": token})
+            while (msg := receive(ws))["type"] != "update" or msg["view"]["to_move"] != 0:
+                pass
+            sent = time.monotonic()
+            send(ws, {"type": "move", "move": "keep", "seq": msg["seq"]})
+            while (msg := receive(ws, timeout=60))["type"] != "update" or msg["table"]["status"] != "finished":
+                assert msg["type"] != "error", msg
+            assert time.monotonic() - sent >= budget
+        assert server.get("/api/health").json()["bot_fallbacks"] == 0
+    finally:
+        server.stop()
+        unregister_toy()
+
+
 def test_the_server_answers_while_a_bot_overruns(toy_server: LiveServer) -> None:
     r = toy_server.post("/api/tables", {"game": "toy", "seats": [{"kind": "bot", "bot": "sleeper"}] * 2})
     assert r.status_code == 201, r.text

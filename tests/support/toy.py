@@ -158,7 +158,7 @@ class Swap(GameDefinition[SwapParams]):
     num_actions = 2
     encoding = "toy_encoding:ENCODING"  # for the research adapters (needs numpy)
     # Bots that break the rules of bots: the server must survive them (tests/server/test_bots.py).
-    bots: ClassVar[Mapping[str, str]] = {"sleeper": "toy:Sleeper", "crasher": "toy:Crasher"}
+    bots: ClassVar[Mapping[str, str]] = {"sleeper": "toy:Sleeper", "crasher": "toy:Crasher", "snap": "toy:Snap"}
     bot_help: ClassVar[Mapping[str, str]] = {"sleeper": "thinks for an hour", "crasher": "raises instead of moving"}
 
     def check(self, values: dict[str, Any]) -> SwapParams:
@@ -191,6 +191,16 @@ class Crasher(Bot):
 
     def act(self, view: SeatView, rng: random.Random, budget: Budget | None = None) -> int:
         raise RuntimeError("this bot always fails")
+
+
+@dataclass
+class Snap(Bot):
+    """A search (it plays in the search lane) that answers at once, as a search with one move does."""
+
+    name: ClassVar[str] = "snap"
+
+    def act(self, view: SeatView, rng: random.Random, budget: Budget | None = None) -> int:
+        return view.legal_actions()[0]
 
 
 def register_toy() -> GameDefinition:

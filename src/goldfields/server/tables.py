@@ -28,7 +28,7 @@ from sqlalchemy.exc import IntegrityError
 
 from ..bots.registry import BotParameterError, make_bot
 from ..core.game import Event, GameState, RuleError
-from .botpool import BotPool, PoolSettings
+from .botpool import BotPool, PoolSettings, is_quick
 from .games import ConfigError, TableGame, table_game
 from .models import SeatRow, TableRow
 from .ratings import SeatResult, mode_of, ranks
@@ -554,7 +554,12 @@ class TableManager:
             # Only the seat's view goes to the worker: a bot cannot see what its seat may not.
             view = table.state.view(seat)
             rng = table.rng("bot")
+        asked = self.clock()
         action = await self.bots.decide(spec, table.game.name, view, rng, self.settings.bot_seconds)
+        if not is_quick(spec, table.game.name):
+            # A search thinks for its whole budget, except when its hand leaves it one move (or it
+            # failed and the fallback moved): an answer that came early would tell the table so.
+            await asyncio.sleep(max(0.0, asked + self.settings.bot_seconds - self.clock()))
         async with table.lock:
             if table.seq != seq or not table.controlled_by_bot(seat):
                 return  # the table moved on while the bot was thinking

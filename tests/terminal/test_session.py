@@ -6,13 +6,20 @@ import itertools
 import json
 import random
 import re
-from typing import Any
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
 import pytest
 
+from goldfields.bots.base import Bot, Budget
 from goldfields.core import registry
+from goldfields.core.game import SeatView
+from goldfields.digging.definition import DIGGING
 from goldfields.terminal import SetupError, digger_session, digging_session
+from goldfields.terminal.digging_front import DiggingFront
 from goldfields.terminal.launch import resume_session
+from goldfields.terminal.session import Session
 
 from .support import Answer, FakeClock, ScriptedKeyboard, capture_screen, moves_in
 
@@ -376,3 +383,46 @@ def test_takebacks_at_a_hot_seat_are_refused_before_the_game() -> None:
     # Undo refuses whenever several people share the keyboard, so a practice game would promise nothing.
     with pytest.raises(SetupError, match="--takebacks is for one human against bots"):
         _opening("digging", humans=2, takebacks=True)
+
+
+def test_a_search_bots_forced_reply_takes_as_long_as_its_searches() -> None:
+    # In Digging a search with nothing to lay has one move (draw) and answers at once;
+    # held to the pace of its own searches, its replies no longer say when that is.
+    clock = FakeClock()
+    forced: list[bool] = []
+
+    @dataclass
+    class Searcher(Bot):
+        name: ClassVar[str] = "searcher"
+
+        def act(self, view: SeatView, rng: random.Random, budget: Budget | None = None) -> int:
+            legal = view.legal_actions()
+            forced.append(len(legal) == 1)
+            if len(legal) > 1:
+                clock.now += 0.3  # a search's whole budget
+            return rng.choice(legal)
+
+    def sleep(seconds: float) -> None:
+        clock.now += seconds
+
+    rng = random.Random(3)
+    screen, _ = capture_screen()
+    state = DIGGING.new_state(DIGGING.params(players=2))
+    keyboard = ScriptedKeyboard(lambda p: "" if "is over" in p else str(rng.randint(1, moves_in(p))))
+    session = Session(DiggingFront(), state, [None, Searcher()], screen, keyboard, seed=8, sleep=sleep,
+                      timer=clock)
+    shown: list[float] = []
+    thinking = screen.thinking
+
+    @contextmanager
+    def timed(what: str, after: float = 0.0) -> Any:
+        start = clock.now
+        with thinking(what, after=3600):
+            yield
+        shown.append(clock.now - start)
+
+    screen.thinking = timed  # type: ignore[method-assign]
+    assert session.run() == 0
+    first = forced.index(False)
+    assert any(forced[first:]), "the game had no forced reply to hold"
+    assert all(abs(took - 0.3) < 1e-9 for took in shown[first:]), shown

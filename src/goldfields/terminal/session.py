@@ -34,7 +34,9 @@ from __future__ import annotations
 
 import json
 import random
+import statistics
 import time
+from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -55,6 +57,8 @@ from .screen import Screen
 EXIT_OK, EXIT_ABANDONED, EXIT_INTERRUPTED = 0, 1, 130
 RECAP_LINES, RECAP_LINES_COMPACT = 12, 6
 """How many recap lines stay above the prompt; older ones are a ``log`` away."""
+_HOLD_WINDOW = 15
+"""A search bot's replies are held to the median of its last this many (see Session._hold)."""
 
 
 class _Leave(Exception):
@@ -89,6 +93,7 @@ class Session:
         save_name: str = "game.json",
         delay: float = 0.0,
         sleep: Callable[[float], None] = time.sleep,
+        timer: Callable[[], float] = time.monotonic,
         history: Sequence[Event] = (),
         takebacks: bool = False,
         resumed_from: str | None = None,
@@ -110,6 +115,9 @@ class Session:
         self._own_files = {Path(resumed_from).expanduser().resolve()} if resumed_from else set()
         self.delay = delay
         self.sleep = sleep
+        self.timer = timer
+        # How long each search bot's recent replies took to show: see _hold.
+        self._shown: dict[int, deque[float]] = {}
         # The one game driver deals, rolls, asks the bots and stamps their time;
         # the humans' seats (no bot) are this session's to play.
         self.driver = Driver(state, bots, random.Random(seed), clock=front.bot_clock)
@@ -176,11 +184,15 @@ class Session:
             self._record(self.driver.chance(), live=bool(self.delay))
             return
         seat = state.current_player
-        if self.bots[seat] is None:
+        bot = self.bots[seat]
+        if bot is None:
             self._human(seat)
             return
+        asked = self.timer()
         with self.screen.thinking(f"{self.names.long(seat)} is thinking"):
             events = self.driver.step()  # the bot's decision, stamped by the front's clock
+            if not bot.quick:
+                self._hold(seat, self.timer() - asked)
         assert events is not None
         self._last_decider = seat
         self.others += 1
@@ -189,6 +201,18 @@ class Session:
         self._record(events, live=bool(self.delay))
         if self.delay:
             self.sleep(self.delay)
+
+    def _hold(self, seat: int, took: float) -> None:
+        """Hold a search bot's reply to its usual time (the median of its last replies).
+
+        A search answers at once when its hand leaves it one move (in Digging: nothing
+        to lay, so it draws), and thinks otherwise: a quick reply would tell the table
+        so. Its replies keep the pace of its own searches, whatever the position."""
+        shown = self._shown.setdefault(seat, deque(maxlen=_HOLD_WINDOW))
+        usual = statistics.median(shown) if shown else 0.0
+        if took < usual:
+            self.sleep(usual - took)
+        shown.append(max(took, usual))
 
     def _record(self, events: list[Event], live: bool = True) -> None:
         """Keep the events (for the log and the recaps); ``live``: show them now, as the screen's seat may."""

@@ -109,3 +109,25 @@ def test_an_openspiel_chance_node_of_a_plug_in_refuses_an_outcome_it_does_not_li
         with pytest.raises(ValueError, match=f"^chance: {action} is not one of this chance node's outcomes"):
             state.apply_action(action)
     assert state.is_chance_node() and state.history() == []
+
+
+def test_an_openspiel_sample_of_a_plug_in_keeps_no_true_deal_and_no_other_seats_secrets(toy: str) -> None:
+    """A resampled state of any registered game starts with an empty OpenSpiel history (the true
+    one holds the true deal) and keeps no private history of a seat other than the sampler's."""
+    pyspiel = pytest.importorskip("pyspiel")
+    from goldfields.research.openspiel_games import register
+
+    game = pyspiel.load_game(register(toy))
+    state = game.new_initial_state()
+    state.apply_action(1)  # the deal (1, 3): seat 0 holds 1, seat 1 holds 3
+    assert '"card":3' in state.information_state_string(1)
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    held = set()
+    for _ in range(30):
+        sample = state.resample_from_infostate(0, sampler)
+        assert sample.history() == []
+        assert sample.information_state_string(0) == state.information_state_string(0)
+        assert '"card"' not in sample.information_state_string(1)
+        assert sample.legal_actions() == state.legal_actions()
+        held.add(sample._core.engine.cards[1])
+    assert held == {2, 3}  # seat 0 holds 1: seat 1 holds either other card

@@ -243,11 +243,21 @@ class _EngineOSState(pyspiel.State):
         self._core = _Core(game.spec.new_state())
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> Any:
-        """A state ``player_id`` cannot tell apart, drawn with the engine's sampler; it
-        keeps the history (right where nothing but a clock the history fixes is hidden)."""
-        rng = random.Random(int(probability_sampler() * 2**53))
-        new = self.clone()
-        new._core.engine = self._core.engine.resample(player_id, rng)
+        """A state ``player_id`` cannot tell apart, drawn with the engine's sampler."""
+        return self._resampled(player_id, random.Random(int(probability_sampler() * 2**53)))
+
+    def _resampled(self, player_id: int, rng: random.Random) -> Any:
+        """A fresh state around the engine's sample. Its OpenSpiel history starts empty: this
+        one's holds the true chance outcomes. It keeps the public history and the player's own
+        private one, and no other seat's: the sampler drew their hidden parts afresh."""
+        new = type(self)(self.get_game())
+        core = _Core(self._core.engine.resample(player_id, rng))
+        core.deals = self._core.deals
+        core.moves = self._core.moves
+        core.truncated = self._core.truncated
+        core.public = self._core.public
+        core.private = {player_id: self._core.private.get(player_id, "")}
+        new._core = core
         return new
 
     def _over(self) -> bool:
@@ -399,16 +409,8 @@ class DiggingOSState(_EngineOSState):
         """A state drawn among those ``player_id`` cannot tell apart (the engine's sampler)."""
         rng = random.Random(int(probability_sampler() * 2**53))
         game = self.get_game()
-        new = DiggingOSState(game)
-        core = _Core(self._core.engine.resample(player_id, rng))
-        core.deals = self._core.deals
-        core.moves = self._core.moves
-        core.truncated = self._core.truncated
-        core.public = self._core.public
-        # Only the player's own private history is known to match; the others' are reset, as
-        # the sampler draws their hidden cards afresh.
-        core.private = {player_id: self._core.private.get(player_id, "")}
-        new._core = core
+        new: DiggingOSState = self._resampled(player_id, rng)
+        core = new._core
         new._reset_deal(game.deck)
         if self._core.dealt:
             # The cards of a deal under way are seen by no seat yet: any cards will do.

@@ -219,8 +219,11 @@ def test_notation_round_trips_every_action_id():
 def twin(state: DiggingState, seat: int, rng: random.Random) -> DiggingState | None:
     """A state that ``seat`` cannot tell from ``state``: the cards it cannot see (the other
     hands, except the cards it knows its partner holds, and the pile in any order) dealt
-    again at random, respecting what forced skips showed. None if no other deal was found."""
-    data = state.to_json()
+    again at random, respecting what forced skips showed. None if no other deal was found.
+
+    What else the state keeps and the seat may not know is changed too (see :func:`scramble`):
+    the order of each hand's deck in the record, and the cards the other side passed."""
+    data = scramble(state.to_json(), seat, rng)
     obs = state.observation(seat)
     n = state.num_players
     mate = state.partner(seat)
@@ -251,6 +254,31 @@ def twin(state: DiggingState, seat: int, rng: random.Random) -> DiggingState | N
             data["pile"] = hidden[i:]
             return DiggingState.from_json(data)
     return None
+
+
+def scramble(data: dict[str, Any], seat: int, rng: random.Random) -> dict[str, Any]:
+    """``data`` (a state's JSON) with what ``seat`` cannot know made up: each hand's deck in
+    the record shuffled, and in a partnership the cards the other side passed (in the record,
+    and the other side's ``passes`` and ``known``) replaced by others. The result need not be
+    a state the game can reach: the seat's view must not depend on any of it."""
+    for log in data["logs"] or []:
+        rng.shuffle(log["deck"])
+    if not data["partnership"]:
+        return data
+    n = data["players"]
+    others = [s for s in range(n) if s % 2 != seat % 2]
+    for log in data["logs"] or []:
+        first = log["dealer"] + 1
+        for i, action in enumerate(log["moves"]):
+            if (first + i) % n in others and action_to_string(action).startswith("pass "):
+                log["moves"][i] = string_to_action(f"pass {rng.choice(CODES)}")
+    for s in others:
+        data["passes"][s] = [[rng.randrange(NUM_CODES), to] for _, to in data["passes"][s]]
+        known = [0] * NUM_CODES
+        for _ in range(sum(data["known"][s])):
+            known[rng.randrange(NUM_CODES)] += 1
+        data["known"][s] = known
+    return data
 
 
 class PassLedger:

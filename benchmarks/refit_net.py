@@ -54,7 +54,7 @@ def refit(run: Path, epochs: int, out: Path) -> tuple[Path, float, float]:
 def wins(net: Path, players: int, seed: int, games: int, out: Path) -> tuple[int, int]:
     spec = GameSpec.make(GAME, players, players == 4)
     t = Tournament(spec, (f"net:net={net}", "heuristic"), games=games, seed=seed, out=out, records=False)
-    result = run_tournament(t, progress=False).summary[0]
+    result = run_tournament(t, progress=False, replace=True).summary[0]  # a rerun measures again
     return int(result.wins), result.games
 
 

@@ -109,13 +109,32 @@ def test_resume_refuses_other_parameters(tmp_path: Path, monkeypatch: pytest.Mon
         run_tournament(_tournament(tmp_path), progress=False)
 
 
-def test_a_fresh_run_replaces_a_finished_one(tmp_path: Path) -> None:
+def test_a_fresh_run_replaces_a_finished_one_only_when_asked(tmp_path: Path) -> None:
     run_tournament(_tournament(tmp_path, games=6), progress=False)
-    run_tournament(_tournament(tmp_path, games=2, seed=3), progress=False)
+    before = (tmp_path / "summary.csv").read_text()
+    with pytest.raises(ResumeError, match=r"holds a finished run \(6 games of digging: .*--force"):
+        run_tournament(_tournament(tmp_path, games=2, seed=3), progress=False)
+    assert (tmp_path / "summary.csv").read_text() == before and len(_lines(tmp_path / "results.jsonl")) == 6
+    run_tournament(_tournament(tmp_path, games=2, seed=3), progress=False, replace=True)
     assert len(list((tmp_path / "records").glob("*.json"))) == 2
     assert len(_lines(tmp_path / "results.jsonl")) == 2
-    run_tournament(_tournament(tmp_path, games=4), progress=False)  # more games than the finished run had
+    run_tournament(_tournament(tmp_path, games=4), progress=False, replace=True)  # more games than it had
     assert len(_lines(tmp_path / "games.csv")) == 1 + 4
+
+
+def test_a_resume_with_more_games_adds_deals_to_a_finished_run(tmp_path: Path) -> None:
+    whole = tmp_path / "whole"
+    run_tournament(_tournament(whole, games=8), progress=False)
+    grown = tmp_path / "grown"
+    run_tournament(_tournament(grown, games=4), progress=False)
+    result = run_tournament(_tournament(grown, games=8), progress=False, resume=True)
+    assert result.resumed == 4
+    # The first games are the same games, and the new ones are those a run of 8 plays after them.
+    assert (grown / "summary.csv").read_text() == (whole / "summary.csv").read_text()
+    assert _lines(grown / "games.csv") == _lines(whole / "games.csv")
+    assert json.loads((grown / "arena.json").read_text())["games"] == 8
+    with pytest.raises(ResumeError, match="games: the run has 8, this command asks for 4; a resume may add games"):
+        run_tournament(_tournament(grown, games=4), progress=False, resume=True)
 
 
 def test_a_fresh_run_leaves_a_folder_that_is_not_a_run_alone(tmp_path: Path) -> None:
@@ -155,6 +174,24 @@ def test_cli_resume_takes_the_parameters_from_the_folder(tmp_path: Path, monkeyp
                              "--resume", str(tmp_path)])  # fmt: skip
     assert again.exit_code == 0, again.output
     assert "resumed: 8 games" in again.output
+
+
+def test_cli_keeps_a_finished_run_unless_forced_and_grows_it_with_resume_games(tmp_path: Path) -> None:
+    cli = CliRunner(env={"COLUMNS": "200"})
+    app = _app()
+    run = ["arena", *LINEUP, "--players", "2", "--games", "2", "--jobs", "1", "--quiet", "--out", str(tmp_path)]
+    assert cli.invoke(app, run).exit_code == 0
+    kept = cli.invoke(app, [*run, "--seed", "3"])
+    assert kept.exit_code == 2
+    assert "holds a finished run (2 games" in kept.output and "--force" in kept.output
+    assert "Traceback" not in kept.output
+    grown = cli.invoke(app, ["arena", "--resume", str(tmp_path), "--games", "4", "--jobs", "1", "--quiet"])
+    assert grown.exit_code == 0, grown.output
+    assert "the run grows from 2 to 4 games asked" in grown.output
+    assert "resumed: 2 games were already played, 2 played now" in grown.output
+    replaced = cli.invoke(app, [*run, "--seed", "3", "--force"])
+    assert replaced.exit_code == 0, replaced.output
+    assert len(_lines(tmp_path / "results.jsonl")) == 2
 
 
 def test_a_run_carried_to_another_folder_by_its_manifest_and_journal_resumes_there(

@@ -138,12 +138,24 @@ def spec_of(manifest: dict[str, Any]) -> GameSpec:
 
 
 def differences(saved: dict[str, Any], wanted: dict[str, Any]) -> list[str]:
-    """Human-readable differences between two manifests."""
+    """Human-readable differences between two manifests that keep a resume from going on.
+
+    More games than the run has is no difference: every game is seeded by its place in
+    the schedule, so the first games stay the same and the new deals come after them."""
     out = []
     for key in (saved.keys() | wanted.keys()) - {"made_with"}:
-        if saved.get(key) != wanted.get(key):
-            out.append(f"{key}: the run has {_show(saved.get(key))}, this command asks for {_show(wanted.get(key))}")
+        if saved.get(key) == wanted.get(key) or (key == "games" and _adds_games(saved, wanted)):
+            continue
+        why = "; a resume may add games, never drop them" if key == "games" else ""
+        out.append(f"{key}: the run has {_show(saved.get(key))}, this command asks for {_show(wanted.get(key))}{why}")
     return sorted(out)
+
+
+def _adds_games(saved: dict[str, Any], wanted: dict[str, Any]) -> bool:
+    try:
+        return int(wanted["games"]) > int(saved["games"])
+    except (KeyError, TypeError, ValueError):
+        return False
 
 
 def _show(value: Any) -> str:
@@ -191,9 +203,11 @@ class RunStore:
     """Writes a run's games as they finish; see the module's docstring for the files."""
 
     def __init__(
-        self, out: Path, spec: GameSpec, lineup: Sequence[str], manifest: dict[str, Any], resume: bool
+        self, out: Path, spec: GameSpec, lineup: Sequence[str], manifest: dict[str, Any], resume: bool,
+        replace: bool = False,
     ) -> None:
         self.out = out
+        self.replace = replace
         self.spec = spec
         self.lineup = tuple(lineup)
         self.labels = entrant_labels(lineup)
@@ -228,6 +242,9 @@ class RunStore:
                 raise ResumeError(f"cannot resume {out}: its run has other parameters ({'; '.join(diff)})")
             self.done = read_journal(out)
             self.note = change_note(saved, len(self.done))
+            if _adds_games(saved, manifest):
+                added = f"{saved['games']} to {manifest['games']} games asked"
+                self.note = f"{self.note}; {added}" if self.note else f"the run grows from {added}"
             manifest = manifest | {"made_with": played_by(saved, len(self.done))}
             if self.records:
                 self.done = [self._with_record(r) for r in self.done]
@@ -260,7 +277,8 @@ class RunStore:
         return GameResult.from_json(r.to_json(), record)
 
     def _check_overwrite(self) -> None:
-        """Refuse to wipe a run that was stopped part-way: it may be hours of play."""
+        """Refuse to wipe a run that was stopped part-way: it may be hours of play. A finished
+        run is replaced only when asked (``replace``): it may be a study someone means to keep."""
         if not (self.out / MANIFEST).is_file():
             return
         try:
@@ -274,6 +292,12 @@ class RunStore:
             raise ResumeError(
                 f"{self.out} holds an unfinished run ({done} of {total} games played); continue it with "
                 f"--resume {self.out}, or choose another --out (or delete the folder) to start again"
+            )
+        if done and not self.replace:
+            lineup = " ".join(saved["lineup"])
+            raise ResumeError(
+                f"{self.out} holds a finished run ({done} games of {saved['game']}: {lineup}); choose another "
+                f"--out, add games to it with --resume {self.out} --games N, or replace it with --force"
             )
 
     def _clear(self) -> None:

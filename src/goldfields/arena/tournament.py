@@ -100,14 +100,17 @@ class Interrupted(Exception):
 
 
 def run_tournament(
-    t: Tournament, console: Console | None = None, progress: bool = True, resume: bool = False
+    t: Tournament, console: Console | None = None, progress: bool = True, resume: bool = False,
+    replace: bool = False,
 ) -> TournamentResult:
     """Play the tournament, saving each game into ``t.out`` as it ends.
 
     ``resume``: continue the run saved in ``t.out`` (same parameters, else
     :class:`ResumeError`), playing only the games not yet there; the result is
-    the same as an uninterrupted run's. Without it, a folder holding an
-    unfinished run is not overwritten (:class:`ResumeError`).
+    the same as an uninterrupted run's; with more ``games`` than the run has,
+    the new deals are added after its own. Without it, a folder holding an
+    unfinished run is not overwritten (:class:`ResumeError`), nor one holding a
+    finished run unless ``replace``.
 
     Ctrl-C or SIGTERM stops the workers, keeps every finished game on disk and
     raises :class:`Interrupted`.
@@ -116,7 +119,7 @@ def run_tournament(
     jobs = schedule(t.spec, t.lineup, t.deals, t.seed, t.seatings)
     if resume and t.out is None:
         raise ResumeError("resuming needs the run's output folder")
-    store = RunStore(t.out, t.spec, t.lineup, t.manifest(), resume) if t.out is not None else None
+    store = RunStore(t.out, t.spec, t.lineup, t.manifest(), resume, replace) if t.out is not None else None
     done = {r.index: r for r in store.done} if store else {}
     todo = [j for j in jobs if j.index not in done]
     console = console or Console()

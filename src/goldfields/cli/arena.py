@@ -108,14 +108,17 @@ def arena(
                                             help="Run on the Ray cluster at ADDRESS ('auto', 'ray://host:10001', "
                                                  "or 'local' to start one here).")] = None,
     out: Annotated[Path | None, typer.Option("--out", "-o", metavar="DIR", show_default=False,
-                                             help="Folder for CSV, chart and records. A finished run there is "
-                                                  "replaced; an unfinished one is kept (--resume it), and a folder "
-                                                  "of other files is refused.  \\[default: arena-results]")
+                                             help="Folder for CSV, chart and records. A run there is kept: "
+                                                  "--resume it (with a larger --games to add games), or --force to "
+                                                  "replace a finished one. A folder of other files is refused.  "
+                                                  "\\[default: arena-results]")
                    ] = None,
+    force: Annotated[bool, typer.Option("--force", help="Replace a finished run in --out.")] = False,
     resume: Annotated[Path | None, typer.Option("--resume", metavar="OUT",
                                                 help="Continue the stopped run saved in OUT, playing only the games "
-                                                     "not yet there. Its parameters come from OUT/arena.json; any "
-                                                     "given here must match.")] = None,
+                                                     "not yet there; with a larger --games, add games to a run. Its "
+                                                     "parameters come from OUT/arena.json; any other given here must "
+                                                     "match.")] = None,
     records: Annotated[bool | None, typer.Option("--records/--no-records", show_default=False,
                                                  help="Save every game record.  \\[default: records]")] = None,
     seatings: Annotated[Seatings | None, typer.Option(
@@ -219,7 +222,7 @@ def arena(
         console.print(f"[yellow]note:[/] {asked}; a deal is {plural(t.per_deal, t.seating_word)}, so "
                       f"{t.total} games are played")
     try:
-        result = run_tournament(t, console, progress=not quiet, resume=resume is not None)
+        result = run_tournament(t, console, progress=not quiet, resume=resume is not None, replace=force)
     except (ResumeError, ClusterError) as err:
         print_error(err)
         raise typer.Exit(2) from None

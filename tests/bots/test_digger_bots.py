@@ -110,6 +110,45 @@ def test_the_heuristic_plans_with_the_tables_hourglass_not_thirty_seconds() -> N
     assert first_stop(15.0) < 15.0 <= first_stop(30.0)
 
 
+def _steal_with_a_haul(options: DiggerOptions) -> str:
+    """The heuristic's choice when a white can be stolen from the leader, with a haul of four gems."""
+    state = new_game(3, options=options)
+    state.crates[1] = [0, 0, 0, 0, 5]
+    state.apply_action(0, at=0)
+    state.apply_chance("YRGWK")
+    for t, move in enumerate(["take Y", "take R", "take G", "take W"], start=1):
+        state.apply_action(state.string_to_action(move), at=float(t))
+    state.apply_action(0, at=6.0)
+    state.apply_chance("KWBBB")  # black and white once each: steal W 1, or roll on, or stop
+    return state.action_to_string(make_bot("heuristic", "digger").act(state.view(0), random.Random(0)))
+
+
+def test_the_heuristic_weighs_the_knock_before_it_steals() -> None:
+    # G5 option: a steal that knocks a pile loses the haul. At even odds four gems are not worth one.
+    assert _steal_with_a_haul(DiggerOptions()) == "steal W 1"
+    assert _steal_with_a_haul(DiggerOptions(knock_probability=0.5)) != "steal W 1"
+
+
+def test_the_heuristic_counts_the_tables_stacking_time() -> None:
+    # G3 option: a stop is stamped when called, then each token takes stack_seconds. The same
+    # unlucky turn: with slow stacking the bot stops sooner than with none.
+    def first_stop(stack: float) -> float:
+        bot = make_bot("heuristic", "digger")
+        state = new_game(3, options=DiggerOptions(stack_seconds=stack))
+        state.apply_action(0, at=0)
+        state.apply_chance("YRGWK")
+        for t, move in enumerate(["take Y", "take R", "take G", "take W"], start=1):
+            state.apply_action(state.string_to_action(move), at=float(t))
+        at = 4.0
+        while bot.act(state.view(0), random.Random(0)) == 0:
+            at += 2.0
+            state.apply_action(0, at=at)
+            state.apply_chance("BBYYK")
+        return at
+
+    assert first_stop(3.0) < first_stop(0.0)
+
+
 def test_heuristics_finish_a_game_at_a_short_hourglass() -> None:
     from goldfields.play.driver import play_game
 

@@ -16,6 +16,14 @@ with the spread a jittered clock gives those costs, and compares
   average, all lost if the stop comes after the hourglass.
 
 It rolls while the second is worth more.
+
+Under the rule options it plans with them too: with ``knock_probability`` a
+steal may lose the whole haul, so it steals only when the gain outweighs that
+risk. With ``stack_seconds`` a stop is in time when called, and then keeps the
+tokens stacked before the sand runs out (the best first): a token is grabbed
+when the chance that each token's stacking ends in time says so, and the stop
+rule counts the rule's stacking time (all or nothing, which rolled on less
+and won more than counting the tokens kept; benchmarks/bench_digger_rules.py).
 """
 
 from __future__ import annotations
@@ -36,6 +44,11 @@ P_UNIQUE = 5 * (1 / 6) * (5 / 6) ** 4
 """Chance that a given colour shows on exactly one of five dice."""
 P_UNIQUE_WITH_BLACK = 5 * 4 * (1 / 6) ** 2 * (4 / 6) ** 3
 """Chance that a given colour and black each show on exactly one die (the colour can be stolen)."""
+
+
+def rule(d: dict[str, Any], name: str) -> float:
+    """A rule option of the table (``options`` in the observation; 0 when off)."""
+    return float(d.get("options", {}).get(name, 0.0))
 
 
 def late_probability(mean: float, sd: float, limit: float) -> float:
@@ -107,16 +120,40 @@ class DiggerHeuristic(Bot):
         haul = d["tokens_taken"]
         now = m.estimate(d["rolls"], haul)
         at_risk = self.haul_value(d)
+        # G5 option: a steal knocks a pile, and loses the haul, with this chance.
+        kept = 1.0 - rule(d, "knock_probability") if DECODED[best][0] == K_STEAL else 1.0
+        if rule(d, "stack_seconds"):
+            letter = FACES[DECODED[best][1]]
+            own = -math.inf if letter == "B" else float(d["values"][d["seat"]][letter])  # blue stacks last
+            stop_now = self.banked(d, now, self.sd(d, 0, 0), self.haul_tokens(d))
+            later = self.banked(d, now + m.take, self.sd(d, 0, 1), [*self.haul_tokens(d), (own, value)])
+            return best if kept * later > stop_now else None
         p_now = late_probability(now + m.stack * haul, self.sd(d, 0, 0), self.hourglass(d))
         after = now + m.take + m.stack * (haul + 1)
         p_after = late_probability(after, self.sd(d, 0, 1), self.hourglass(d))
-        if (1 - p_after) * (at_risk + value) <= (1 - p_now) * at_risk:
+        if kept * (1 - p_after) * (at_risk + value) <= (1 - p_now) * at_risk:
             return None
         return best
 
     def haul_value(self, d: dict[str, Any]) -> float:
         me = d["seat"]
         return sum(k * d["values"][me][c] for c, k in d["haul"].items() if c != "B") + 0.5 * d["haul"]["B"]
+
+    def haul_tokens(self, d: dict[str, Any]) -> list[tuple[float, float]]:
+        """The haul token by token, as ``(value on our card, value to us)``; blue (0.5 to us) stacks last."""
+        me = d["seat"]
+        gems = [(float(d["values"][me][c]), float(d["values"][me][c])) for c, k in d["haul"].items() if c != "B"
+                for _ in range(k)]  # fmt: skip
+        return [*gems, *[(-math.inf, 0.5)] * d["haul"]["B"]]
+
+    def banked(self, d: dict[str, Any], mean: float, sd: float, tokens: list[tuple[float, float]]) -> float:
+        """G3 option ``stack_seconds``: what a stop called at a time reckoned as ``mean`` (spread
+        ``sd``) banks on average. The best gems are stacked first, one every ``stack_seconds``
+        from the stop, and the k-th is kept if its stacking ends before the sand runs out."""
+        each = rule(d, "stack_seconds")
+        limit = self.hourglass(d)
+        ordered = sorted(tokens, key=lambda t: -t[0])
+        return sum(v * (1 - late_probability(mean, sd, limit - k * each)) for k, (_, v) in enumerate(ordered, 1))
 
     # -- the stop rule ----------------------------------------------------------
     def hourglass(self, d: dict[str, Any]) -> float:
@@ -139,6 +176,8 @@ class DiggerHeuristic(Bot):
         me = d["seat"]
         scores = d["scores"]
         top = max(s for i, s in enumerate(scores) if i != me)
+        knock = rule(d, "knock_probability")
+        at_risk = self.haul_value(d) if knock else 0.0
         gain = 0.0
         tokens = 0.0
         for letter in "YRGW":
@@ -149,6 +188,8 @@ class DiggerHeuristic(Bot):
                  for v, crate in enumerate(d["crates"]) if v != me and crate[letter]),
                 default=0.0,
             )
+            if knock:
+                steal = (1 - knock) * steal - knock * at_risk  # what a steal adds, the haul it may knock over weighed
             gain += P_UNIQUE * take + P_UNIQUE_WITH_BLACK * max(0.0, steal - take)
             tokens += P_UNIQUE * (take > 0) + P_UNIQUE_WITH_BLACK * (steal > take and take == 0)
         return gain, tokens
@@ -158,9 +199,13 @@ class DiggerHeuristic(Bot):
         haul = d["tokens_taken"]
         at_risk = self.haul_value(d)
         now = m.estimate(d["rolls"], haul)
-        p_stop_now = late_probability(now + m.stack * haul, self.sd(d, 0, 0), self.hourglass(d))
+        # Under the timed-stacking option the stacking takes the rule's time after the stop. The
+        # haul is still weighed all or nothing here: counting the tokens a late stacking keeps
+        # rolled on too long (benchmarks/bench_digger_rules.py; docs/digger.md).
+        stack = rule(d, "stack_seconds") or m.stack
+        p_stop_now = late_probability(now + stack * haul, self.sd(d, 0, 0), self.hourglass(d))
         gain, tokens = self.expected_roll_gain(d)
-        later = now + m.roll + m.take * tokens + m.stack * (haul + tokens)
+        later = now + m.roll + m.take * tokens + stack * (haul + tokens)
         p_stop_later = late_probability(later, self.sd(d, 1, round(tokens)), self.hourglass(d))
         return (1 - p_stop_later) * (at_risk + gain) > (1 - p_stop_now) * at_risk + self.margin
 
@@ -180,4 +225,5 @@ def facts(st: DiggerState, values: list[dict[str, int]] | None = None) -> dict[s
         "rolls": st.requests(),
         "tokens_taken": st.haul_size,
         "time_limit": st.limit,
+        "options": {"knock_probability": st.knock_probability, "stack_seconds": st.options.stack_seconds},
     }

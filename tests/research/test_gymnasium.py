@@ -207,3 +207,13 @@ def test_integers_of_any_kind_and_integral_floats_are_actions(action):
     reference.reset(seed=1)
     a, b = env.step(action), reference.step(0)
     assert np.array_equal(a[0], b[0]) and a[1:4] == b[1:4] and "illegal_action" not in a[4]
+
+
+def test_a_rule_option_given_as_a_parameter_is_refused_pointing_to_options():
+    with pytest.raises(ValueError, match=r"unknown parameter\(s\) full_deck; .*options=\{'full_deck': \.\.\.\}"):
+        gym.make("goldfields/Digging-v0", full_deck=True)
+    with pytest.raises(ValueError, match=r"unknown parameter\(s\) bogus; known: max_moves, options, partnership"):
+        gym.make("goldfields/Digging-v0", bogus=1)
+    env = gym.make("goldfields/Digger-v0", options={"time_limit": 20})
+    env.reset(seed=0)
+    assert env.unwrapped.match.state.limit == 20

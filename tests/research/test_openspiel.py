@@ -493,3 +493,18 @@ def test_a_player_cannot_call_the_hourglass_on_itself() -> None:
     with pytest.raises(RuleError, match=r"G3: timeout is the clock's to call"):
         state.apply_action(TIMEOUT)
     assert state.serialize() == before
+
+
+def test_the_rule_options_are_openspiel_parameters():
+    full = pyspiel.load_game("python_goldfields_digging(players=2,full_deck=True)")
+    assert len(full.deck) == 60 and len(pyspiel.load_game("python_goldfields_digging(players=2)").deck) == 48
+    assert full.spec.options.full_deck
+    digger = pyspiel.load_game("python_goldfields_digger(time_limit=20.0,stack_seconds=1.0,knock_probability=0.1)")
+    options = digger.new_initial_state()._core.engine.options
+    assert (options.time_limit, options.stack_seconds, options.knock_probability) == (20.0, 1.0, 0.1)
+    pyspiel.random_sim_test(digger, num_sims=2, serialize=False, verbose=False)
+
+
+def test_a_negative_max_moves_is_refused_in_openspiels_words():
+    with pytest.raises(ValueError, match=r"max_moves must be positive, or 0 for a cap chosen from the game's length"):
+        pyspiel.load_game("python_goldfields_digging(max_moves=-1)")

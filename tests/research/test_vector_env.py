@@ -168,6 +168,15 @@ def test_a_batch_with_an_action_that_is_not_an_integer_refuses_it_before_any_gam
     assert all(env.match.moves > m for env, m in zip(batch.envs, moves, strict=True))
 
 
+def test_a_batch_of_the_wrong_number_of_actions_is_refused_with_the_count():
+    batch = GoldfieldsVectorEnv(4, "digging", **HAND)
+    batch.reset(seed=0)
+    moves = [env.match.moves for env in batch.envs]
+    with pytest.raises(ValueError, match=r"one action per game: 4 of them, not 3"):
+        batch.step(np.zeros(3, np.int64))
+    assert [env.match.moves for env in batch.envs] == moves
+
+
 @pytest.mark.parametrize("mode", list(AutoresetMode), ids=lambda m: m.name)
 def test_the_autoreset_mode_is_taken_as_the_enum_its_name_or_its_value(mode):
     for given in (mode, mode.name, mode.value):  # AutoresetMode.NEXT_STEP, "NEXT_STEP", "NextStep"

@@ -20,10 +20,15 @@ max_moves      0        cut the game after this many decisions (0: automatic,
                         see below); the side then ahead wins
 =============  =======  ======================================================
 
+and the rule options, each ``False`` by default (docs/digging.md):
+``target_exceeded``, ``full_deck``, ``no_chests_during_fight`` and
+``close_needs_chest``.
+
 ``python_goldfields_digger`` parameters: ``players`` (3; 2 to 5), ``crates``
-(``white`` or ``black``), ``knock_probability`` (0.0, rule G5) and
-``max_turns`` (300, also what 0 means; the game is cut after that many turns
-and the highest score wins).
+(``white`` or ``black``), ``max_turns`` (300, also what 0 means; the game is
+cut after that many turns and the highest score wins) and the rule options
+``time_limit`` (30.0), ``knock_probability`` (0.0, rule G5) and
+``stack_seconds`` (0.0, off; docs/digger.md).
 
 What the adapters add to the engines (everything else is the engine's):
 
@@ -73,6 +78,7 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import fields
 from typing import Any
 
 from ._deps import require
@@ -83,9 +89,10 @@ np = require("numpy", "goldfields.research.openspiel_games")
 from ..core import registry  # noqa: E402
 from ..core.game import RuleError  # noqa: E402
 from ..digger import ROLL_OUTCOMES  # noqa: E402
-from ..digger.options import DiggerOptions  # noqa: E402
+from ..digger.options import DEFAULT_TIME_LIMIT, DiggerOptions  # noqa: E402
 from ..digging.actions import NUM_ACTIONS as DIGGING_ACTIONS  # noqa: E402
 from ..digging.cards import CODES, NUM_CODES  # noqa: E402
+from ..digging.options import DiggingOptions  # noqa: E402
 from .observers import GoldfieldsObserver, observation_text  # noqa: E402
 from .tables import DiggerSpec, DiggingSpec, GameSpec, clock_refusal  # noqa: E402
 
@@ -130,14 +137,16 @@ DIGGING_TYPE = _game_type(
     f"goldfields {registry.get(DiggingSpec.name).title} (Knizia)",
     2,
     4,
-    {"players": 4, "partnership": True, "single_hand": False, "max_moves": 0},
+    {"players": 4, "partnership": True, "single_hand": False, "max_moves": 0,
+     **{f.name: False for f in fields(DiggingOptions)}},
 )
 DIGGER_TYPE = _game_type(
     DIGGER_NAME,
     f"goldfields {registry.get(DiggerSpec.name).title} (Fraga), simulated clock",
     2,
     5,
-    {"players": 3, "crates": "white", "knock_probability": 0.0, "max_turns": DEFAULT_MAX_TURNS},
+    {"players": 3, "crates": "white", "knock_probability": 0.0, "max_turns": DEFAULT_MAX_TURNS,
+     "time_limit": DEFAULT_TIME_LIMIT, "stack_seconds": 0.0},
 )
 
 
@@ -191,10 +200,18 @@ class DiggingGame(pyspiel.Game):
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         p = {**DIGGING_TYPE.parameter_specification, **(params or {})}
-        spec = DiggingSpec(int(p["players"]), bool(p["partnership"]), bool(p["single_hand"]), int(p["max_moves"]))
+        if int(p["max_moves"]) < 0:
+            raise ValueError("max_moves must be positive, or 0 for a cap chosen from the game's length "
+                             f"({AUTO_MAX_MOVES_SINGLE_HAND} for a single hand, {AUTO_MAX_MOVES_FULL_GAME} for a "
+                             "whole game, none where the game has a bound of its own)")
+        # The rule options (docs/digging.md), each a boolean parameter of its own.
+        chosen = DiggingOptions(**{f.name: bool(p[f.name]) for f in fields(DiggingOptions)})
+        options = chosen if chosen != DiggingOptions() else None  # standard rules: the spec as ever
+        spec = DiggingSpec(int(p["players"]), bool(p["partnership"]), bool(p["single_hand"]), int(p["max_moves"]),
+                           options)  # fmt: skip
         if not spec.max_moves and spec.natural_bound() is None:
             auto = AUTO_MAX_MOVES_SINGLE_HAND if spec.single_hand else AUTO_MAX_MOVES_FULL_GAME
-            spec = DiggingSpec(spec.players, spec.partnership, spec.single_hand, auto)
+            spec = DiggingSpec(spec.players, spec.partnership, spec.single_hand, auto, options)
         self.spec = spec
         self.deck = spec.deck()
         info = pyspiel.GameInfo(
@@ -442,7 +459,8 @@ class DiggerGame(pyspiel.Game):
         if max_turns < 0:
             raise ValueError(f"max_turns must be positive, or 0 for the default {DEFAULT_MAX_TURNS}: "
                              "OpenSpiel needs a bound on a game's length")
-        options = DiggerOptions(knock_probability=float(p["knock_probability"]))
+        options = DiggerOptions(time_limit=float(p["time_limit"]), knock_probability=float(p["knock_probability"]),
+                                stack_seconds=float(p["stack_seconds"]))  # fmt: skip
         self.spec = DiggerSpec(int(p["players"]), str(p["crates"]), max_turns, options)
         info = pyspiel.GameInfo(
             num_distinct_actions=self.spec.num_actions,

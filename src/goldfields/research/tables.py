@@ -429,8 +429,27 @@ def make_spec(game: str, **kwargs: Any) -> Spec:
         registry.get(game)
     except registry.UnknownGame as err:
         raise ValueError(str(err)) from None
+    if game in SPECS:
+        accepted = sorted(f.name for f in fields(SPECS[game]) if f.init)
+        unknown = sorted(set(kwargs) - set(accepted))
+        if unknown:
+            options = {f.name for f in fields(_options_class(game))}
+            rule = sorted(set(unknown) & options)
+            hint = f"; a rule option goes in options=, e.g. options={{{rule[0]!r}: ...}}" if rule else ""
+            raise ValueError(f"{game}: unknown parameter(s) {', '.join(unknown)}; known: {', '.join(accepted)}{hint}")
     spec: Spec = SPECS[game](**kwargs) if game in SPECS else GameSpec.make(game, **kwargs)
     return spec
+
+
+def _options_class(game: str) -> Any:
+    """The rule options of a shipped game."""
+    if game == DIGGING:
+        from ..digging.options import DiggingOptions
+
+        return DiggingOptions
+    from ..digger.options import DiggerOptions
+
+    return DiggerOptions
 
 
 class Match:

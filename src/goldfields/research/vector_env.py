@@ -185,7 +185,11 @@ class GoldfieldsVectorEnv(VectorEnv):
     def step(self, actions: Any) -> tuple[Any, Any, Any, Any, dict[str, Any]]:
         if not self._started:
             raise RuntimeError("call reset() first")
-        actions = np.asarray(actions).reshape(self.num_envs)
+        actions = np.asarray(actions)
+        if actions.size != self.num_envs:
+            raise ValueError(f"step takes one action per game: {self.num_envs} of them, not {actions.size} "
+                             f"(an array of shape {actions.shape})")
+        actions = actions.reshape(self.num_envs)
         # Every action the step will apply is checked before any game moves: a TypeError half-way
         # through would leave the batch half stepped.
         actions = [None if self._needs_reset[i] else as_action(actions[i], self.num_actions)

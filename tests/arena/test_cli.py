@@ -201,6 +201,14 @@ def test_a_designer_sets_the_rules_from_the_command_line_and_the_report_names_th
     assert "decisions a game: median" in result.output
     # Three heuristics on one deal replay one game in every rotation: the side figures count it once.
     assert "(over 1 distinct game: 2 replayed another move for move" in " ".join(result.output.split())
+    # The same figures, in a file a designer's own tools can read.
+    import csv
+
+    with (out / "sides.csv").open(newline="") as f:
+        sides = list(csv.DictReader(f))
+    assert [row["side"] for row in sides] == ["seat 0", "seat 1", "seat 2"]
+    assert all(row["games"] == "1" and row["parity"] == "0.3333" for row in sides)
+    assert [round(100 * float(row["win_rate"]), 1) for row in sides] == shares
     params = json.loads((out / "arena.json").read_text())["params"]
     assert params["crates"] == "black" and params["options"] == {"time_limit": 20.0}
     record = json.loads(next((out / "records").glob("*.json")).read_text())

@@ -6,7 +6,7 @@ import csv
 import io
 import json
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -214,6 +214,18 @@ def write_summary_csv(path: Path, summary: Sequence[EntrantSummary]) -> None:
         w.writerow([e.bot, e.spec, e.games, f"{e.wins:g}", f"{e.win_rate:.4f}", f"{e.ci_low:.4f}",
                     f"{e.ci_high:.4f}", f"{e.boot_low:.4f}", f"{e.boot_high:.4f}", f"{e.points_per_hand:.3f}",
                     f"{e.points_per_game:.3f}", "" if e.elo is None else f"{e.elo:.1f}"])
+    write_atomic(path, f.getvalue())
+
+
+def write_sides_csv(path: Path, rows: Sequence[Mapping[str, Any]]) -> None:
+    """How each side of the table did, whoever sat there (see ``tournament.side_rows``): win rate,
+    Wilson interval and parity over the distinct games."""
+    f = io.StringIO(newline="")
+    w = csv.writer(f)
+    w.writerow(["side", "games", "wins", "win_rate", "ci95_low", "ci95_high", "parity"])
+    for r in rows:
+        w.writerow([r["side"], r["games"], f"{r['wins']:g}", f"{r['win_rate']:.4f}", f"{r['ci95_low']:.4f}",
+                    f"{r['ci95_high']:.4f}", f"{r['parity']:.4f}"])
     write_atomic(path, f.getvalue())
 
 

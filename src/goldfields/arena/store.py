@@ -10,7 +10,7 @@ Files in the folder:
   written last, after the game's record and its row of ``games.csv``.
 * ``games.csv`` (a row appended as each game ends, rewritten in game order at
   the end and whenever the run stops) and ``records/game-NNNNN.json``.
-* ``summary.csv`` and ``chart.png``, written when the run is complete.
+* ``summary.csv``, ``sides.csv`` and ``chart.png``, written when the run is complete.
 * ``arena.lock``, locked by the process playing into the folder, so that a
   second ``--resume`` of a run still being played is refused.
 
@@ -302,7 +302,7 @@ class RunStore:
 
     def _clear(self) -> None:
         """Remove what an earlier run left, so no stale record or summary passes for this run's."""
-        for name in (JOURNAL, "games.csv", "summary.csv", "chart.png"):
+        for name in (JOURNAL, "games.csv", "summary.csv", "sides.csv", "chart.png"):
             (self.out / name).unlink(missing_ok=True)
         records = self.out / "records"
         if records.is_dir():

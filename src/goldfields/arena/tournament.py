@@ -18,7 +18,7 @@ from ..bots.registry import BotSpec, make_bot
 from ..core.words import plural
 from ..progress import LoggedProgress
 from .games import GameSpec
-from .report import EntrantSummary, summarise, write_chart, write_games_csv, write_summary_csv
+from .report import EntrantSummary, summarise, write_chart, write_games_csv, write_sides_csv, write_summary_csv
 from .runner import OnDone, default_jobs, run_local, run_ray, sigterm_as_interrupt
 from .schedule import GameJob, deals_for, entrant_labels, per_deal, schedule
 from .stats import wilson
@@ -181,6 +181,7 @@ def save(t: Tournament, results: Sequence[GameResult], summary: Sequence[Entrant
     t.out.mkdir(parents=True, exist_ok=True)
     write_games_csv(t.out / "games.csv", t.spec, t.lineup, results, t.records)
     write_summary_csv(t.out / "summary.csv", summary)
+    write_sides_csv(t.out / "sides.csv", side_rows(t.spec, results) if results else [])
     if not write_chart(t.out / "chart.png", t.spec, summary, len(results)):
         Console(stderr=True).print("note: matplotlib is not installed, so no chart.png was written")
         return False
@@ -248,23 +249,39 @@ def _identity(result: GameResult) -> str:
     return json.dumps([result.deal, result.seat_bots, result.scores, result.hand_points, result.decisions])
 
 
+def distinct_games(results: Sequence[GameResult]) -> list[GameResult]:
+    """The games, each counted once. Where the same bots meet again on a deal (one bot in every
+    seat, say), a deterministic game replays move for move: counted once, or an interval would
+    claim evidence not had."""
+    return list({_identity(r): r for r in results}.values())
+
+
+def side_rows(spec: GameSpec, results: Sequence[GameResult]) -> list[dict[str, Any]]:
+    """How each side of the table did, whoever sat there, over the distinct games: the rows of
+    ``sides.csv``."""
+    games = distinct_games(results)
+    n = len(games)
+    rows = []
+    for side in range(spec.sides):
+        seats = spec.seats_of(side)
+        won = sum(r.returns[seats[0]] for r in games)  # a partner's return is the team's
+        lo, hi = wilson(won, n)
+        rows.append({"side": f"{'seats' if len(seats) > 1 else 'seat'} {'+'.join(map(str, seats))}",
+                     "games": n, "wins": won, "win_rate": won / n, "ci95_low": lo, "ci95_high": hi,
+                     "parity": 1 / spec.sides})  # fmt: skip
+    return rows
+
+
 def sides_line(spec: GameSpec, results: Sequence[GameResult]) -> str | None:
     """How each side of the table did, whoever sat there, and how long the games ran: a designer's
     first questions (does the first seat win more?), which the per-bot table cannot answer, since
     rotations put every bot on every side. ``None`` before the first game."""
     if not results:
         return None
-    # Where the same bots meet again on a deal (one bot in every seat, say), a deterministic
-    # game replays move for move: counted once, or the interval would claim evidence not had.
-    games = list({_identity(r): r for r in results}.values())
+    games = distinct_games(results)
     n = len(games)
-    parts = []
-    for side in range(spec.sides):
-        seats = spec.seats_of(side)
-        won = sum(r.returns[seats[0]] for r in games)  # a partner's return is the team's
-        lo, hi = wilson(won, n)
-        name = f"{'seats' if len(seats) > 1 else 'seat'} {'+'.join(map(str, seats))}"
-        parts.append(f"{name} {100 * won / n:.1f}% ({100 * lo:.0f}–{100 * hi:.0f})")
+    parts = [f"{row['side']} {100 * row['win_rate']:.1f}% ({100 * row['ci95_low']:.0f}–{100 * row['ci95_high']:.0f})"
+             for row in side_rows(spec, results)]  # fmt: skip
     decisions = sorted(r.decisions for r in games)
     length = f"decisions a game: median {decisions[n // 2]}, {decisions[0]} to {decisions[-1]}"
     hands = sorted(len(r.hand_points) for r in games)

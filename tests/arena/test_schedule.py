@@ -61,5 +61,13 @@ def test_every_seating_puts_each_bot_behind_each_other() -> None:
     assert len({j.chance_seed for j in every[:6]}) == 1  # one deal for its six seatings
     assert seatings(["x", "y"], "all") == rotations(["x", "y"])  # two sides: the same games
     assert per_deal(4, "all") == 24
-    with pytest.raises(ValueError, match="seatings must be one of rotations, all"):
+    with pytest.raises(ValueError, match="seatings must be one of rotations, all, one"):
         seatings(["x", "y"], "some")
+
+
+def test_one_seating_plays_each_deal_once_as_named() -> None:
+    """One bot on every side measures the seats: its rotations would replay the game of a deal."""
+    jobs = schedule(GameSpec.make("digger", 3), ["h", "h", "h"], deals=4, seed=0, mode="one")
+    assert len(jobs) == 4 and len({j.chance_seed for j in jobs}) == 4
+    assert all(j.seat_entrants == (0, 1, 2) for j in jobs)
+    assert per_deal(3, "one") == 1

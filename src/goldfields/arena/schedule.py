@@ -31,10 +31,13 @@ from .games import GameSpec
 T = TypeVar("T")
 
 class Seatings(StrEnum):
-    """How each deal is seated: every cyclic rotation of the lineup, or every ordering of it."""
+    """How each deal is seated: every cyclic rotation of the lineup, every ordering of it, or
+    the lineup's own seating alone (``one``: for a lineup of one bot on every side, whose
+    rotations would replay the same game when the bot is deterministic)."""
 
     rotations = "rotations"
     all = "all"
+    one = "one"
 
 
 SEATINGS = tuple(Seatings)
@@ -74,11 +77,13 @@ def rotations(lineup: Sequence[T]) -> list[tuple[T, ...]]:
 
 def seatings(lineup: Sequence[T], mode: str = "rotations") -> list[tuple[T, ...]]:
     """The seatings of a deal (bot per side): :func:`rotations`, or with ``"all"`` every ordering,
-    the lineup's own first."""
+    the lineup's own first, or with ``"one"`` the lineup's own alone."""
     if mode == "rotations":
         return rotations(lineup)
     if mode == "all":
         return list(itertools.permutations(lineup))
+    if mode == "one":
+        return [tuple(lineup)]
     raise ValueError(f"seatings must be one of {', '.join(SEATINGS)}, not {mode!r}")
 
 

@@ -52,7 +52,9 @@ HELP = "\n\n".join(
         "Name one bot per side: per team in the Digging partnership game (a bot plays both seats of its team), "
         "per seat otherwise. Each deal is played once per rotation of the bots around the table with the same "
         "decks and dice (duplicate deals), so the luck of the deal cancels out. With three or more sides, "
-        "--seatings all plays every ordering instead, so that no bot always sits behind the same one.",
+        "--seatings all plays every ordering instead, so that no bot always sits behind the same one; "
+        "--seatings one plays each deal once, as named (the same bot on every side: a deterministic bot's "
+        "rotations would replay one game).",
         "Bots take parameters: random, heuristic, ismcts:iterations=2000,c=0.7, ismcts:seconds=1, and for Digger "
         "search. A budget in seconds makes results depend on the machine; an iteration budget keeps them "
         "reproducible (same --seed, same results).",
@@ -123,8 +125,9 @@ def arena(
                                                  help="Save every game record.  \\[default: records]")] = None,
     seatings: Annotated[Seatings | None, typer.Option(
         "--seatings", show_default=False, case_sensitive=False,
-        help="How each deal is seated: every rotation of the lineup (each bot on every side), or every ordering "
-             "of it (each bot also behind every other: 6 games a deal for 3 sides, 24 for 4).  "
+        help="How each deal is seated: every rotation of the lineup (each bot on every side), every ordering "
+             "of it (each bot also behind every other: 6 games a deal for 3 sides, 24 for 4), or one: the "
+             "lineup as named, once a deal (for one bot on every side, to measure the seats).  "
              "\\[default: rotations]")] = None,
     standing: Annotated[Path | None, typer.Option("--standing", metavar="OUT",
                                                   help="Print how the run saved in OUT stands, finished or stopped "
@@ -216,6 +219,10 @@ def arena(
     where = f"Ray cluster {ray}" if ray else f"{t.jobs} local process{'es' if t.jobs > 1 else ''}"
     console.print(f"{spec.label}: {' vs '.join(entrant_labels(bots))}; {plural(t.deals, 'deal')} x "
                   f"{plural(t.per_deal, t.seating_word)} on {where}")
+    if resume is None and len(set(bots)) == 1 and t.per_deal > 1:
+        console.print(f"[yellow]note:[/] every side plays {bots[0]}: if it is deterministic, the "
+                      f"{plural(t.per_deal, t.seating_word)} of a deal replay one game; --seatings one plays "
+                      "each deal once", markup=True)
     if resume is None and t.total > t.games:
         # Every seating of a deal is played, or the deal's luck would not cancel; say what that costs.
         asked = f"{plural(t.games, 'game')} {'asked' if games else '(the default)'}"

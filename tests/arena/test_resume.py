@@ -194,6 +194,20 @@ def test_cli_keeps_a_finished_run_unless_forced_and_grows_it_with_resume_games(t
     assert len(_lines(tmp_path / "results.jsonl")) == 2
 
 
+def test_cli_without_out_takes_the_next_free_folder_so_a_second_study_keeps_the_first(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    cli = CliRunner(env={"COLUMNS": "200"})
+    run = ["arena", *LINEUP, "--players", "2", "--games", "2", "--jobs", "1", "--quiet"]
+    assert cli.invoke(_app(), run).exit_code == 0
+    second = cli.invoke(_app(), [*run, "--seed", "3"])
+    assert second.exit_code == 0, second.output
+    assert "arena-results holds another run, so this one is saved in arena-results-2" in second.output
+    assert len(_lines(tmp_path / "arena-results" / "results.jsonl")) == 2
+    assert json.loads((tmp_path / "arena-results-2" / "arena.json").read_text())["seed"] == 3
+
+
 def test_a_run_carried_to_another_folder_by_its_manifest_and_journal_resumes_there(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, full_run: Path
 ) -> None:

@@ -80,6 +80,18 @@ HELP = "\n\n".join(
 
 
 DEFAULT_GAMES = 100
+DEFAULT_OUT = Path("arena-results")
+
+
+def free_folder(path: Path) -> Path:
+    """The folder of a run given no --out: ``path``, or the next ``path-2``, ``path-3``… that is
+    empty or absent, so that a second study never meets the first (nor is refused for it)."""
+    n = 2
+    candidate = path
+    while candidate.exists() and (not candidate.is_dir() or any(candidate.iterdir())):
+        candidate = path.with_name(f"{path.name}-{n}")
+        n += 1
+    return candidate
 
 PIPE_WIDTH = 200
 """Columns when the output is not a terminal: wide enough for the table's longest rows."""
@@ -113,7 +125,8 @@ def arena(
                                              help="Folder for CSV, chart and records. A run there is kept: "
                                                   "--resume it (with a larger --games to add games), or --force to "
                                                   "replace a finished one. A folder of other files is refused.  "
-                                                  "\\[default: arena-results]")
+                                                  "\\[default: arena-results, or the next arena-results-N not "
+                                                  "in use]")
                    ] = None,
     force: Annotated[bool, typer.Option("--force", help="Replace a finished run in --out.")] = False,
     resume: Annotated[Path | None, typer.Option("--resume", metavar="OUT",
@@ -181,7 +194,7 @@ def arena(
                 # No --players: a lineup longer than the default table says how many sit down.
                 spec = _one_a_bot(game, len(bots), rules) or spec
         t = Tournament(spec, tuple(bots), games=games or DEFAULT_GAMES, seed=seed or 0, jobs=jobs or default_jobs(),
-                       ray_address=ray, out=out or Path("arena-results"),
+                       ray_address=ray, out=out or (DEFAULT_OUT if force else free_folder(DEFAULT_OUT)),
                        records=True if records is None else records,
                        seatings=(seatings or Seatings.rotations).value)  # fmt: skip
         t.validate()
@@ -219,6 +232,9 @@ def arena(
     where = f"Ray cluster {ray}" if ray else f"{t.jobs} local process{'es' if t.jobs > 1 else ''}"
     console.print(f"{spec.label}: {' vs '.join(entrant_labels(bots))}; {plural(t.deals, 'deal')} x "
                   f"{plural(t.per_deal, t.seating_word)} on {where}")
+    if out is None and resume is None and t.out != DEFAULT_OUT:
+        console.print(f"[yellow]note:[/] {DEFAULT_OUT} holds another run, so this one is saved in {t.out} "
+                      "(--out names the folder)")
     if resume is None and len(set(bots)) == 1 and t.per_deal > 1:
         console.print(f"[yellow]note:[/] every side plays {bots[0]}: if it is deterministic, the "
                       f"{plural(t.per_deal, t.seating_word)} of a deal replay one game; --seatings one plays "
@@ -244,7 +260,7 @@ def arena(
     print_summary(console, t, result.summary, result.results)
     o = t.out
     written = sum(1 for r in result.results if r.record) if t.records else 0
-    console.print(f"wrote {o}/games.csv, {o}/summary.csv" + (f", {o}/chart.png" if result.chart else "")
+    console.print(f"wrote {o}/games.csv, {o}/summary.csv, {o}/sides.csv" + (f", {o}/chart.png" if result.chart else "")
                   + (f", {plural(written, 'record')} in {o}/records/" if written else ""))
 
 

@@ -101,7 +101,7 @@ def test_help_shows_brackets_as_written() -> None:
     wide = {"COLUMNS": "250"}
     assert "pip install 'goldfields[learn]'" in run("train", "--help", env=wide).stdout
     arena = run("arena", "--help", env=wide).stdout
-    for shown in ("[default: 0]", "[default: arena-results", "[default: records]"):
+    for shown in ("[default: 0]", "arena-results-N not in use]", "[default: records]"):
         assert shown in arena
 
 

@@ -221,6 +221,13 @@ def test_a_designer_sets_the_rules_from_the_command_line_and_the_report_names_th
     bare = runner.invoke(_app(), ["arena", "digging", "heuristic", "random", "-n", "2", "--rule", "full_deck",
                                   "--out", str(tmp_path / "bad")])
     assert bare.exit_code == 2 and "write NAME=VALUE" in bare.output
+    twice = runner.invoke(_app(), ["arena", "digging", "heuristic", "random", "-n", "2", "-r", "full_deck=true",
+                                   "-r", "full_deck=false", "--out", str(tmp_path / "bad")])
+    assert twice.exit_code == 2 and "--rule full_deck is given twice" in twice.output
+    capital = runner.invoke(_app(), ["arena", "Digging", "heuristic", "random", "-n", "2", "-g", "2", "-q",
+                                     "--jobs", "1", "--out", str(tmp_path / "capital")])
+    assert capital.exit_code == 0, capital.output
+    assert not (tmp_path / "bad").exists()
     # A run goes on under its own rules: other rules given with --resume are refused.
     other = runner.invoke(_app(), ["arena", "--resume", str(out), "--rule", "time_limit=25"])
     assert other.exit_code == 2 and "other parameters" in other.output

@@ -43,6 +43,7 @@ def test_make_bot_per_game_and_typed_parameters() -> None:
         ("ismcts:c=1,c=2", "given twice"),
         ("search", "does not play digging"),
         ("", "empty bot spec"),
+        ("heuristic:", "'heuristic:' ends with ':' and no parameter: write 'heuristic'"),
     ],
 )
 def test_bad_specs_explain_themselves(spec: str, message: str) -> None:

@@ -61,11 +61,14 @@ class BotSpec:
     @classmethod
     def parse(cls, text: str) -> BotSpec:
         text = text.strip()
-        name, _, rest = text.partition(":")
+        name, colon, rest = text.partition(":")
         name = name.strip().lower()
         if not name:
             raise BotSpecError(f"empty bot spec {text!r}: write e.g. 'random' or 'ismcts:iterations=2000'")
         params: list[tuple[str, str]] = []
+        if colon and not rest.strip():
+            raise BotSpecError(f"{text!r} ends with ':' and no parameter: write {name!r}, or e.g. "
+                               f"'{name}:NAME=VALUE'")
         if rest.strip():
             for part in rest.split(","):
                 key, eq, value = part.partition("=")

@@ -157,7 +157,7 @@ def arena(
             raise typer.Exit(2)
         return show_standing(console, standing)
     bots = list(lineup or [])
-    game = bots.pop(0) if bots and bots[0] in registry.names() else None
+    game = bots.pop(0).lower() if bots and bots[0].lower() in registry.names() else None
     try:
         if resume is not None:
             if out is not None and out != resume:
@@ -224,7 +224,8 @@ def arena(
             shown = ValueError(f"{first!r} is neither a game ({', '.join(registry.names())}) nor a bot of "
                              f"{game or FIRST_GAME}")
         print_error(shown)
-        if isinstance(err, BotSpecError) or shown is not err:  # a bot named wrong: the right names help
+        if (isinstance(err, BotSpecError) or shown is not err) and "known bots" not in str(shown):
+            # A bot named wrong: the right names help (with what each is, where the message lacks them).
             names = ", ".join(f"{k} ({v})" for k, v in known.items())
             ERRORS.print(f"known bots: {names}", markup=False)
         raise typer.Exit(2) from None

@@ -138,6 +138,8 @@ def parse_rules(given: list[str] | None) -> dict[str, Any]:
             value = json.loads(text)
         except json.JSONDecodeError:
             value = text
+        if name.strip() in out:
+            raise ValueError(f"--rule {name.strip()} is given twice; give each rule once")
         out[name.strip()] = value
     return out
 

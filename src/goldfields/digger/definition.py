@@ -44,7 +44,7 @@ class Digger(GameDefinition[DiggerParams]):
     }
     bot_help: ClassVar[Mapping[str, str]] = {
         "heuristic": "hand-written rules that play like a sensible human",
-        "search": "expectimax over rolls and stop decisions under the simulated clock",
+        "search": "Monte Carlo search of rolls, grabs and the stop, under the simulated clock",
     }
     levels: ClassVar[Mapping[str, str]] = {
         # The search, in the server's bot budget (0.5 s), or 200 iterations (about 0.2 s) elsewhere,

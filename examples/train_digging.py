@@ -128,7 +128,8 @@ def plot(curve: list[dict[str, Any]], path: Path, title: str) -> None:
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     ap.add_argument("--minutes", type=float, default=10.0, help="training time (evaluations excluded)")
     ap.add_argument("--steps", type=int, default=0, help="also stop after this many agent steps (0: no limit)")
     ap.add_argument("--seed", type=int, default=0)

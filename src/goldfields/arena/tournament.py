@@ -293,10 +293,15 @@ def sides_line(spec: GameSpec, results: Sequence[GameResult]) -> str | None:
     return "wins by side, whoever sat there: " + ", ".join(parts) + repeats + f"\n{length}"
 
 
+def _duration(seconds: float) -> str:
+    """A decision's time: in ms, or in µs where ms would read 0.0 (Digger's quick bots)."""
+    return f"{1000 * seconds:.1f} ms" if seconds >= 0.00005 else f"{1e6 * seconds:.1f} µs"
+
+
 def time_line(lineup: Sequence[str], per_move: Sequence[float | None]) -> str | None:
     """Each entrant's time a decision (:func:`time_per_move`) as one line under the summary table, or
     ``None`` when no game measured it. Wall time on the machine that played, as loaded as it was then:
     it shows whether an equal-time match (docs/network.md) was equal there."""
-    shown = [f"{label} {1000 * ms:.1f} ms" for label, ms in zip(entrant_labels(lineup), per_move, strict=True)
-             if ms is not None]  # fmt: skip
+    shown = [f"{label} {_duration(seconds)}" for label, seconds in zip(entrant_labels(lineup), per_move, strict=True)
+             if seconds is not None]  # fmt: skip
     return "time a decision: " + ", ".join(shown) if shown else None

@@ -242,6 +242,8 @@ def test_standing_prints_a_stopped_run_without_playing_or_writing(tmp_path: Path
     assert nothing.exit_code == 2 and "holds no arena run" in nothing.output
     mixed = cli.invoke(_app(), ["arena", *LINEUP, "--standing", str(tmp_path)])
     assert mixed.exit_code == 2 and "--standing reads a saved run" in mixed.output
+    ignored = cli.invoke(_app(), ["arena", "--standing", str(full_run), "--games", "5"])
+    assert ignored.exit_code == 2 and "no other option with it (not --games)" in ignored.output
 
 
 def test_the_run_keeps_its_rules_and_a_resume_plays_on_under_them(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,

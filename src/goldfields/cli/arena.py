@@ -152,8 +152,14 @@ def arena(
         # Piped or redirected: Rich would assume 80 columns and clip the table; a file has no width.
         console = Console(width=PIPE_WIDTH)
     if standing is not None:
-        if lineup or resume is not None:
-            print_error(ValueError("--standing reads a saved run; name no bots and no --resume with it"))
+        given = {"--games": games, "--seed": seed, "--players": players, "--rule": rule, "--out": out,
+                 "--records": records, "--seatings": seatings, "--ray": ray, "--jobs": jobs}  # fmt: skip
+        extra = [name for name, value in given.items() if value is not None] + (
+            ["--individual"] if individual else []) + (["--force"] if force else [])  # fmt: skip
+        if lineup or resume is not None or extra:
+            also = f" (not {', '.join(extra)})" if extra else ""
+            print_error(ValueError(f"--standing reads a saved run as it is: name no bots, no --resume and no "
+                                   f"other option with it{also}"))
             raise typer.Exit(2)
         return show_standing(console, standing)
     bots = list(lineup or [])

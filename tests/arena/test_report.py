@@ -35,6 +35,19 @@ def test_the_three_player_digger_chart_draws_parity_at_a_third() -> None:
         plt.close(fig)
 
 
+def test_the_chart_lists_the_entrants_as_the_table_does_and_draws_elo_from_the_mean() -> None:
+    summary = [_entrant("random", 2, 30, 1300), _entrant("search", 22, 30, 1700), _entrant("heuristic", 6, 30, 1500)]
+    fig = chart_figure(GameSpec.make("digger", 3), summary, 30)
+    try:
+        rates_ax, elo_ax = fig.axes
+        assert [t.get_text() for t in rates_ax.get_yticklabels()] == ["search", "heuristic", "random"]
+        bars = elo_ax.patches
+        assert [b.get_x() for b in bars] == [1500, 1500, 1500]  # every bar starts at the mean
+        assert [round(b.get_x() + b.get_width()) for b in bars] == [1700, 1500, 1300]
+    finally:
+        plt.close(fig)
+
+
 def test_two_entrants_get_parity_at_a_half_and_no_elo_panel() -> None:
     fig = chart_figure(GameSpec.make("digging", 4), [_entrant("a", 7, 10, None), _entrant("b", 3, 10, None)], 10)
     try:

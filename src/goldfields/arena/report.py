@@ -254,12 +254,14 @@ def chart_figure(spec: GameSpec, summary: Sequence[EntrantSummary], games: int) 
     something (three or more entrants). A matplotlib figure; the caller closes it."""
     import matplotlib.pyplot as plt
 
+    with_elo = all(e.elo is not None for e in summary) and len(summary) >= 3
+    # Best first, as the printed table orders them (entrants' own order breaks ties).
+    summary = sorted(summary, key=lambda e: -(e.elo if with_elo and e.elo is not None else e.win_rate))
     names = [e.bot for e in summary]
     rates = [100 * e.win_rate for e in summary]
     # max(0, ...): rounding can put an interval end a hair past its centre at 0% or 100%.
     err = [[max(0.0, 100 * (e.win_rate - e.boot_low)) for e in summary],
            [max(0.0, 100 * (e.boot_high - e.win_rate)) for e in summary]]
-    with_elo = all(e.elo is not None for e in summary) and len(summary) >= 3
     height = 1.9 + 0.6 * len(names)
     if with_elo:
         fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(10, height), constrained_layout=True)
@@ -281,11 +283,15 @@ def chart_figure(spec: GameSpec, summary: Sequence[EntrantSummary], games: int) 
     ax1.set_xlabel("games won (%), deal-bootstrap 95% interval")
     if with_elo:
         elo = [e.elo or 0.0 for e in summary]
-        elo_bars = ax2.barh(ypos, elo, color="#8c6d31")
+        # From the mean, so that a bar's length is the gap it stands for (bars from an axis
+        # cut near the lowest rating would make small gaps look large).
+        elo_bars = ax2.barh(ypos, [v - 1500 for v in elo], left=1500, color="#8c6d31")
         ax2.bar_label(elo_bars, labels=[f"{v:.0f}" for v in elo], label_type="edge", padding=3)
+        ax2.axvline(1500, color="#333333", linewidth=0.8)
         ax2.set_yticks(ypos, names)
         ax2.set_xlabel("Elo (Bradley–Terry fit, mean 1500)")
-        ax2.set_xlim(min(elo) - 100, max(elo) + 100)
+        reach = max(abs(v - 1500) for v in elo) + 120
+        ax2.set_xlim(1500 - reach, 1500 + reach)
         ax2.invert_yaxis()
     fig.suptitle(f"goldfields arena: {spec.label}, {games} games")
     return fig

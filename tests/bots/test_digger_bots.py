@@ -90,24 +90,26 @@ def test_heuristic_rolls_early_and_stops_when_the_sand_is_nearly_out() -> None:
     assert decisions[-1] == 1  # 26 s in: stop
 
 
+def _first_stop(options: DiggerOptions) -> float:
+    """When the heuristic first stops in one unlucky turn: four gems, then rolls that give nothing."""
+    bot = make_bot("heuristic", "digger")
+    state = new_game(3, options=options)
+    state.apply_action(0, at=0)
+    state.apply_chance("YRGWK")
+    for t, move in enumerate(["take Y", "take R", "take G", "take W"], start=1):
+        state.apply_action(state.string_to_action(move), at=float(t))
+    at = 4.0
+    while bot.act(state.view(0), random.Random(0)) == 0:
+        at += 2.0
+        state.apply_action(0, at=at)
+        state.apply_chance("BBYYK")
+    return at
+
+
 def test_the_heuristic_plans_with_the_tables_hourglass_not_thirty_seconds() -> None:
     # The same unlucky turn at a 15 s table and at the usual 30 s: the bot stops far sooner at
     # the short one (it planned with 30 s everywhere, and at 20 s lost nearly every haul).
-    def first_stop(limit: float) -> float:
-        bot = make_bot("heuristic", "digger")
-        state = new_game(3, options=DiggerOptions(time_limit=limit))
-        state.apply_action(0, at=0)
-        state.apply_chance("YRGWK")
-        for t, move in enumerate(["take Y", "take R", "take G", "take W"], start=1):
-            state.apply_action(state.string_to_action(move), at=float(t))
-        at = 4.0
-        while bot.act(state.view(0), random.Random(0)) == 0:
-            at += 2.0
-            state.apply_action(0, at=at)
-            state.apply_chance("BBYYK")
-        return at
-
-    assert first_stop(15.0) < 15.0 <= first_stop(30.0)
+    assert _first_stop(DiggerOptions(time_limit=15.0)) < 15.0 <= _first_stop(DiggerOptions(time_limit=30.0))
 
 
 def _steal_with_a_haul(options: DiggerOptions) -> str:
@@ -132,21 +134,7 @@ def test_the_heuristic_weighs_the_knock_before_it_steals() -> None:
 def test_the_heuristic_counts_the_tables_stacking_time() -> None:
     # G3 option: a stop is stamped when called, then each token takes stack_seconds. The same
     # unlucky turn: with slow stacking the bot stops sooner than with none.
-    def first_stop(stack: float) -> float:
-        bot = make_bot("heuristic", "digger")
-        state = new_game(3, options=DiggerOptions(stack_seconds=stack))
-        state.apply_action(0, at=0)
-        state.apply_chance("YRGWK")
-        for t, move in enumerate(["take Y", "take R", "take G", "take W"], start=1):
-            state.apply_action(state.string_to_action(move), at=float(t))
-        at = 4.0
-        while bot.act(state.view(0), random.Random(0)) == 0:
-            at += 2.0
-            state.apply_action(0, at=at)
-            state.apply_chance("BBYYK")
-        return at
-
-    assert first_stop(3.0) < first_stop(0.0)
+    assert _first_stop(DiggerOptions(stack_seconds=3.0)) < _first_stop(DiggerOptions())
 
 
 def test_heuristics_finish_a_game_at_a_short_hourglass() -> None:

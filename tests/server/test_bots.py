@@ -92,19 +92,10 @@ def test_a_search_that_answers_at_once_is_held_to_its_budget_so_its_time_tells_n
     budget = 1.5
     server = LiveServer(tmp_path / "goldfields.db", plugins=("toy",), bot_seconds=budget, bot_deadline=30).start()
     try:
-        r = server.post("/api/tables", {"game": "toy", "seats": [HUMAN, {"kind": "bot", "bot": "snap"}],
-                                        "claim": 0})  # fmt: skip
-        assert r.status_code == 201, r.text
-        table, token = r.json()["table"]["id"], r.json()["you"]["token"]
-        with server.ws(table) as ws:
-            send(ws, {"type": "hello", "seat": 0, "token": token})
-            while (msg := receive(ws))["type"] != "update" or msg["view"]["to_move"] != 0:
-                pass
-            sent = time.monotonic()
-            send(ws, {"type": "move", "move": "keep", "seq": msg["seq"]})
-            while (msg := receive(ws, timeout=60))["type"] != "update" or msg["table"]["status"] != "finished":
-                assert msg["type"] != "error", msg
-            assert time.monotonic() - sent >= budget
+        started = time.monotonic()
+        summary = _play_as_seat_0(server, "snap")  # the human moves at once, then the bot
+        assert time.monotonic() - started >= budget
+        assert summary["status"] == "finished"
         assert server.get("/api/health").json()["bot_fallbacks"] == 0
     finally:
         server.stop()

@@ -426,3 +426,17 @@ def test_a_search_bots_forced_reply_takes_as_long_as_its_searches() -> None:
     first = forced.index(False)
     assert any(forced[first:]), "the game had no forced reply to hold"
     assert all(abs(took - 0.3) < 1e-9 for took in shown[first:]), shown
+    assert all(abs(took - 0.5) < 1e-9 for took in shown[:first])  # before any search: the first hold
+
+
+def test_a_forced_reply_before_any_search_is_held_and_counts_for_nothing() -> None:
+    # Forced replies are not searches: the pace is the searches' alone, however they come.
+    slept: list[float] = []
+    session = digging_session(2, bots=["ismcts:seconds=0.4"], seed=1, screen=capture_screen()[0],
+                              keyboard=ScriptedKeyboard(lambda p: "quit"))
+    session.sleep = slept.append
+    bot = session.bots[1]
+    assert bot is not None
+    for took, forced in [(0.0, True), (0.3, False), (0.0, True), (0.5, False), (0.0, True), (0.2, False)]:
+        session._hold(1, bot, took, forced)
+    assert slept == pytest.approx([0.4, 0.3, 0.4, 0.1])  # the budget, then the median of the searches so far

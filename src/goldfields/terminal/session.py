@@ -58,7 +58,9 @@ EXIT_OK, EXIT_ABANDONED, EXIT_INTERRUPTED = 0, 1, 130
 RECAP_LINES, RECAP_LINES_COMPACT = 12, 6
 """How many recap lines stay above the prompt; older ones are a ``log`` away."""
 _HOLD_WINDOW = 15
-"""A search bot's replies are held to the median of its last this many (see Session._hold)."""
+"""A search bot's replies are held to the median of its last this many searches (see Session._hold)."""
+_FIRST_HOLD = 0.5
+"""Seconds a forced reply is held to before the bot's first search has been timed."""
 
 
 class _Leave(Exception):
@@ -116,8 +118,8 @@ class Session:
         self.delay = delay
         self.sleep = sleep
         self.timer = timer
-        # How long each search bot's recent replies took to show: see _hold.
-        self._shown: dict[int, deque[float]] = {}
+        # How long each search bot's recent searches took: see _hold.
+        self._searches: dict[int, deque[float]] = {}
         # The one game driver deals, rolls, asks the bots and stamps their time;
         # the humans' seats (no bot) are this session's to play.
         self.driver = Driver(state, bots, random.Random(seed), clock=front.bot_clock)
@@ -188,11 +190,12 @@ class Session:
         if bot is None:
             self._human(seat)
             return
+        forced = len(state.legal_actions()) == 1
         asked = self.timer()
         with self.screen.thinking(f"{self.names.long(seat)} is thinking"):
             events = self.driver.step()  # the bot's decision, stamped by the front's clock
             if not bot.quick:
-                self._hold(seat, self.timer() - asked)
+                self._hold(seat, bot, self.timer() - asked, forced)
         assert events is not None
         self._last_decider = seat
         self.others += 1
@@ -202,17 +205,21 @@ class Session:
         if self.delay:
             self.sleep(self.delay)
 
-    def _hold(self, seat: int, took: float) -> None:
-        """Hold a search bot's reply to its usual time (the median of its last replies).
+    def _hold(self, seat: int, bot: Bot, took: float, forced: bool) -> None:
+        """Hold a search bot's reply to its usual time: the median of its last searches.
 
         A search answers at once when its hand leaves it one move (in Digging: nothing
         to lay, so it draws), and thinks otherwise: a quick reply would tell the table
-        so. Its replies keep the pace of its own searches, whatever the position."""
-        shown = self._shown.setdefault(seat, deque(maxlen=_HOLD_WINDOW))
-        usual = statistics.median(shown) if shown else 0.0
+        so. Only replies with a choice count as searches; before the first, a forced
+        reply is held to the bot's budget in seconds, if it has one, else to
+        FIRST_HOLD seconds."""
+        searches = self._searches.setdefault(seat, deque(maxlen=_HOLD_WINDOW))
+        if not forced:
+            searches.append(took)
+        seconds = getattr(bot, "seconds", None)
+        usual = statistics.median(searches) if searches else float(seconds or _FIRST_HOLD)
         if took < usual:
             self.sleep(usual - took)
-        shown.append(max(took, usual))
 
     def _record(self, events: list[Event], live: bool = True) -> None:
         """Keep the events (for the log and the recaps); ``live``: show them now, as the screen's seat may."""

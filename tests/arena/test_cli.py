@@ -227,6 +227,11 @@ def test_a_designer_sets_the_rules_from_the_command_line_and_the_report_names_th
     capital = runner.invoke(_app(), ["arena", "Digging", "heuristic", "random", "-n", "2", "-g", "2", "-q",
                                      "--jobs", "1", "--out", str(tmp_path / "capital")])
     assert capital.exit_code == 0, capital.output
+    short = runner.invoke(_app(), ["arena", "Digging", "heuristic", "-n", "2", "--out", str(tmp_path / "bad")])
+    assert short.exit_code == 2 and "needs 2 bots" in short.output and "neither a game" not in short.output
+    mixed = runner.invoke(_app(), ["arena", "digging", "heuristic", "random", "-n", "2", "--seatings", "one",
+                                   "--out", str(tmp_path / "bad")])
+    assert mixed.exit_code == 2 and "--seatings one is for the same bot on every side" in mixed.output
     assert not (tmp_path / "bad").exists()
     # A run goes on under its own rules: other rules given with --resume are refused.
     other = runner.invoke(_app(), ["arena", "--resume", str(out), "--rule", "time_limit=25"])

@@ -135,6 +135,23 @@ def test_a_resume_with_more_games_adds_deals_to_a_finished_run(tmp_path: Path) -
     assert json.loads((grown / "arena.json").read_text())["games"] == 8
     with pytest.raises(ResumeError, match="games: the run has 8, this command asks for 4; a resume may add games"):
         run_tournament(_tournament(grown, games=4), progress=False, resume=True)
+    # Asking for 7 plays the same 8 (a deal is 2 games): nothing to add, nothing refused.
+    assert run_tournament(_tournament(grown, games=7), progress=False, resume=True).resumed == 8
+
+
+def test_a_run_growing_drops_the_reports_of_the_smaller_run_until_it_ends(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    run_tournament(_tournament(tmp_path, games=4), progress=False)
+    assert (tmp_path / "summary.csv").is_file() and (tmp_path / "sides.csv").is_file()
+    with monkeypatch.context() as patch:
+        _stop_after(patch, 1)
+        with pytest.raises(Interrupted):
+            run_tournament(_tournament(tmp_path, games=8), progress=False, resume=True)
+    assert not (tmp_path / "summary.csv").exists() and not (tmp_path / "sides.csv").exists()
+    assert not (tmp_path / "chart.png").exists()
+    run_tournament(_tournament(tmp_path, games=8), progress=False, resume=True)
+    assert len(_lines(tmp_path / "summary.csv")) == 3
 
 
 def test_a_fresh_run_leaves_a_folder_that_is_not_a_run_alone(tmp_path: Path) -> None:
@@ -187,8 +204,10 @@ def test_cli_keeps_a_finished_run_unless_forced_and_grows_it_with_resume_games(t
     assert "Traceback" not in kept.output
     grown = cli.invoke(app, ["arena", "--resume", str(tmp_path), "--games", "4", "--jobs", "1", "--quiet"])
     assert grown.exit_code == 0, grown.output
-    assert "the run grows from 2 to 4 games asked" in grown.output
+    assert "the run grows from 2 to 4 games" in grown.output
     assert "resumed: 2 games were already played, 2 played now" in grown.output
+    both = cli.invoke(app, ["arena", "--resume", str(tmp_path), "--force"])
+    assert both.exit_code == 2 and "give one of them" in both.output
     replaced = cli.invoke(app, [*run, "--seed", "3", "--force"])
     assert replaced.exit_code == 0, replaced.output
     assert len(_lines(tmp_path / "results.jsonl")) == 2
@@ -203,7 +222,8 @@ def test_cli_without_out_takes_the_next_free_folder_so_a_second_study_keeps_the_
     assert cli.invoke(_app(), run).exit_code == 0
     second = cli.invoke(_app(), [*run, "--seed", "3"])
     assert second.exit_code == 0, second.output
-    assert "arena-results holds another run, so this one is saved in arena-results-2" in second.output
+    assert "arena-results is in use (a run, or other files), so this one is saved in arena-results-2" in " ".join(
+        second.output.split())
     assert len(_lines(tmp_path / "arena-results" / "results.jsonl")) == 2
     assert json.loads((tmp_path / "arena-results-2" / "arena.json").read_text())["seed"] == 3
 

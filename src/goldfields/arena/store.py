@@ -144,18 +144,26 @@ def differences(saved: dict[str, Any], wanted: dict[str, Any]) -> list[str]:
     the schedule, so the first games stay the same and the new deals come after them."""
     out = []
     for key in (saved.keys() | wanted.keys()) - {"made_with"}:
-        if saved.get(key) == wanted.get(key) or (key == "games" and _adds_games(saved, wanted)):
+        if saved.get(key) == wanted.get(key) or (key == "games" and _total(wanted) >= _total(saved) > 0):
             continue
         why = "; a resume may add games, never drop them" if key == "games" else ""
         out.append(f"{key}: the run has {_show(saved.get(key))}, this command asks for {_show(wanted.get(key))}{why}")
     return sorted(out)
 
 
-def _adds_games(saved: dict[str, Any], wanted: dict[str, Any]) -> bool:
+def _total(manifest: dict[str, Any]) -> int:
+    """The games a manifest's run plays (whole deals); 0 if it cannot say."""
     try:
-        return int(wanted["games"]) > int(saved["games"])
+        games = per_deal(len(manifest["lineup"]), manifest["seatings"])
+        return deals_for(int(manifest["games"]), games) * games
     except (KeyError, TypeError, ValueError):
-        return False
+        return 0
+
+
+def _adds_games(saved: dict[str, Any], wanted: dict[str, Any]) -> bool:
+    """Whether ``wanted`` plays more deals than the saved run (asking for 101 games where a deal
+    is 3 plays the same 102 as asking for 100)."""
+    return _total(wanted) > _total(saved) > 0
 
 
 def _show(value: Any) -> str:
@@ -243,8 +251,11 @@ class RunStore:
             self.done = read_journal(out)
             self.note = change_note(saved, len(self.done))
             if _adds_games(saved, manifest):
-                added = f"{saved['games']} to {manifest['games']} games asked"
+                added = f"{_total(saved)} to {_total(manifest)} games"
                 self.note = f"{self.note}; {added}" if self.note else f"the run grows from {added}"
+                # The finished run's reports would pass for the grown one's until it ends.
+                for name in ("summary.csv", "sides.csv", "chart.png"):
+                    (out / name).unlink(missing_ok=True)
             manifest = manifest | {"made_with": played_by(saved, len(self.done))}
             if self.records:
                 self.done = [self._with_record(r) for r in self.done]
@@ -293,7 +304,7 @@ class RunStore:
                 f"{self.out} holds an unfinished run ({done} of {total} games played); continue it with "
                 f"--resume {self.out}, or choose another --out (or delete the folder) to start again"
             )
-        if done and not self.replace:
+        if done and not self.replace:  # finished (an unfinished one was refused above)
             lineup = " ".join(saved["lineup"])
             raise ResumeError(
                 f"{self.out} holds a finished run ({done} games of {saved['game']}: {lineup}); choose another "

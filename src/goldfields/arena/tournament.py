@@ -45,6 +45,10 @@ class Tournament:
         """Fail early, here, on bad bot specs (rather than in a worker)."""
         for text in self.lineup:
             make_bot(BotSpec.parse(text), self.spec.game)
+        if self.seatings == "one" and len(set(self.lineup)) > 1:
+            raise ValueError("--seatings one is for the same bot on every side: with different bots each "
+                             "would keep its seat, and a seat's edge would pass for the bot's strength "
+                             "(use rotations, the default)")
 
     @property
     def deals(self) -> int:
@@ -212,8 +216,9 @@ def summary_table(t: Tournament, summary: Sequence[EntrantSummary], results: Seq
         title=f"{t.spec.label}: {plural(games, 'game')} ({deals}; {plural(seatings, what)} a deal), "
         f"seed {t.seed}",
         caption=(
-            f"win % with 95% intervals: Wilson (each game independent) and deal (bootstrap over deals, "
-            f"keeping the duplicate pairing); parity {100 / t.spec.sides:.0f}%; {per}; {elo_note}"
+            f"win % with 95% intervals: Wilson (each game independent) and deal (bootstrap over deals"
+            f"{', keeping the duplicate pairing' if seatings > 1 else ''}); parity {100 / t.spec.sides:.0f}%; "
+            f"{per}; {elo_note}"
         ),
     )
     table.add_column("bot", overflow="fold", min_width=12)

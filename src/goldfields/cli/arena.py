@@ -166,6 +166,8 @@ def arena(
     game = bots.pop(0).lower() if bots and bots[0].lower() in registry.names() else None
     try:
         if resume is not None:
+            if force:
+                raise ResumeError("--force replaces a finished run, and --resume continues one: give one of them")
             if out is not None and out != resume:
                 raise ResumeError(f"--resume {resume} writes into {resume}; drop --out {out} or make it the same")
             out = resume
@@ -225,7 +227,7 @@ def arena(
         known = known_bots(game if game in registry.names() else None)
         first = lineup[0].split(":", 1)[0] if lineup else ""
         shown: Exception = err
-        if lineup and first == lineup[0] not in registry.names() and first not in known:
+        if lineup and first == lineup[0] and first.lower() not in registry.names() and first not in known:
             # The first word is a game or a bot: a typo of either reads as an unknown bot of the default game.
             shown = ValueError(f"{first!r} is neither a game ({', '.join(registry.names())}) nor a bot of "
                              f"{game or FIRST_GAME}")
@@ -240,8 +242,8 @@ def arena(
     console.print(f"{spec.label}: {' vs '.join(entrant_labels(bots))}; {plural(t.deals, 'deal')} x "
                   f"{plural(t.per_deal, t.seating_word)} on {where}")
     if out is None and resume is None and t.out != DEFAULT_OUT:
-        console.print(f"[yellow]note:[/] {DEFAULT_OUT} holds another run, so this one is saved in {t.out} "
-                      "(--out names the folder)")
+        console.print(f"[yellow]note:[/] {DEFAULT_OUT} is in use (a run, or other files), so this one is saved in "
+                      f"{t.out} (--out names the folder; --resume {DEFAULT_OUT} continues a run there)")
     if resume is None and len(set(bots)) == 1 and t.per_deal > 1:
         console.print(f"[yellow]note:[/] every side plays {bots[0]}: if it is deterministic, the "
                       f"{plural(t.per_deal, t.seating_word)} of a deal replay one game; --seatings one plays "

@@ -170,3 +170,12 @@ def test_a_network_bot_on_a_digger_table_is_refused_before_the_table_exists(serv
     assert r.status_code == 422, r.text
     assert "seat 1" in r.json()["message"] and "digging only" in r.json()["message"]
     assert server.get("/api/tables?status=live").json() == []
+
+
+def test_a_forced_reply_and_a_search_just_past_its_budget_are_sent_at_the_same_moment() -> None:
+    # A search stops an iteration after its budget and its worker takes a few ms to answer;
+    # a forced move held to the budget alone would be those ms early, every time.
+    from goldfields.server.tables import reply_after
+
+    assert reply_after(0.0, 0.5) == reply_after(0.503, 0.5) == reply_after(0.54, 0.5) == 0.75
+    assert reply_after(0.8, 0.5) == 1.0  # a search slowed by a loaded machine: later, never sooner

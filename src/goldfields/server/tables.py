@@ -16,6 +16,7 @@ import asyncio
 import contextlib
 import hashlib
 import logging
+import math
 import random
 import secrets
 import time
@@ -56,6 +57,19 @@ def rematch_id(table_id: str, secret: str) -> str:
     """The id of a finished table's rematch: fixed, so that every player who asks gets the
     same table; drawn from the table's secret, so that no one else can guess it first."""
     return hashlib.sha256(f"{secret}:rematch:{table_id}".encode()).hexdigest()[:10]
+
+
+REPLY_STEP = 0.25
+"""Seconds: a search bot's reply is sent on this grid of times after it was asked."""
+REPLY_PAD = 0.05
+"""Seconds: a search overruns its budget by an iteration and the worker's reply, a few ms."""
+
+
+def reply_after(took: float, budget: float) -> float:
+    """When to send a search bot's reply, in seconds after asking: never before its budget plus
+    the usual overrun, and on a grid of REPLY_STEP, so that a forced move held to the budget and
+    a search that ran a few ms past it are sent at the same moment."""
+    return math.ceil((max(took, budget) + REPLY_PAD) / REPLY_STEP) * REPLY_STEP
 
 
 class TableError(Exception):
@@ -559,7 +573,8 @@ class TableManager:
         if not is_quick(spec, table.game.name):
             # A search thinks for its whole budget, except when its hand leaves it one move (or it
             # failed and the fallback moved): an answer that came early would tell the table so.
-            await asyncio.sleep(max(0.0, asked + self.settings.bot_seconds - self.clock()))
+            await asyncio.sleep(max(0.0, asked + reply_after(self.clock() - asked, self.settings.bot_seconds)
+                                    - self.clock()))  # fmt: skip
         async with table.lock:
             if table.seq != seq or not table.controlled_by_bot(seat):
                 return  # the table moved on while the bot was thinking

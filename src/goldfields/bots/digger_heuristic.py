@@ -125,8 +125,9 @@ class DiggerHeuristic(Bot):
         if rule(d, "stack_seconds"):
             letter = FACES[DECODED[best][1]]
             own = -math.inf if letter == "B" else float(d["values"][d["seat"]][letter])  # blue stacks last
-            stop_now = self.banked(d, now, self.sd(d, 0, 0), self.haul_tokens(d))
-            later = self.banked(d, now + m.take, self.sd(d, 0, 1), [*self.haul_tokens(d), (own, value)])
+            held = self.haul_tokens(d)
+            stop_now = self.banked(d, now, self.sd(d, 0, 0), held)
+            later = self.banked(d, now + m.take, self.sd(d, 0, 1), [*held, (own, value)])
             return best if kept * later > stop_now else None
         p_now = late_probability(now + m.stack * haul, self.sd(d, 0, 0), self.hourglass(d))
         after = now + m.take + m.stack * (haul + 1)

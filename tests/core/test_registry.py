@@ -51,6 +51,12 @@ def test_the_shipped_games_are_found_by_name() -> None:
         ("digger", {"players": True}, "players", "not True"),
         ("digger", {"crates": "purple"}, "crates", "crates is white, black (cards A, B, C... in seat order) or"),
         ("digger", {"options": {"time_limit": -1}}, "options", "time_limit"),
+        ("digging", {"options": {"full_deck": True}}, "options",
+         "full_deck changes nothing at a digging 4p partnership table: all 60 cards are in play there already"),
+        ("digging", {"players": 4, "partnership": False, "options": {"full_deck": True}}, "options",
+         "full_deck changes nothing at a digging 4p individual table"),
+        ("digging", {"players": 3, "options": {"target_exceeded": True}}, "options",
+         "target_exceeded changes nothing at a digging 3p individual table: it is a rule of the partnership game only"),
     ],
 )
 def test_bad_parameters_raise_one_error_naming_the_parameter(game: str, values: dict, param: str, message: str) -> None:
@@ -65,6 +71,21 @@ def test_parameters_have_defaults_and_round_trip_through_json(name: str) -> None
     params = game.params()
     assert params.players == game.default_players
     assert game.params_from_json(json.loads(json.dumps(params.to_json()))) == params
+
+
+def test_a_stored_table_keeps_an_idle_rule_option_that_a_new_table_refuses() -> None:
+    """A record written with ``full_deck`` at 4 players (before such options were refused)
+    still reads and replays: refusing it would lose the game."""
+    game = registry.get("digging")
+    state = game.new_state(game.params(), random.Random(5))
+    record = state.record()
+    record["options"] = {"full_deck": True}
+    params = game.params_from_json({"players": 4, "partnership": True, "options": {"full_deck": True}})
+    assert params.options.full_deck and game.idle_options(params) == {
+        "full_deck": "all 60 cards are in play there already (Modes)"}
+    assert game.replay(record)[1] == 0
+    assert game.idle_options(game.params(players=2, options={"full_deck": True})) == {}
+    assert game.idle_options(game.params(options={"target_exceeded": True})) == {}
 
 
 def test_digging_defaults_to_the_partnership_game_only_with_four() -> None:

@@ -204,7 +204,7 @@ def test_the_encoding_of_the_standard_tables_is_what_the_shipped_networks_were_t
     assert digest.hexdigest() == _STANDARD_DIGESTS[table]
 
 
-@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("players", [2, 3])  # at 4 players, full_deck changes nothing and is refused
 def test_the_pile_slice_stays_within_one_with_the_full_deck(players):
     from goldfields.digging.options import DiggingOptions
 

@@ -13,9 +13,11 @@ import random
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from goldfields.core import registry
 from goldfields.digging.cards import CODES
-from goldfields.server.games import table_game
+from goldfields.server.games import ConfigError, table_game
 from goldfields.server.models import SeatRow, TableRow
 from goldfields.server.store import Store
 from goldfields.server.tables import Settings, TableManager
@@ -62,6 +64,30 @@ def test_a_digging_table_stored_with_a_deal_step_restores_and_plays_on(tmp_path:
         store.close()
         restored, _table = await _restore_and_finish(tmp_path / "old.db")
         assert restored.to_json() == state.to_json()
+
+    asyncio.run(run())
+
+
+def test_a_digging_table_stored_with_an_idle_rule_option_plays_on_though_a_new_one_is_refused(tmp_path: Path) -> None:
+    """``target_exceeded`` changes nothing at a 2-player table: a new table that sets it is
+    refused, and /api/games says so for the lobby; a table stored with it still plays on."""
+    game = table_game("digging")
+    with pytest.raises(ConfigError, match=r"target_exceeded changes nothing at a digging 2p individual table"):
+        game.check_config({"players": 2, "options": {"target_exceeded": True}})
+    assert {"players": 2, "partnership": False, "option": "target_exceeded",
+            "why": "it is a rule of the partnership game only (D9)"} in game.idle_options()
+    assert not [i for i in game.idle_options() if i["players"] == 2 and i["option"] == "full_deck"]
+    config = {"players": 2, "partnership": False, "options": {"target_exceeded": True}, "move_seconds": None}
+    state = game.new_state(config)
+    deal = game.chance_step(state, random.Random(7))
+    game.apply_step(state, deal)
+
+    async def run() -> None:
+        store = Store(f"sqlite:///{tmp_path / 'old.db'}")
+        await _store_old_table(store, "digging", config, [deal])
+        store.close()
+        restored, _table = await _restore_and_finish(tmp_path / "old.db")
+        assert restored.to_json() == state.to_json() and restored.options.target_exceeded
 
     asyncio.run(run())
 

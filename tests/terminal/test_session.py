@@ -269,12 +269,12 @@ def test_a_game_under_rule_options_keeps_them_in_its_record_and_when_resumed(tmp
     first = iter(["1", f"save {saved}", "quit", "n"])
     session = digging_session(2, bots=["random"], seed=32, screen=screen,
                               keyboard=ScriptedKeyboard(lambda p: next(first)),
-                              rules={"full_deck": True, "target_exceeded": True})
+                              rules={"full_deck": True, "close_needs_chest": True})
     assert session.run() == 0
-    said = "Rule options: target_exceeded=true, full_deck=true."
+    said = "Rule options: full_deck=true, close_needs_chest=true."
     assert said in out.getvalue()
     record = json.loads(saved.read_text())
-    assert record["options"] == {"full_deck": True, "target_exceeded": True}
+    assert record["options"] == {"full_deck": True, "close_needs_chest": True}
     assert registry.get("digging").replay(record)[1] == 0
 
     screen, out = capture_screen()

@@ -250,6 +250,32 @@ def test_french_leaves_nothing_in_english_for_bots_options_teams_and_decimals(
     assert told == ["encore 0,5 s", "Équipe A", "12,3"]
 
 
+def test_the_lobby_offers_only_the_rule_options_that_change_the_table_chosen(
+    new_page: Any, server: LiveServer
+) -> None:
+    page = new_page()
+    page.goto("/")
+    page.fill("#player-name", "Ann")
+    page.locator("#f-game").select_option("digging")
+    shown = page.locator("fieldset.options input")
+
+    def offered() -> set[str]:
+        return {shown.nth(i).get_attribute("name") or "" for i in range(shown.count())}
+
+    page.locator("#f-players").select_option("2")
+    assert {"full_deck", "close_needs_chest"} <= offered() and "target_exceeded" not in offered()
+    page.locator('input[name="full_deck"]').check()
+    page.locator("#f-players").select_option("4")
+    page.locator("#f-partnership").check()
+    # 4 players play all 60 cards already: the box goes, and what it held is not sent.
+    assert "full_deck" not in offered() and "target_exceeded" in offered()
+    page.locator('select[data-seat="1"]').select_option("bot:random")
+    page.click("#f-create")
+    page.wait_for_url(re.compile(r"/table\.html\?t=[\w-]+&seat=0$"))
+    table_id = page.evaluate("new URLSearchParams(location.search).get('t')")
+    assert server.get(f"/api/tables/{table_id}")["config"]["options"] == {}
+
+
 def test_a_language_given_in_the_address_is_kept_at_the_table(new_page: Any, server: LiveServer) -> None:
     page = new_page()
     page.goto("/?lang=fr")

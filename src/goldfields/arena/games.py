@@ -72,7 +72,7 @@ class GameSpec:
             else:
                 data.setdefault("options", {})[key] = value
         try:
-            return GameSpec(self.game, self.definition.params_from_json(data))
+            return GameSpec(self.game, self.definition.params(**data))
         except ParamError as err:
             raise ValueError(f"{self.definition.title}: {err}") from None
 

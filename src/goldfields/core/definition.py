@@ -184,7 +184,33 @@ class GameDefinition(ABC, Generic[P]):
 
     def params(self, **values: Any) -> P:
         """Parameters from keyword values: checked, with defaults filled in.
-        Raises :class:`ParamError` naming the parameter at fault."""
+        Raises :class:`ParamError` naming the parameter at fault, and refuses a
+        rule option that would change nothing at the table (:meth:`idle_options`):
+        whoever set it meant a game this table does not play."""
+        params = self._read(values)
+        idle = self.idle_options(params)
+        if idle:
+            name, why = next(iter(idle.items()))
+            raise ParamError("options", f"{name} changes nothing at a {self.label(params)} table: {why}")
+        return params
+
+    def params_from_json(self, data: Any) -> P:
+        """Parameters as stored by :meth:`Params.to_json` (missing ones take their defaults).
+
+        A stored table keeps an idle rule option (one that :meth:`params` would now
+        refuse): its record was written with it, and reads back as it was."""
+        if data is None:
+            data = {}
+        if not isinstance(data, Mapping):
+            raise ParamError("params", f"{self.title} parameters are a JSON object, not {data!r}")
+        return self._read({str(k): v for k, v in data.items()})
+
+    def idle_options(self, params: P) -> dict[str, str]:
+        """The rule options set in ``params`` that change nothing at its table, each with
+        the reason (Digging's ``full_deck`` with 4 players); none by default."""
+        return {}
+
+    def _read(self, values: dict[str, Any]) -> P:
         known = {f.name for f in dataclasses.fields(self.params_type)}
         unknown = sorted(set(values) - known)
         if unknown:
@@ -197,14 +223,6 @@ class GameDefinition(ABC, Generic[P]):
             raise ParamError("players", f"{self.title} is for {self.players_text()} players, not {players!r}")
         values["players"] = players
         return self.check(values)
-
-    def params_from_json(self, data: Any) -> P:
-        """Parameters as stored by :meth:`Params.to_json` (missing ones take their defaults)."""
-        if data is None:
-            data = {}
-        if not isinstance(data, Mapping):
-            raise ParamError("params", f"{self.title} parameters are a JSON object, not {data!r}")
-        return self.params(**{str(k): v for k, v in data.items()})
 
     @abstractmethod
     def check(self, values: dict[str, Any]) -> P:

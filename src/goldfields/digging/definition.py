@@ -10,7 +10,7 @@ from typing import Any, ClassVar
 from ..core.definition import GameDefinition, ParamError, Params, check_bool
 from ..core.game import GameState
 from .actions import NUM_ACTIONS
-from .cards import CODES
+from .cards import CODES, REMOVED_SINGLES
 from .options import DiggingOptions
 from .state import DiggingState
 
@@ -81,6 +81,14 @@ class Digging(GameDefinition[DiggingParams]):
     def chance_json(self, outcome: Any) -> Any:
         # The deck as card names (top card last), readable in the stored step log.
         return [CODES[c] for c in outcome]
+
+    def idle_options(self, params: DiggingParams) -> dict[str, str]:
+        idle = {}
+        if params.options.full_deck and (params.partnership or not REMOVED_SINGLES[params.players]):
+            idle["full_deck"] = "all 60 cards are in play there already (Modes)"
+        if params.options.target_exceeded and not params.partnership:
+            idle["target_exceeded"] = "it is a rule of the partnership game only (D9)"
+        return idle
 
     def label(self, params: DiggingParams) -> str:
         mode = "partnership" if params.partnership else "individual"

@@ -254,6 +254,7 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
                     "timed": game.needs_time,
                     "params": defaults.to_json(),
                     "options": _option_defaults(options),
+                    "idle_options": table_game(game.name).idle_options(),
                     "bots": available_bots(game.name),
                     "levels": dict(game.levels),
                     "tutorial": game.tutorial is not None,

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping
+from dataclasses import fields, is_dataclass
 from typing import Any
 
 from ..clocks import stamp_time
@@ -58,6 +59,34 @@ class TableGame:
             return self.definition.params(**values).to_json()
         except ParamError as err:
             raise ConfigError(f"{self.title}: {err}") from None
+
+    def idle_options(self) -> list[dict[str, Any]]:
+        """The on/off rule options that would change nothing at some table, with that table
+        and why: a request that sets one there is refused, so the lobby hides it there.
+        A table is its number of players, and whether it is a partnership where the game has them."""
+        definition = self.definition
+        modes: tuple[bool | None, ...] = (None,)
+        if "partnership" in {f.name for f in fields(definition.params_type)}:
+            modes = (True, False)
+        out = []
+        for players in range(self.min_players, self.max_players + 1):
+            for partnership in modes:
+                table: dict[str, Any] = {"players": players}
+                if partnership is not None:
+                    table["partnership"] = partnership
+                try:
+                    params = definition.params(**table)
+                except ParamError:
+                    continue  # no such table (Digging's partnership of 3)
+                options = getattr(params, "options", None)
+                if not is_dataclass(options):
+                    continue
+                for option in [f.name for f in fields(options) if getattr(options, f.name) is False]:
+                    set_on = definition.params_from_json({**params.to_json(), "options": {option: True}})
+                    why = definition.idle_options(set_on).get(option)
+                    if why:
+                        out.append({"players": players, "partnership": partnership, "option": option, "why": why})
+        return out
 
     def params(self, config: Mapping[str, Any]) -> Params:
         # A stored config keeps its former parameters unread: its stored moves were written without them.

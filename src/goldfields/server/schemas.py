@@ -138,6 +138,13 @@ class Created(BaseModel):
     you: SeatToken | None
 
 
+class IdleOption(BaseModel):
+    option: str
+    players: int
+    partnership: bool | None = Field(description="The partnership game or not; null where the game has none.")
+    why: str = Field(description="Why the option changes nothing at this table.")
+
+
 class GameInfo(BaseModel):
     name: str
     title: str
@@ -147,6 +154,11 @@ class GameInfo(BaseModel):
     timed: bool
     params: dict[str, Any] = Field(description="The game's parameters with their defaults.")
     options: dict[str, Any] = Field(description="The rule options with their defaults (all off by default).")
+    idle_options: list[IdleOption] = Field(
+        default_factory=list,
+        description="On/off rule options that change nothing at a table (Digging's full_deck with 4 players): "
+        "a table that sets one is refused.",
+    )
     bots: dict[str, str]
     levels: dict[str, str] = Field(
         default_factory=dict, description="Bot specs for people choosing opponents: easy, medium and hard."

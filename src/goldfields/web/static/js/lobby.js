@@ -180,7 +180,8 @@ function renderForm() {
       h("option", { value: "white", selected: f.crates === "white" }, t("lobby.cratesWhite")),
       h("option", { value: "black", selected: f.crates === "black" }, t("lobby.cratesBlack")))));
   }
-  const optionKeys = Object.keys(info.options || {});
+  const idle = idleOptions(f);
+  const optionKeys = Object.keys(info.options || {}).filter((key) => !idle.has(key));
   if (optionKeys.length) {
     rows.push(
       h("fieldset.options", h("legend", t("lobby.options")),
@@ -294,6 +295,16 @@ function chosenCrateValues(f) {
   return chosen;
 }
 
+// The rule options that change nothing at the table chosen (Digging's full_deck with 4
+// players): the server refuses them there, so they are neither shown nor sent.
+function idleOptions(f) {
+  const info = state.games.find((g) => g.name === f.game) || {};
+  const partnership = f.game === "digging" ? f.players === 4 && f.partnership : null;
+  return new Set((info.idle_options || [])
+    .filter((i) => i.players === f.players && (i.partnership === null || i.partnership === partnership))
+    .map((i) => i.option));
+}
+
 async function submitForm(event) {
   event.preventDefault();
   const f = state.form;
@@ -306,7 +317,8 @@ async function submitForm(event) {
   if (f.tableName.trim()) body.name = f.tableName.trim();
   // Only the options that differ from the game's defaults (GET /api/games).
   const defaultsOf = (state.games.find((g) => g.name === f.game) || {}).options || {};
-  body.options = Object.fromEntries(Object.entries(f.options).filter(([k, v]) => v !== defaultsOf[k]));
+  const idle = idleOptions(f);
+  body.options = Object.fromEntries(Object.entries(f.options).filter(([k, v]) => v !== defaultsOf[k] && !idle.has(k)));
   if (f.game === "digging") {
     body.partnership = f.players === 4 && f.partnership;
     if (String(f.moveSeconds).trim()) body.move_seconds = Number(f.moveSeconds);

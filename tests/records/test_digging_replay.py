@@ -191,15 +191,18 @@ def test_a_dealer_beside_the_hands_must_be_the_first_hands(finished: DiggingStat
 def test_every_record_restores_to_the_game_it_was_taken_from(
     seed: int, table: tuple[int, bool], dealer: int, full_deck: bool, steps: int
 ) -> None:
-    """Before the first deal, between hands, mid-hand or over: restore(record) is the same game."""
+    """Before the first deal, between hands, mid-hand or over: resume(record) is the same game,
+    and counts the moves the record writes (its deals are none). ``full_deck`` at 4 players,
+    which a new table refuses, is still read from a record."""
     players, partnership = table
     state = DiggingState(players, partnership, DiggingOptions(full_deck=full_deck), dealer % players)
     random_walk(state, random.Random(seed), steps)  # deals count as steps, so 0 stops before the first
     record = json.loads(json.dumps(state.record()))
     assert replay(record)[1] == OK
-    restored, _ = DIGGING.restore(record)
+    restored, _, moves = DIGGING.resume(record)
     assert restored.to_json() == state.to_json()
     assert restored.record() == record
+    assert moves == sum(len(hand["moves"]) for hand in record["hands"])
 
 
 def _deal_cards(os_state: Any, rng: random.Random, cards: int) -> None:

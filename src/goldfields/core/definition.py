@@ -110,6 +110,16 @@ class TurnClock(NamedTuple):
     """The seat that may not see the running clock (Digger: the digger)."""
 
 
+class Restored(NamedTuple):
+    """A saved game brought back (:meth:`GameDefinition.resume`)."""
+
+    state: GameState
+    events: list[Event]
+    """The events of every step on the way."""
+    moves: int
+    """The moves as the record writes them: a chance step written apart (Digging's deal) is none."""
+
+
 class Stamper(Protocol):
     """A clock for a timed game: the time at which ``action`` is applied in ``state``."""
 
@@ -337,19 +347,26 @@ class GameDefinition(ABC, Generic[P]):
         """The position a record reaches, and the events of every step on the way
         (to continue a saved game). Raises :class:`RecordError` with the replay's
         message when the record is not a legal game of this kind."""
+        restored = self.resume(record)
+        return restored.state, restored.events
+
+    def resume(self, record: Mapping[str, Any]) -> Restored:
+        """As :meth:`restore`, also counting the record's moves, in one pass."""
         last: tuple[GameState, str | None, list[Event]] | None = None
         events: list[Event] = []
+        moves = 0
         for last in self.walk(record):
             events += last[2]
+            moves += last[1] is not None
         if last is not None:
-            return last[0], events
+            return Restored(last[0], events, moves)
         # A record with no steps (walk checked it): the game as it starts.
         if self.starter is not None:
             start: Callable[[Mapping[str, Any]], GameState] = load(self.starter)
-            return start(record), events
+            return Restored(start(record), events, 0)
         if self.walker is not None:
             raise RecordError("the record holds no step to restore", 2)
-        return self.new_state(self.params_from_json(_params_of(record))), events
+        return Restored(self.new_state(self.params_from_json(_params_of(record))), events, 0)
 
     def walk(self, record: Mapping[str, Any]) -> Iterator[tuple[GameState, str | None, list[Event]]]:
         """Step through a record: after each step, ``(state, move, events)``, where

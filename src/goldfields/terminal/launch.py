@@ -206,7 +206,7 @@ def resume_session(
         raise SetupError(f"{path} is not a record of a game the terminal plays ({', '.join(FRONTS)})")
     definition = registry.get(name)
     try:
-        state, history = definition.restore(record)
+        state, history, moves = definition.resume(record)
     except RecordError as err:
         raise SetupError(f"{path} cannot be continued: {err} (goldfields replay {path} says more)") from None
     if state.is_terminal():
@@ -217,8 +217,6 @@ def resume_session(
         raise SetupError(str(err)) from None
     front: GameFront = DiggerFront(clock) if name == DIGGER.name else DiggingFront()
     front.resume(state)
-    # The moves as the record writes them (a deal is no move): what the player saved, counted their way.
-    moves = sum(1 for _, move, _ in definition.walk(record) if move is not None) if history else 0
     return _session(front, state, seating, seed, display, screen, keyboard, save_name=str(path), history=history,
                     takebacks=takebacks, resumed_from=str(path), resumed_moves=moves)
 

@@ -86,9 +86,8 @@ def test_the_chart_file_is_replaced_whole(tmp_path, monkeypatch) -> None:  # typ
     assert [p.name for p in tmp_path.iterdir()] == ["chart.png"]
 
 
-def test_elo_ranks_two_losers_by_their_points() -> None:
-    """Three entrants at a three-seat table: a always wins, b always comes second on points, c last.
-    Counting the two losers as drawn would give b and c the same rating."""
+def _three_way_digger():  # type: ignore[no-untyped-def]
+    """Four deals at a three-seat table: a always wins, b always comes second on points, c last."""
     from goldfields.arena.report import summarise
     from goldfields.arena.worker import GameResult
 
@@ -103,6 +102,17 @@ def test_elo_ranks_two_losers_by_their_points() -> None:
             returns = tuple(1.0 if e == 0 else 0.0 for e in entrants)
             results.append(GameResult(len(results), deal, rotation, tuple(lineup[e] for e in entrants), entrants,
                                       scores, returns, (entrants.index(0),), (scores,), 30, {}, 1.0))  # fmt: skip
-    elo = {e.bot: e.elo for e in summarise(spec, lineup, results, 0)}
+    return summarise(spec, lineup, results, 0)
+
+
+def test_elo_ranks_two_losers_by_their_points() -> None:
+    """Counting the two losers as drawn would give b and c the same rating."""
+    elo = {e.bot: e.elo for e in _three_way_digger()}
     assert elo["a"] is not None and elo["b"] is not None and elo["c"] is not None
     assert elo["a"] > elo["b"] > elo["c"] + 100
+
+
+def test_a_one_hand_game_has_as_many_points_a_hand_as_a_game() -> None:
+    """summary.csv keeps the same columns for every game (docs/bots.md)."""
+    summary = _three_way_digger()
+    assert [(e.points_per_hand, e.points_per_game) for e in summary] == [(30.0, 30.0), (20.0, 20.0), (10.0, 10.0)]

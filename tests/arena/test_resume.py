@@ -228,6 +228,32 @@ def test_cli_without_out_takes_the_next_free_folder_so_a_second_study_keeps_the_
     assert json.loads((tmp_path / "arena-results-2" / "arena.json").read_text())["seed"] == 3
 
 
+def test_cli_without_out_that_loses_its_folder_to_another_run_takes_the_next_free_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two runs started together may both find arena-results free; the one that finds it
+    locked by the other goes on in the next free folder instead of failing."""
+    import fcntl
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "arena-results").mkdir()
+    held = (tmp_path / "arena-results" / "arena.lock").open("a")  # the other run, playing
+    fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    real = arena_cli.free_folder
+    seen = iter([Path("arena-results")])  # as it looked before the other run took it
+    monkeypatch.setattr(arena_cli, "free_folder", lambda path: next(seen, None) or real(path))
+    try:
+        run = CliRunner(env={"COLUMNS": "200"}).invoke(
+            _app(), ["arena", *LINEUP, "--players", "2", "--games", "2", "--jobs", "1", "--quiet"])
+    finally:
+        held.close()
+    assert run.exit_code == 0, run.output
+    assert "another run took arena-results meanwhile, so this one is saved in arena-results-2" in " ".join(
+        run.output.split())
+    assert len(_lines(tmp_path / "arena-results-2" / "results.jsonl")) == 2
+    assert sorted(p.name for p in (tmp_path / "arena-results").iterdir()) == ["arena.lock"]
+
+
 def test_a_run_carried_to_another_folder_by_its_manifest_and_journal_resumes_there(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, full_run: Path
 ) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -253,15 +254,28 @@ def arena(
         asked = f"{plural(t.games, 'game')} {'asked' if games else '(the default)'}"
         console.print(f"[yellow]note:[/] {asked}; a deal is {plural(t.per_deal, t.seating_word)}, so "
                       f"{t.total} games are played")
-    try:
-        result = run_tournament(t, console, progress=not quiet, resume=resume is not None, replace=force)
-    except (ResumeError, ClusterError) as err:
-        print_error(err)
-        raise typer.Exit(2) from None
-    except Interrupted as stop:
-        console.print(f"stopped after {stop.done} of {stop.total} games; every finished game is saved in {t.out}/. "
-                      f"Continue with: goldfields arena --resume {t.out}")
-        raise typer.Exit(128 + stop.signum) from None
+    chosen = out is None and resume is None and not force  # the folder is the arena's to pick
+    while True:
+        try:
+            result = run_tournament(t, console, progress=not quiet, resume=resume is not None, replace=force)
+            break
+        except ResumeError as err:
+            taken = t.out
+            if chosen and (later := free_folder(DEFAULT_OUT)) != taken:
+                # Another run given no --out picked the same free folder a moment before this one
+                # and has taken it since: this run takes the next free one instead of failing.
+                t = replace(t, out=later)
+                console.print(f"[yellow]note:[/] another run took {taken} meanwhile, so this one is saved in {later}")
+                continue
+            print_error(err)
+            raise typer.Exit(2) from None
+        except ClusterError as err:
+            print_error(err)
+            raise typer.Exit(2) from None
+        except Interrupted as stop:
+            console.print(f"stopped after {stop.done} of {stop.total} games; every finished game is saved in "
+                          f"{t.out}/. Continue with: goldfields arena --resume {t.out}")
+            raise typer.Exit(128 + stop.signum) from None
     if result.resumed:
         now = len(result.results) - result.resumed
         console.print(f"resumed: {plural(result.resumed, 'game')} {'was' if result.resumed == 1 else 'were'} "

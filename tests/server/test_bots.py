@@ -7,6 +7,7 @@ worker (overrun, crash), the table goes on and the server keeps answering.
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 import time
 from collections.abc import Iterator
@@ -16,6 +17,9 @@ from typing import Any
 import httpx
 import pytest
 from live import HUMAN, LiveServer, receive, send
+
+from goldfields.server.store import Store
+from goldfields.server.tables import Settings, TableManager
 
 
 @pytest.mark.parametrize(
@@ -179,3 +183,51 @@ def test_a_forced_reply_and_a_search_just_past_its_budget_are_sent_at_the_same_m
 
     assert reply_after(0.0, 0.5) == reply_after(0.503, 0.5) == reply_after(0.54, 0.5) == 0.75
     assert reply_after(0.8, 0.5) == 1.0  # a search slowed by a loaded machine: later, never sooner
+
+
+def test_a_player_reconnecting_during_a_bots_turn_starts_no_second_search(tmp_path: Path) -> None:
+    """Every hello used to start another search for the same position: a client saying hello
+    over and over could fill the bot workers with copies (an audit's probe made 21 of one)."""
+
+    class Client:
+        def __init__(self, seat: int) -> None:
+            self.seat = seat
+
+        def send(self, message: dict[str, Any]) -> None:
+            pass
+
+        def close_soon(self, code: int) -> None:
+            pass
+
+    async def run() -> None:
+        manager = TableManager(Store(f"sqlite:///{tmp_path / 'bots.db'}"), Settings(bot_delay=0.0))
+        asked: list[int] = []
+        go_on = asyncio.Event()
+        real = manager.bots.decide
+
+        async def decide(spec: str, game: str, view: Any, rng: Any, seconds: float) -> int:
+            asked.append(table.seq)
+            await go_on.wait()
+            return await real(spec, game, view, rng, seconds)
+
+        manager.bots.decide = decide  # type: ignore[method-assign]
+        seats = [{"kind": "bot", "bot": "random"}, {"kind": "human"}]  # the bot in seat 0 moves first
+        table, _ = await manager.create({"game": "digging", "players": 2, "seats": seats})
+        await manager.claim(table, 1, "ann")
+        await asyncio.wait_for(_until(lambda: asked), 60)
+        first = asked[0]
+        for _ in range(5):
+            await manager.connect(table, Client(1))
+        await asyncio.sleep(0)
+        go_on.set()
+        await asyncio.wait_for(_until(lambda: table.seq > first), 60)
+        assert asked.count(first) == 1
+        await manager.shutdown()
+        manager.store.close()
+
+    asyncio.run(run())
+
+
+async def _until(done: Any) -> None:
+    while not done():
+        await asyncio.sleep(0.01)

@@ -143,6 +143,7 @@ class LiveTable:
     deadlines: dict[str, tuple[float, float]] = field(default_factory=dict)  # timer -> (monotonic deadline, seconds)
     turn_started: float | None = None  # monotonic time of a real-time turn's first step
     move_for: tuple[int, int] | None = None  # (seat, seq) of the decision the move clock runs for
+    bot_for: tuple[int, int] | None = None  # (seat, seq) of the decision a bot is making now
     unsent: list[Event] = field(default_factory=list)  # events committed, not yet broadcast
     tasks: set[asyncio.Task[None]] = field(default_factory=set)
     updated_at: float = 0.0  # wall time of the last change of seats or status
@@ -547,7 +548,11 @@ class TableManager:
             left = started + table.game.time_limit(table.state) - self.clock()
             self._timer(table, "hourglass", max(0.0, left), lambda: self._spawn(table, self._sand_out(table, started)))
         if table.controlled_by_bot(seat):
-            self._spawn(table, self._bot_move(table, seat, seq))
+            if table.bot_for != (seat, seq):
+                # One bot per decision: every hello or presence change comes through here, and
+                # each would otherwise start a search of its own for the same position.
+                table.bot_for = (seat, seq)
+                self._spawn(table, self._bot_move(table, seat, seq))
         elif (limit := table.config.get("move_seconds")) and table.seats[seat].present:
             due, given = running if running is not None else (self.clock() + limit, limit)
             self._timer(table, "move", max(0.0, due - self.clock()),
@@ -560,6 +565,13 @@ class TableManager:
             )
 
     async def _bot_move(self, table: LiveTable, seat: int, seq: int) -> None:
+        try:
+            await self._bot_decides(table, seat, seq)
+        finally:
+            if table.bot_for == (seat, seq):
+                table.bot_for = None  # a bot may be asked again for this decision (a stand-in called back, then away)
+
+    async def _bot_decides(self, table: LiveTable, seat: int, seq: int) -> None:
         await asyncio.sleep(self.settings.bot_delay)
         async with table.lock:
             if table.seq != seq or not table.controlled_by_bot(seat) or table.state.current_player != seat:

@@ -128,6 +128,10 @@ def serve_command(
     max_record: Annotated[
         int, typer.Option(min=1024, rich_help_panel=LIMITS, help="Bytes of a game record sent to the replay viewer.")
     ] = _default("max_record"),
+    max_replay_steps: Annotated[
+        int, typer.Option(min=100, rich_help_panel=LIMITS,
+                          help="Steps of a game the replay viewer shows (a longer one: 413).")
+    ] = _default("max_replay_steps"),
     ws_max_message: Annotated[
         int, typer.Option(min=256, rich_help_panel=LIMITS, help="Bytes of one WebSocket message.")
     ] = _default("ws_max_message"),
@@ -213,6 +217,7 @@ def serve_command(
             max_bot_tables=max_bot_tables,
             max_body=max_body,
             max_record=max_record,
+            max_replay_steps=max_replay_steps,
             ws_max_message=ws_max_message,
             ws_max_depth=ws_max_depth,
             hello_timeout=hello_timeout,

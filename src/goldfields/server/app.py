@@ -409,7 +409,11 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
         which = _replay_seat(seat)
         if isinstance(which, int) and which >= int(record.get("players", 0)):
             raise TableError("no_such_seat", f"this game has no seat {which}", 404)
-        data = await computed(("frames", table_id, which), lambda: replays.frames(definition, record, which, names))
+        try:
+            data = await computed(("frames", table_id, which),
+                                  lambda: replays.frames(definition, record, which, names, live.max_replay_steps))
+        except replays.TooLong as err:
+            raise TableError("too_long", str(err), 413) from None
         return {"table": table_id, "seat": which, **data}
 
     @app.get("/api/tables/{table_id}/summary", response_model=GameSummary)
@@ -476,9 +480,11 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
             raise TableError("bad_record", unknown, 422) from None
         which = _replay_seat(str(body.seat) if body.seat is not None else "public")
         try:
-            data = await asyncio.to_thread(replays.frames, definition, record, which, {})
+            data = await asyncio.to_thread(replays.frames, definition, record, which, {}, live.max_replay_steps)
         except replays.NoSuchSeat as err:
             raise TableError("no_such_seat", str(err), 422) from None
+        except replays.TooLong as err:
+            raise TableError("too_long", str(err), 413) from None
         except (RecordError, ValueError) as err:
             raise TableError("bad_record", f"this record cannot be replayed: {err}", 422) from None
         return {"table": None, "seat": which, **data}

@@ -36,17 +36,26 @@ class NoSuchSeat(ValueError):
     """A replay asked through the eyes of a seat the game does not have."""
 
 
+class TooLong(ValueError):
+    """A record with more steps than a replay is built for."""
+
+
 def frames(
-    definition: GameDefinition[Any], record: Mapping[str, Any], seat: int | str | None, names: Mapping[int, str]
+    definition: GameDefinition[Any], record: Mapping[str, Any], seat: int | str | None, names: Mapping[int, str],
+    max_steps: int | None = None,
 ) -> dict[str, Any]:
     """Every position of a finished game through ``seat``'s eyes (an int, ``None`` for a
     spectator, or :data:`ALL`), with the summary. Raises ``RecordError`` for a record
-    that is not a legal game."""
+    that is not a legal game, and :class:`TooLong` past ``max_steps`` steps: each frame
+    is a whole view, so a record of hands that score nothing could ask for gigabytes."""
     name = _names(names)
     out: list[dict[str, Any]] = []
     state: GameState | None = None
     progress: list[dict[str, Any]] = []
     for state, move, events in definition.walk(record):
+        if max_steps is not None and len(out) >= max_steps:
+            raise TooLong(f"this game has more than {max_steps} steps, more than a replay is built for "
+                          "(the longest games played run to about 2,000)")
         if not out and isinstance(seat, int) and not 0 <= seat < state.num_players:
             raise NoSuchSeat(f"this game has no seat {seat}; its seats are 0 to {state.num_players - 1}")
         views = [e.view(seat if isinstance(seat, int) else None) for e in events]

@@ -66,6 +66,11 @@ class Settings:
     """Bytes of an HTTP request body; more is refused with 413 before it is read."""
     max_record: int = 1_000_000
     """Bytes of a game record sent to be replayed (``POST /api/replay``)."""
+    max_replay_steps: int = 6000
+    """Steps of a game that a replay shows frame by frame (``POST /api/replay`` and a finished
+    table's ``/replay``); a longer game is refused with 413. Each frame is a whole view (about
+    8 kB), and hands that score nothing let a record go on for ever; the longest games the
+    bots play run to about 2,000 steps."""
     ws_max_message: int = 8192
     """Bytes of one WebSocket message."""
     ws_max_depth: int = 8

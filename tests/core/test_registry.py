@@ -82,7 +82,7 @@ def test_a_stored_table_keeps_an_idle_rule_option_that_a_new_table_refuses() -> 
     record["options"] = {"full_deck": True}
     params = game.params_from_json({"players": 4, "partnership": True, "options": {"full_deck": True}})
     assert params.options.full_deck and game.idle_options(params) == {
-        "full_deck": "all 60 cards are in play there already (Modes)"}
+        "full_deck": "all 60 cards are in play there already (docs/digging.md, Rule options)"}
     assert game.replay(record)[1] == 0
     assert game.idle_options(game.params(players=2, options={"full_deck": True})) == {}
     assert game.idle_options(game.params(options={"target_exceeded": True})) == {}

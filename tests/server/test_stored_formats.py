@@ -74,8 +74,8 @@ def test_a_digging_table_stored_with_an_idle_rule_option_plays_on_though_a_new_o
     game = table_game("digging")
     with pytest.raises(ConfigError, match=r"target_exceeded changes nothing at a digging 2p individual table"):
         game.check_config({"players": 2, "options": {"target_exceeded": True}})
-    assert {"players": 2, "partnership": False, "option": "target_exceeded",
-            "why": "it is a rule of the partnership game only (D9)"} in game.idle_options()
+    why = "it is a rule of the partnership game only (D9; docs/digging.md, Rule options)"
+    assert {"players": 2, "partnership": False, "option": "target_exceeded", "why": why} in game.idle_options()
     assert not [i for i in game.idle_options() if i["players"] == 2 and i["option"] == "full_deck"]
     config = {"players": 2, "partnership": False, "options": {"target_exceeded": True}, "move_seconds": None}
     state = game.new_state(config)

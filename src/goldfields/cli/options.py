@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import tempfile
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
@@ -48,6 +49,12 @@ def output_problem(path: Path, reading: Path | None = None, force: bool = True) 
         return f"{path} is the file being read; name another file"
     if not force and path.exists():
         return f"{path} already exists; name another file, or add --force to replace it"
+    try:
+        # The file is written beside itself and renamed into place: the folder must take a new file.
+        with tempfile.NamedTemporaryFile(dir=path.parent, prefix=f".{path.name}.", suffix=".probe"):
+            pass
+    except OSError as err:
+        return f"cannot write in {path.parent}: {err.strerror or err}"
     return None
 
 
@@ -147,7 +154,8 @@ def parse_rules(given: list[str] | None) -> dict[str, Any]:
 RuleOption = Annotated[
     list[str] | None,
     typer.Option("--rule", "-r", metavar="NAME=VALUE", show_default=False,
-                 help="A rule option or game parameter, repeatable: full_deck=true, target_exceeded=true (Digging); "
+                 help="A rule option or game parameter, repeatable: target_exceeded=true, "
+                      "full_deck=true with 2 or 3 players (Digging); "
                       "time_limit=20, knock_probability=0.3, crates=black (Digger). docs/digging.md and "
                       "docs/digger.md list them."),
 ]

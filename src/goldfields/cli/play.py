@@ -68,7 +68,7 @@ Examples:
 
   goldfields play digging --seat 0 --seat 2 --bots random
 
-  goldfields play digging --rule full_deck=true
+  goldfields play digging --players 2 --rule full_deck=true
 """
 
 DIGGER_HELP = f"""Play Digger (Roberto Fraga), the real-time dice game, in the terminal.

@@ -85,9 +85,9 @@ class Digging(GameDefinition[DiggingParams]):
     def idle_options(self, params: DiggingParams) -> dict[str, str]:
         idle = {}
         if params.options.full_deck and (params.partnership or not REMOVED_SINGLES[params.players]):
-            idle["full_deck"] = "all 60 cards are in play there already (Modes)"
+            idle["full_deck"] = "all 60 cards are in play there already (docs/digging.md, Rule options)"
         if params.options.target_exceeded and not params.partnership:
-            idle["target_exceeded"] = "it is a rule of the partnership game only (D9)"
+            idle["target_exceeded"] = "it is a rule of the partnership game only (D9; docs/digging.md, Rule options)"
         return idle
 
     def label(self, params: DiggingParams) -> str:

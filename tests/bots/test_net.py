@@ -858,6 +858,10 @@ def test_the_train_command_refuses_bad_tables_and_records_how_it_ran(tmp_path: P
         bad = CliRunner().invoke(app, ["train", "--init", str(tmp_path / init), "--out", str(tmp_path / "x")])
         assert bad.exit_code == 2 and said in " ".join(bad.output.split()), bad.output
         assert not (tmp_path / "x" / "train.json").exists()
+    for where in ("/proc/run", str(tmp_path / "junk.npz" / "run")):  # no folder can be made there
+        bad = CliRunner().invoke(app, ["train", "--games", "1", "--warmup", "1", "--out", where])
+        assert bad.exit_code == 2 and "cannot write the run's files" in bad.output, bad.output
+        assert bad.exception is None or isinstance(bad.exception, SystemExit)
     out = tmp_path / "run"
     args = ["train", "--rounds", "1", "--games", "1", "--search", "8", "--hidden", " 8", "--eval-games", "2",
             "--tables", "2p, 2p", "--jobs", "1", "--seed", "5", "--out", str(out)]  # fmt: skip

@@ -142,6 +142,12 @@ def test_an_output_that_cannot_be_written_is_refused_before_the_work(tmp_path: P
     assert record.read_text() == before
     into_folder = run("analyze", str(record), "--json", str(tmp_path))
     assert into_folder.returncode == 2 and "is a folder" in into_folder.stderr
+    # A folder that takes no new file (/proc, even for root): refused before the game, not after it.
+    for command in (["demo", "-b", "random", "--save", "/proc/game.json"],
+                    ["analyze", str(record), "--json", "/proc/analysis.json"]):
+        locked = run(*command, env={"COLUMNS": "400"})
+        assert locked.returncode == 2 and "cannot write in /proc" in locked.stderr and "Traceback" not in locked.stderr
+        assert "Game over" not in locked.stdout
 
 
 def test_individual_is_refused_for_a_game_without_partnerships() -> None:

@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import asyncio
 import stat
+import subprocess
+import sys
 from pathlib import Path
 
+import pytest
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
@@ -81,3 +84,18 @@ def test_the_sqlite_file_is_readable_by_its_owner_only(tmp_path: Path) -> None:
     loose.chmod(0o644)
     Store(f"sqlite:///{loose}").close()
     assert stat.S_IMODE(loose.stat().st_mode) == 0o600
+
+
+def test_a_file_that_is_not_a_database_is_refused_and_left_as_it_was(tmp_path: Path) -> None:
+    """`--database sqlite:///game.json` by mistake: refused in one line before the server
+    starts, and the file keeps its contents and its permissions (it was made 0600 before)."""
+    record = tmp_path / "game.json"
+    record.write_text('{"game": "digging"}')
+    record.chmod(0o644)
+    with pytest.raises(ValueError, match="is not an SQLite database"):
+        Store(f"sqlite:///{record}")
+    served = subprocess.run([sys.executable, "-m", "goldfields.cli.app", "serve", "--port", "0", "--database",
+                             f"sqlite:///{record}"], capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert served.returncode != 0 and "is not an SQLite database" in served.stderr
+    assert "Traceback" not in served.stderr + served.stdout and "serving at" not in served.stdout
+    assert record.read_text() == '{"game": "digging"}' and stat.S_IMODE(record.stat().st_mode) == 0o644

@@ -195,6 +195,11 @@ def train(
                 progress.stop()
                 print_error(err)
                 raise typer.Exit(2) from None
+            except OSError as err:  # --out a file, or in a folder that takes no new files
+                progress.stop()
+                where = f" {err.filename}" if err.filename else ""
+                print_error(f"cannot write the run's files{where}: {err.strerror or err}")
+                raise typer.Exit(2) from None
             except (KeyboardInterrupt, Interrupted) as stop:
                 # Interrupted: the signal came while a round's measuring games were played.
                 signum = stop.signum if isinstance(stop, Interrupted) else caught.signum

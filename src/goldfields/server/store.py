@@ -62,6 +62,11 @@ def private_sqlite_file(url: str) -> None:
         return
     path = Path(parsed.database)
     if path.exists():
+        if path.is_file() and path.stat().st_size:
+            with path.open("rb") as f:
+                if f.read(16) != b"SQLite format 3\x00":
+                    # Someone's other file, named by mistake: neither opened nor touched.
+                    raise ValueError(f"{path} is not an SQLite database; name a new file or a goldfields database")
         if path.stat().st_mode & 0o077:
             path.chmod(0o600)
         return

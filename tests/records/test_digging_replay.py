@@ -94,8 +94,12 @@ def test_a_move_after_the_hand_is_over_is_illegal(finished: DiggingState) -> Non
         (lambda r: r["hands"][0]["deck"].__setitem__(0, "ZZ"), 0),
         (lambda r: r["hands"][0].update(moves="draw"), 0),
         (lambda r: r["hands"].append(copy.deepcopy(r["hands"][0])), -1),
+        # A misspelt field would otherwise replay as a game under the standard rules.
+        (lambda r: r.update(option={"target_exceeded": True}), None),
+        (lambda r: r["hands"][0].update(mvoes=[]), 0),
     ],
-    ids=["game", "players", "partnership", "option", "hands", "dealer", "short-deck", "bad-card", "moves", "after-end"],
+    ids=["game", "players", "partnership", "option", "hands", "dealer", "short-deck", "bad-card", "moves", "after-end",
+         "unknown-field", "unknown-hand-field"],
 )
 def test_malformed_records_exit_2(finished: DiggingState, mutate, hand) -> None:
     record = copy.deepcopy(finished.record())

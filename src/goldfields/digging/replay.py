@@ -14,6 +14,9 @@ from .cards import CODES
 from .options import DiggingOptions
 from .state import DiggingState
 
+RECORD_KEYS = ("game", "players", "partnership", "dealer", "options", "hands")
+HAND_KEYS = ("dealer", "deck", "moves")
+
 OK, ILLEGAL, MALFORMED = 0, 1, 2
 
 
@@ -70,6 +73,10 @@ def _new_state(record: Any) -> DiggingState:
         raise _Malformed("a record is a JSON object")
     if record.get("game") != "digging":
         raise _Malformed(f"not a Digging record: game is {record.get('game')!r}")
+    unknown = sorted(str(k) for k in set(record) - set(RECORD_KEYS))
+    if unknown:
+        # A misspelt field ("option") would otherwise be a game under the standard rules.
+        raise _Malformed(f"unknown field(s) {', '.join(unknown)}; a Digging record has {', '.join(RECORD_KEYS)}")
     players = record.get("players")
     if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= 4:
         raise _Malformed(f"players must be 2, 3 or 4, not {players!r}")
@@ -109,6 +116,9 @@ def _is_seat(value: Any, players: int) -> bool:
 def _check_hand_shape(hand: Any, i: int) -> None:
     if not isinstance(hand, Mapping):
         raise _Malformed("each hand is an object with dealer, deck and moves", i)
+    unknown = sorted(str(k) for k in set(hand) - set(HAND_KEYS))
+    if unknown:
+        raise _Malformed(f"unknown field(s) {', '.join(unknown)}; a hand has {', '.join(HAND_KEYS)}", i)
     if not isinstance(hand.get("dealer"), int) or isinstance(hand.get("dealer"), bool):
         raise _Malformed("dealer must be a seat number", i)
     deck = hand.get("deck")

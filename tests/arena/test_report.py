@@ -116,3 +116,14 @@ def test_a_one_hand_game_has_as_many_points_a_hand_as_a_game() -> None:
     """summary.csv keeps the same columns for every game (docs/bots.md)."""
     summary = _three_way_digger()
     assert [(e.points_per_hand, e.points_per_game) for e in summary] == [(30.0, 30.0), (20.0, 20.0), (10.0, 10.0)]
+
+
+def test_the_median_game_length_of_an_even_number_of_games_is_the_mean_of_the_middle_two() -> None:
+    from goldfields.arena.tournament import sides_line
+    from goldfields.arena.worker import GameResult
+
+    spec = GameSpec.make("digger", 2)
+    results = [GameResult(i, i, 0, ("a", "b"), (0, 1), (10, 5), (1.0, 0.0), (0,), ((10, 5),), length, {}, 1.0)
+               for i, length in enumerate((207, 296))]  # fmt: skip
+    line = sides_line(spec, results)
+    assert line is not None and "decisions a game: median 251.5, 207 to 296" in line

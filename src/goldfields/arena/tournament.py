@@ -7,6 +7,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from statistics import median
 from typing import Any
 
 from rich import box
@@ -288,10 +289,10 @@ def sides_line(spec: GameSpec, results: Sequence[GameResult]) -> str | None:
     parts = [f"{row['side']} {100 * row['win_rate']:.1f}% ({100 * row['ci95_low']:.0f}–{100 * row['ci95_high']:.0f})"
              for row in side_rows(spec, results)]  # fmt: skip
     decisions = sorted(r.decisions for r in games)
-    length = f"decisions a game: median {decisions[n // 2]}, {decisions[0]} to {decisions[-1]}"
+    length = f"decisions a game: median {median(decisions):g}, {decisions[0]} to {decisions[-1]}"
     hands = sorted(len(r.hand_points) for r in games)
     if hands[-1] > 1:  # a game of one long hand (Digger's) has nothing to say here
-        length += f"; hands: median {hands[n // 2]}, {hands[0]} to {hands[-1]}"
+        length += f"; hands: median {median(hands):g}, {hands[0]} to {hands[-1]}"
     repeats = "" if n == len(results) else (
         f" (over {plural(n, 'distinct game')}: {len(results) - n} replayed another move for move, as games of "
         "the same deterministic bots on the same deal do)")

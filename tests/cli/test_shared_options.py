@@ -80,6 +80,20 @@ def test_resume_refuses_other_rules_the_saved_game_keeps_its_own(tmp_path: Path)
     assert f"--rule: the game in {record} keeps the rules it was started with" in said(out)
 
 
+def test_a_table_option_before_the_game_is_told_to_go_after_it_and_a_saved_game_keeps_its_table(
+    tmp_path: Path,
+) -> None:
+    # -n works after the game in play, demo and arena alike (README); before it, it is not "no such option".
+    for given in (["-n", "3", "digger"], ["--individual", "digging"], ["--crates", "black", "digger"]):
+        out = invoke("play", *given)
+        assert out.exit_code == 2 and f"options go after the game: goldfields play {given[-1]} ..." in said(out)
+    record = tmp_path / "game.json"
+    record.write_text("{}")
+    out = invoke("play", "--resume", str(record), "-n", "2", "--time-limit", "20")
+    assert out.exit_code == 2
+    assert f"--players, --time-limit: the game in {record} keeps the table it was started at" in said(out)
+
+
 @pytest.mark.parametrize("command", [["play", "digging"], ["play", "digger"], ["demo"]], ids=" ".join)
 def test_help_offers_the_rule_option(command: list[str]) -> None:
     out = invoke(*command, "--help")

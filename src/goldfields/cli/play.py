@@ -220,6 +220,11 @@ def play_group(
                                                      "to save on quitting, writes one).")] = None,
     # Not offered (a saved game keeps its rules), only taken to say so rather than "no such option".
     rule: Annotated[list[str] | None, typer.Option("--rule", "-r", hidden=True)] = None,
+    # The same for the table's options, which the game's own command takes.
+    players: Annotated[int | None, typer.Option("--players", "-n", hidden=True)] = None,
+    individual: Annotated[bool, typer.Option("--individual", hidden=True)] = False,
+    crates: Annotated[str | None, typer.Option("--crates", hidden=True)] = None,
+    time_limit: Annotated[float | None, typer.Option("--time-limit", hidden=True)] = None,
     bots: BotsOption = None,
     seat: SeatOption = None,
     humans: HumansOption = None,
@@ -229,7 +234,11 @@ def play_group(
     width: WidthOption = None,
     delay: DelayOption = 0.0,
 ) -> None:
-    options = any(v is not None for v in (bots, seat, humans, seed, width, rule)) or no_color or delay or takebacks
+    table = [name for name, given in (("--players", players is not None), ("--individual", individual),
+                                      ("--crates", crates is not None), ("--time-limit", time_limit is not None))
+             if given]  # fmt: skip
+    options = (any(v is not None for v in (bots, seat, humans, seed, width, rule)) or no_color or delay or takebacks
+               or bool(table))
     if ctx.invoked_subcommand is not None:
         if resume is not None:
             raise typer.BadParameter(f"--resume takes the game from the file; drop '{ctx.invoked_subcommand}'",
@@ -243,6 +252,10 @@ def play_group(
                      "or goldfields play --resume FILE")
         # Nothing at all: the help, and the status of a usage error, as bare 'goldfields' gives.
         typer.echo(ctx.get_help())
+        raise typer.Exit(2)
+    if table:
+        print_error(f"{', '.join(table)}: the game in {resume} keeps the table it was started at (the record "
+                    f"holds it); drop {'it' if len(table) == 1 else 'them'}")
         raise typer.Exit(2)
     if rule:
         # The record holds the rules its moves were played under; others would not replay them.

@@ -103,6 +103,9 @@ def test_help_shows_brackets_as_written() -> None:
     arena = run("arena", "--help", env=wide).stdout
     for shown in ("[default: 0]", "arena-results-N not in use]", "[default: records]"):
         assert shown in arena
+    # A demo without --seed is the same game each time: its help says so.
+    assert "Without it, 2026: a demo is the same game each time" in " ".join(
+        run("demo", "--help", env=wide).stdout.replace("│", " ").split())
 
 
 def test_errors_go_to_standard_error_and_name_what_was_wrong(tmp_path: Path) -> None:

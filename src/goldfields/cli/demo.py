@@ -26,7 +26,6 @@ from .options import (
     IndividualOption,
     PlayersOption,
     RuleOption,
-    SeedOption,
     free_path,
     individual_problem,
     output_problem,
@@ -65,7 +64,10 @@ def demo_command(
     individual: IndividualOption = False,
     rule: RuleOption = None,
     bots: BotsOption = None,
-    seed: SeedOption = None,
+    seed: Annotated[int | None, typer.Option(
+        "--seed", "-s", metavar="N", show_default=False,
+        help=f"Seed for the deals, the dice and the bots: the same seed plays the same game. Without it, "
+             f"{DEFAULT_SEED}: a demo is the same game each time; give another seed for another game.")] = None,
     delay: DelayOption = 0.0,
     save_to: Annotated[Path | None, typer.Option("--save", metavar="FILE", show_default=False,
                                                  help="Write the game record (JSON) to FILE. An existing FILE "

@@ -270,3 +270,12 @@ def test_pages_answer_head_as_they_answer_get(server: LiveServer) -> None:
         assert head.status_code == 200 and head.content == b"", path
         assert head.headers["content-type"].startswith("text/html")
     assert httpx.head(f"{server.base}/nope.html", timeout=10).status_code == 404
+
+
+def test_settings_that_contradict_each_other_are_named_as_the_command_line_spells_them() -> None:
+    from goldfields.server.settings import Settings
+
+    with pytest.raises(ValueError, match=r"--bot-deadline \(5.0 s\) must be longer than --bot-seconds \(10.0 s\)"):
+        Settings(bot_deadline=5.0, bot_seconds=10.0)
+    with pytest.raises(ValueError, match=r"--analysis-seconds \(0.0 s\) must be more than 0"):
+        Settings(analysis_seconds=0.0)

@@ -105,14 +105,14 @@ class Settings:
         if self.redis is not None and not self.redis.startswith(("redis://", "rediss://", "unix://")):
             raise ValueError(f"--redis takes a Redis URL (redis://host:6379/0), not {self.redis!r}")
         if self.bot_workers < 1:
-            raise ValueError(f"bot_workers must be at least 1, not {self.bot_workers}")
+            raise ValueError(f"--bot-workers must be at least 1, not {self.bot_workers}")
         if not self.bot_deadline > self.bot_seconds:
             raise ValueError(
-                f"bot_deadline ({self.bot_deadline} s) must be longer than bot_seconds ({self.bot_seconds} s)"
+                f"--bot-deadline ({self.bot_deadline} s) must be longer than --bot-seconds ({self.bot_seconds} s)"
             )
         if not 0 < self.analysis_seconds < self.bot_deadline:
             # Past the deadline every judged decision would kill its worker, and the analysis never end.
             raise ValueError(
-                f"analysis_seconds ({self.analysis_seconds} s) must be more than 0 and less than "
-                f"bot_deadline ({self.bot_deadline} s)"
+                f"--analysis-seconds ({self.analysis_seconds} s) must be more than 0 and less than "
+                f"--bot-deadline ({self.bot_deadline} s)"
             )

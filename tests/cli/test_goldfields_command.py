@@ -116,7 +116,16 @@ def test_errors_go_to_standard_error_and_name_what_was_wrong(tmp_path: Path) -> 
     assert "'chess' is neither a game (digging, digger) nor a bot of digging" in " ".join(out.stderr.split())
     missing = run("analyze", str(tmp_path / "nowhere.json"))
     assert missing.returncode == 2 and not missing.stdout.strip()
-    assert "cannot read" in missing.stderr
+    assert f"cannot read {tmp_path / 'nowhere.json'}: No such file or directory" in " ".join(missing.stderr.split())
+    assert "Errno" not in missing.stderr
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"game": "digging", "pla')
+    out = run("analyze", str(broken))
+    assert out.returncode == 2 and "is not a game record (JSON)" in " ".join(out.stderr.split())
+    empty = tmp_path / "empty.json"
+    empty.write_text('{"game": "digging", "players": 4, "hands": []}')
+    out = run("analyze", str(empty), "--seat", "7")
+    assert out.returncode == 2 and "--seat: the game in" in out.stderr and "has seats 0 to 3, not 7" in out.stderr
 
 
 def test_analyze_says_which_games_it_analyses(tmp_path: Path) -> None:

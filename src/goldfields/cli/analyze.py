@@ -51,8 +51,11 @@ def analyze(
     console = Console()
     try:
         data = json.loads(record.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
-        print_error(f"cannot read {record}: {err}")
+    except OSError as err:
+        print_error(f"cannot read {record}: {err.strerror or err}")
+        raise typer.Exit(2) from None
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        print_error(f"{record} is not a game record (JSON); see docs/records.md")
         raise typer.Exit(2) from None
     game = data.get("game") if isinstance(data, dict) else None
     judges = [d.title for d in registry.games() if d.analyst is not None]
@@ -63,6 +66,11 @@ def analyze(
             print_error(f"{record} is not a game record goldfields knows; {only}")
         else:
             print_error(f"{record} is a {definition.title} record, not a {' or '.join(judges)} record: {only}")
+        raise typer.Exit(2)
+    players = data.get("players")
+    if isinstance(players, int) and not isinstance(players, bool) and not 0 <= seat < players:
+        # Said before the search starts, in the option's name.
+        print_error(f"--seat: the game in {record} has seats 0 to {players - 1}, not {seat}")
         raise typer.Exit(2)
     bot = bot or analyst(definition)
     problem = None if json_out is None else output_problem(json_out, reading=record, force=force)

@@ -279,3 +279,22 @@ def test_settings_that_contradict_each_other_are_named_as_the_command_line_spell
         Settings(bot_deadline=5.0, bot_seconds=10.0)
     with pytest.raises(ValueError, match=r"--analysis-seconds \(0.0 s\) must be more than 0"):
         Settings(analysis_seconds=0.0)
+
+
+@pytest.mark.parametrize(
+    ("host", "key"),
+    [
+        ("203.0.113.7", "203.0.113.7"),
+        ("2001:db8:1:2:aaaa::1", "2001:db8:1:2::/64"),
+        ("2001:db8:1:2:ffff:ffff:ffff:fffe", "2001:db8:1:2::/64"),  # the same home: one key
+        ("2001:db8:1:3::1", "2001:db8:1:3::/64"),
+        ("::ffff:198.51.100.2", "198.51.100.2"),
+        ("testclient", "testclient"),
+    ],
+)
+def test_an_ipv6_client_is_counted_by_its_64_so_it_cannot_pass_its_limits_by_changing_address(
+    host: str, key: str
+) -> None:
+    from goldfields.server.limits import address_key
+
+    assert address_key(host) == key

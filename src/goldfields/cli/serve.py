@@ -168,7 +168,7 @@ def serve_command(
             help="Proxies (comma-separated addresses, or *) whose X-Forwarded-For names the client: "
             "behind a load balancer, its address, so that limits count players, not the balancer.",
         ),
-    ] = "127.0.0.1",
+    ] = "127.0.0.1,::1",
     durability: Annotated[
         Durability,
         typer.Option(

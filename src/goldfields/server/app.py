@@ -58,7 +58,16 @@ from .access import LocalAccess, RelayAccess, TableAccess, moving_error
 from .analysis import Analyses
 from .cluster import Cluster, Moving
 from .games import ConfigError, table_game
-from .limits import ADDRESS_CHAT_PLAYERS, Quiet, RateLimits, Sockets, json_depth, plain_text, times
+from .limits import (
+    ADDRESS_CHAT_PLAYERS,
+    Quiet,
+    RateLimits,
+    Sockets,
+    address_key,
+    json_depth,
+    plain_text,
+    times,
+)
 from .models import PlayerRow
 from .ratings import mode_of
 from .schemas import (
@@ -691,8 +700,8 @@ async def _access(manager: TableManager, table_id: str) -> TableAccess | None:
 
 
 def client_of(connection: Request | WebSocket) -> str:
-    """The address that rates and socket counts are kept for."""
-    return connection.client.host if connection.client is not None else "unknown"
+    """The address that rates and socket counts are kept for (an IPv6 client's /64)."""
+    return address_key(connection.client.host) if connection.client is not None else "unknown"
 
 
 async def _refuse(websocket: WebSocket, code: str, message: str, close_code: int) -> None:

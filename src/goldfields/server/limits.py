@@ -15,6 +15,7 @@ Every limit here is a setting of ``goldfields serve`` (see docs/server.md,
 
 from __future__ import annotations
 
+import ipaddress
 import logging
 import math
 import time
@@ -161,6 +162,21 @@ class Sockets:
         self.open[client] -= 1
         if self.open[client] <= 0:
             del self.open[client]
+
+
+def address_key(host: str) -> str:
+    """The key a client's limits are counted under: its IPv4 address, or its IPv6 /64. A home or
+    a small host is given a whole /64 and may speak from any address in it, so counting each
+    IPv6 address apart would let one client pass every limit (an audit's reading)."""
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return host  # "unknown", a test client's name
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
 
 
 def json_depth(text: str, limit: int) -> bool:

@@ -34,8 +34,12 @@ def test_bad_bot_spec_is_a_clear_error(tmp_path: Path) -> None:
         _app(), ["arena", "heuristic", "ismcts:iters=3", "--out", str(tmp_path)]
     )
     assert result.exit_code == 2
-    assert "no parameter 'iters'" in result.output
-    assert "known bots" in result.output
+    assert "no parameter 'iters'" in result.output and "its parameters: iterations" in result.output
+    assert "known bots" not in result.output  # the bot is known: only its parameter was wrong
+    result = CliRunner(env={"COLUMNS": "120"}).invoke(
+        _app(), ["arena", "heuristic", "ismcs", "--out", str(tmp_path)]
+    )
+    assert result.exit_code == 2 and "known bots" in result.output
 
 
 def test_wrong_number_of_bots(tmp_path: Path) -> None:

@@ -179,3 +179,4 @@ def test_cli_bad_options_exit_with_status_2(args: list[str], message: str) -> No
     result = CliRunner().invoke(_cli(), ["play", *args], env={"COLUMNS": "200"})
     assert result.exit_code == 2
     assert message in result.output
+    assert result.output.count("known bots") <= 1  # listed once, with what each bot is

@@ -31,7 +31,7 @@ _ANY_GAME: dict[str, str] = {
 
 _HELP: dict[str, str] = {
     "random": "uniformly random legal actions",
-    "ismcts": "information-set Monte Carlo tree search (budget: iterations= or seconds=)",
+    "ismcts": "information-set Monte Carlo tree search; its budget: iterations= or seconds=",
 }
 class BotSpecError(ValueError):
     """A bot spec that names no known bot, or a parameter it does not have."""

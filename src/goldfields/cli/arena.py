@@ -233,8 +233,11 @@ def arena(
             shown = ValueError(f"{first!r} is neither a game ({', '.join(registry.names())}) nor a bot of "
                              f"{game or FIRST_GAME}")
         print_error(shown)
-        if (isinstance(err, BotSpecError) or shown is not err) and "known bots" not in str(shown):
+        misnamed = any(spec.split(":", 1)[0] not in known and spec.lower() not in registry.names()
+                       for spec in (lineup or []))  # fmt: skip
+        if ((isinstance(err, BotSpecError) and misnamed) or shown is not err) and "known bots" not in str(shown):
             # A bot named wrong: the right names help (with what each is, where the message lacks them).
+            # A known bot with a wrong parameter or file needs only its error.
             names = ", ".join(f"{k} ({v})" for k, v in known.items())
             ERRORS.print(f"known bots: {names}", markup=False)
         raise typer.Exit(2) from None

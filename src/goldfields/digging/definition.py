@@ -39,7 +39,7 @@ class Digging(GameDefinition[DiggingParams]):
     }
     bot_help: ClassVar[Mapping[str, str]] = {
         "heuristic": "hand-written rules that play like a sensible human",
-        "net": "a trained policy network alone: fast (net=default or net=selfplay, or a .npz file)",
+        "net": "a trained policy network alone, fast; net=default, net=selfplay or a .npz file",
     }
     levels: ClassVar[Mapping[str, str]] = {
         # A newcomer beats random play; the heuristic plays like a sensible human;

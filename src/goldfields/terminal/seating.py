@@ -88,8 +88,10 @@ def plan_seats(
         try:
             make_bot(spec, game)
         except BotSpecError as err:
-            known = ", ".join(f"{name} ({about})" for name, about in known_bots(game).items())
-            raise SeatingError(f"{err}\nknown bots for {game}: {known}") from None
+            if "known bots" in str(err):  # the name was wrong, and the error lists the right ones
+                known = ", ".join(f"{name} ({about})" for name, about in known_bots(game).items())
+                raise SeatingError(f"unknown bot {spec.split(':', 1)[0]!r}; known bots for {game}: {known}") from None
+            raise SeatingError(str(err)) from None  # a known bot with a wrong parameter: the error says which
     return Seating(human_seats, tuple(zip(bot_seats, specs, strict=True)))
 
 

@@ -202,6 +202,10 @@ def test_cli_keeps_a_finished_run_unless_forced_and_grows_it_with_resume_games(t
     assert kept.exit_code == 2
     assert "holds a finished run (2 games" in kept.output and "--force" in kept.output
     assert "Traceback" not in kept.output
+    # --games 1 plays the same one deal (two games): accepted, and the run keeps asking for 2.
+    same = cli.invoke(app, ["arena", "--resume", str(tmp_path), "--games", "1", "--jobs", "1", "--quiet"])
+    assert same.exit_code == 0, same.output
+    assert json.loads((tmp_path / "arena.json").read_text())["games"] == 2
     grown = cli.invoke(app, ["arena", "--resume", str(tmp_path), "--games", "4", "--jobs", "1", "--quiet"])
     assert grown.exit_code == 0, grown.output
     assert "the run grows from 2 to 4 games" in grown.output

@@ -256,6 +256,9 @@ class RunStore:
                 # The finished run's reports would pass for the grown one's until it ends.
                 for name in ("summary.csv", "sides.csv", "chart.png"):
                     (out / name).unlink(missing_ok=True)
+            else:
+                # The same deals (--games 101 where a deal is two games, say): the run, and what it asked, stay.
+                manifest = manifest | {"games": saved["games"]}
             manifest = manifest | {"made_with": played_by(saved, len(self.done))}
             if self.records:
                 self.done = [self._with_record(r) for r in self.done]

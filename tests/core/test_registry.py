@@ -85,6 +85,15 @@ def test_a_stored_table_keeps_an_idle_rule_option_that_a_new_table_refuses() -> 
         "full_deck": "all 60 cards are in play there already (docs/digging.md, Rule options)"}
     assert game.replay(record)[1] == 0
     assert game.idle_options(game.params(players=2, options={"full_deck": True})) == {}
+    # An arena run saved with one resumes (--resume reads the run's table through with_rules):
+    # the option it had stays, and only an option set anew must change the table.
+    from goldfields.arena import GameSpec
+
+    saved = GameSpec.from_json("digging", {"players": 4, "partnership": True, "options": {"full_deck": True}})
+    assert saved.with_rules({}).params.options.full_deck
+    assert saved.with_rules({"close_needs_chest": True}).params.options.close_needs_chest
+    with pytest.raises(ValueError, match="full_deck changes nothing at a digging 4p partnership table"):
+        GameSpec.make("digging").with_rules({"full_deck": True})
     assert game.idle_options(game.params(options={"target_exceeded": True})) == {}
 
 

@@ -72,9 +72,13 @@ class GameSpec:
             else:
                 data.setdefault("options", {})[key] = value
         try:
-            return GameSpec(self.game, self.definition.params(**data))
+            params = self.definition.params_from_json(data)
+            # An option these rules set must change the table; one the table had already (a run
+            # or record made before such options were refused) is kept, as it was played.
+            self.definition.refuse_idle(params, only={name for name, value in rules.items() if value})
         except ParamError as err:
             raise ValueError(f"{self.definition.title}: {err}") from None
+        return GameSpec(self.game, params)
 
     @property
     def definition(self) -> GameDefinition[Any]:

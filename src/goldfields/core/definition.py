@@ -34,7 +34,7 @@ import importlib
 import math
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, NamedTuple, Protocol, TypeVar
 
@@ -198,10 +198,7 @@ class GameDefinition(ABC, Generic[P]):
         rule option that would change nothing at the table (:meth:`idle_options`):
         whoever set it meant a game this table does not play."""
         params = self._read(values)
-        idle = self.idle_options(params)
-        if idle:
-            name, why = next(iter(idle.items()))
-            raise ParamError("options", f"{name} changes nothing at a {self.label(params)} table: {why}")
+        self.refuse_idle(params)
         return params
 
     def params_from_json(self, data: Any) -> P:
@@ -219,6 +216,13 @@ class GameDefinition(ABC, Generic[P]):
         """The rule options set in ``params`` that change nothing at its table, each with
         the reason (Digging's ``full_deck`` with 4 players); none by default."""
         return {}
+
+    def refuse_idle(self, params: P, only: Collection[str] | None = None) -> None:
+        """Raise :class:`ParamError` for the first rule option of ``params`` that changes nothing
+        at its table (among ``only``, where given: the options a caller has just set)."""
+        for name, why in self.idle_options(params).items():
+            if only is None or name in only:
+                raise ParamError("options", f"{name} changes nothing at a {self.label(params)} table: {why}")
 
     def _read(self, values: dict[str, Any]) -> P:
         known = {f.name for f in dataclasses.fields(self.params_type)}

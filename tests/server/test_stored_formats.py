@@ -126,3 +126,16 @@ def test_a_table_request_with_stack_seconds_beside_the_parameters_gets_the_g3_op
     # Given in both places, the rule option wins.
     config = game.check_config({"players": 3, "stack_seconds": 0.5, "options": {"stack_seconds": 1.0}})
     assert game.params(config).options.stack_seconds == 1.0
+
+
+def test_a_rematch_of_a_table_stored_with_an_idle_rule_option_is_the_same_game_without_it() -> None:
+    """The lobby once offered full_deck at 4 players; "Play again" builds a new table from the
+    stored config, and a new table may not name an option that changes nothing."""
+    game = table_game("digging")
+    stored = {"players": 4, "partnership": True, "options": {"full_deck": True, "close_needs_chest": True},
+              "move_seconds": None}  # fmt: skip
+    with pytest.raises(ConfigError, match="full_deck changes nothing"):
+        game.check_config(stored)
+    fresh = game.fresh_config(stored)
+    assert fresh["options"] == {"close_needs_chest": True}
+    assert game.check_config(fresh)["options"] == {"close_needs_chest": True}

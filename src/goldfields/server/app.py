@@ -405,6 +405,7 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
         return value
 
     replay_cache: OrderedDict[tuple[Any, ...], dict[str, Any]] = OrderedDict()
+    too_long: dict[str, str] = {}  # finished tables whose replay was refused as too long, and why
 
     @app.get("/api/tables/{table_id}/replay")
     async def replay(
@@ -418,10 +419,13 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
         which = _replay_seat(seat)
         if isinstance(which, int) and which >= int(record.get("players", 0)):
             raise TableError("no_such_seat", f"this game has no seat {which}", 404)
+        if table_id in too_long:  # a finished game never changes: refused once, refused at once
+            raise TableError("too_long", too_long[table_id], 413)
         try:
             data = await computed(("frames", table_id, which),
                                   lambda: replays.frames(definition, record, which, names, live.max_replay_steps))
         except replays.TooLong as err:
+            too_long[table_id] = str(err)
             raise TableError("too_long", str(err), 413) from None
         return {"table": table_id, "seat": which, **data}
 
@@ -526,7 +530,8 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
         if new_id not in m.tables and await m.store.load_table(new_id) is None:
             humans = [i for i, kind, *_ in seats if kind == "human"]
             ask = {
-                **{k: v for k, v in config.items() if k not in ("rematch_of", "reserved")},
+                **{k: v for k, v in table_game(game_name).fresh_config(config).items()
+                   if k not in ("rematch_of", "reserved")},
                 "game": game_name,
                 "name": title,
                 "seats": [{"kind": kind, "bot": bot, "name": seat_name} if kind == "bot" else {"kind": "human"}

@@ -88,6 +88,16 @@ class TableGame:
                         out.append({"players": players, "partnership": partnership, "option": option, "why": why})
         return out
 
+    def fresh_config(self, config: Mapping[str, Any]) -> dict[str, Any]:
+        """A stored table's config, for a new table of the same game (a rematch): less any rule
+        option that changes nothing at its table, which a table stored before they were refused
+        may hold and a new table may not name. The game played is the same."""
+        idle = self.definition.idle_options(self.params(config))
+        options = config.get("options")
+        if not idle or not isinstance(options, Mapping):
+            return dict(config)
+        return {**config, "options": {k: v for k, v in options.items() if k not in idle}}
+
     def params(self, config: Mapping[str, Any]) -> Params:
         # A stored config keeps its former parameters unread: its stored moves were written without them.
         skip = (*SERVER_KEYS, *self.definition.former_params)

@@ -233,7 +233,7 @@ def arena(
             shown = ValueError(f"{first!r} is neither a game ({', '.join(registry.names())}) nor a bot of "
                              f"{game or FIRST_GAME}")
         print_error(shown)
-        misnamed = any(spec.split(":", 1)[0] not in known and spec.lower() not in registry.names()
+        misnamed = any(spec.split(":", 1)[0].lower() not in known and spec.lower() not in registry.names()
                        for spec in (lineup or []))  # fmt: skip
         if ((isinstance(err, BotSpecError) and misnamed) or shown is not err) and "known bots" not in str(shown):
             # A bot named wrong: the right names help (with what each is, where the message lacks them).

@@ -195,10 +195,12 @@ def train(
                 progress.stop()
                 print_error(err)
                 raise typer.Exit(2) from None
-            except OSError as err:  # --out a file, or in a folder that takes no new files
+            except OSError as err:
+                if not (err.filename and Path(err.filename).resolve().is_relative_to(out.resolve())):
+                    raise  # not the run's own files: a cluster's connection, the system's limits
+                # --out a file, or in a folder that takes no new files.
                 progress.stop()
-                where = f" {err.filename}" if err.filename else ""
-                print_error(f"cannot write the run's files{where}: {err.strerror or err}")
+                print_error(f"cannot write the run's files {err.filename}: {err.strerror or err}")
                 raise typer.Exit(2) from None
             except (KeyboardInterrupt, Interrupted) as stop:
                 # Interrupted: the signal came while a round's measuring games were played.

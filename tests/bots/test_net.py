@@ -809,7 +809,7 @@ def test_the_analyze_command_prints_and_writes_json(tmp_path: Path) -> None:
     rows = [line.replace("│", " ").split() for line in result.output.splitlines()]
     assert [str(plant[0] + 1), str(plant[1] + 1)] in [row[:2] for row in rows], result.output
     bad = CliRunner().invoke(app, ["analyze", str(game), "--seat", "5"])
-    assert bad.exit_code == 2 and "seat must be from 0 to 1" in bad.output
+    assert bad.exit_code == 2 and "--seat: the game in" in bad.output and "has seats 0 to 1, not" in bad.output
     digger = tmp_path / "digger.json"
     digger.write_text(json.dumps({"game": "digger", "moves": []}))
     bad = CliRunner().invoke(app, ["analyze", str(digger)])

@@ -136,7 +136,7 @@ def test_analyses_wait_their_turn_up_to_a_cap_and_read_no_record_while_waiting(m
 
 
 def test_analysis_seconds_must_fit_inside_the_bot_deadline() -> None:
-    with pytest.raises(ValueError, match=r"analysis_seconds .* less than bot_deadline"):
+    with pytest.raises(ValueError, match=r"--analysis-seconds .* less than --bot-deadline"):
         Settings(analysis_seconds=6.0, bot_deadline=5.0)
     with pytest.raises(ValueError, match="more than 0"):
         Settings(analysis_seconds=-1.0)

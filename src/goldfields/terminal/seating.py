@@ -88,9 +88,9 @@ def plan_seats(
         try:
             make_bot(spec, game)
         except BotSpecError as err:
-            bots = known_bots(game)
-            if spec.split(":", 1)[0].lower() not in bots:  # the name was wrong: list the right ones
-                known = ", ".join(f"{name} ({about})" for name, about in bots.items())
+            named = known_bots(game)
+            if spec.split(":", 1)[0].lower() not in named:  # the name was wrong: list the right ones
+                known = ", ".join(f"{name} ({about})" for name, about in named.items())
                 raise SeatingError(f"unknown bot {spec.split(':', 1)[0]!r}; known bots for {game}: {known}") from None
             raise SeatingError(str(err)) from None  # a known bot with a wrong parameter: the error says which
     return Seating(human_seats, tuple(zip(bot_seats, specs, strict=True)))

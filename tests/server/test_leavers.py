@@ -38,16 +38,31 @@ def test_a_bot_stands_in_for_a_player_who_left_and_the_player_takes_the_seat_bac
     # Two humans: a table with one human and bots waits for its player instead (below).
     created = server.create([HUMAN, HUMAN], claim=0)
     tid, token = created["table"]["id"], created["you"]["token"]
-    server.post(f"/api/tables/{tid}/seats/1/claim", {"name": "bea"})  # Bea never connects: a bot stands in
-    with server.ws(tid) as ws:
-        send(ws, {"type": "hello", "seat": 0, "token": token})
-        first = receive(ws)
-        assert first["table"]["seats"][0]["connected"] is True
-    # Gone: after the grace period a bot plays seat 0, and the game goes on.
-    wait_for(lambda: seat_info(server, tid, 0)["standin"])
-    assert seat_info(server, tid, 0)["standin_reason"] == "away"
-    seq = server.get(f"/api/tables/{tid}").json()["seq"]
-    wait_for(lambda: server.get(f"/api/tables/{tid}").json()["seq"] > seq + 2)
+    bea = server.post(f"/api/tables/{tid}/seats/1/claim", {"name": "bea"}).json()["token"]
+    # Bea stays at the table (a stand-in plays only while someone is there: see below).
+    with server.ws(tid) as bea_ws:
+        send(bea_ws, {"type": "hello", "seat": 1, "token": bea})
+        with server.ws(tid) as ws:
+            send(ws, {"type": "hello", "seat": 0, "token": token})
+            first = receive(ws)
+            assert first["table"]["seats"][0]["connected"] is True
+        # Ann is gone: after the grace period a bot plays seat 0, and the game goes on.
+        wait_for(lambda: seat_info(server, tid, 0)["standin"])
+        assert seat_info(server, tid, 0)["standin_reason"] == "away"
+        seq = server.get(f"/api/tables/{tid}").json()["seq"]
+        while True:  # Bea plays her own turns
+            msg = receive(bea_ws, timeout=60)
+            if msg["type"] != "update":
+                continue
+            if msg["seq"] > seq + 2:
+                break
+            if msg["view"]["to_move"] == 1 and msg["view"]["legal"]:
+                send(bea_ws, {"type": "move", "move": msg["view"]["legal"][0], "seq": msg["seq"]})
+    # Bea has gone too (a stand-in plays for her once Ann is back).
+    ann_back(server, tid, token)
+
+
+def ann_back(server: LiveServer, tid: str, token: str) -> None:
     # Back: saying hello takes the seat back from the bot.
     with server.ws(tid) as ws:
         send(ws, {"type": "hello", "seat": 0, "token": token})
@@ -141,3 +156,37 @@ def test_a_solo_game_against_bots_pauses_while_its_player_is_away(quick_grace: L
         send(ws, {"type": "move", "move": msg["view"]["legal"][0], "seq": msg["seq"]})
         while (reply := receive(ws))["type"] != "ack":
             assert reply["type"] != "error", reply
+
+
+def test_a_table_that_every_player_has_left_pauses_and_its_stand_ins_stop(quick_grace: LiveServer) -> None:
+    # Two players who claimed their seats and left (or never came): with nobody at the table,
+    # no stand-in plays for them. Otherwise such tables would be bots playing bots by another
+    # name, past --max-bot-tables.
+    server = quick_grace
+    created = server.create([HUMAN, HUMAN], claim=0)
+    tid, token = created["table"]["id"], created["you"]["token"]
+    bea = server.post(f"/api/tables/{tid}/seats/1/claim", {"name": "bea"}).json()["token"]
+    dealt = server.get(f"/api/tables/{tid}").json()
+    assert dealt["status"] == "playing"
+    time.sleep(4 * 1.0)  # many times the grace period
+    table = server.get(f"/api/tables/{tid}").json()
+    assert table["seq"] == dealt["seq"] and not any(s["standin"] for s in table["seats"])
+    # Bea comes and goes; while she is there a stand-in plays for Ann, once she has gone it stops.
+    with server.ws(tid) as ws:
+        send(ws, {"type": "hello", "seat": 1, "token": bea})
+        standin_turn = standin_played = moved = False
+        while not (standin_played and moved):
+            msg = receive(ws, timeout=60)
+            if msg["type"] != "update":
+                continue
+            standin_turn |= msg["view"]["to_move"] == 0 and msg["table"]["seats"][0]["standin"]
+            standin_played |= standin_turn and msg["view"]["to_move"] == 1  # only the stand-in moves for Ann
+            if msg["view"]["to_move"] == 1 and msg["view"]["legal"]:
+                send(ws, {"type": "move", "move": msg["view"]["legal"][0], "seq": msg["seq"]})
+                moved = True
+    wait_for(lambda: not seat_info(server, tid, 1)["connected"])
+    seq = server.get(f"/api/tables/{tid}").json()["seq"]
+    time.sleep(4 * 1.0)
+    # At most the one move a stand-in had begun when she left.
+    assert server.get(f"/api/tables/{tid}").json()["seq"] <= seq + 1
+    ann_back(server, tid, token)

@@ -547,7 +547,7 @@ class TableManager:
             started = table.turn_started
             left = started + table.game.time_limit(table.state) - self.clock()
             self._timer(table, "hourglass", max(0.0, left), lambda: self._spawn(table, self._sand_out(table, started)))
-        if table.controlled_by_bot(seat):
+        if self._bot_plays(table, seat):
             if table.bot_for != (seat, seq):
                 # One bot per decision: every hello or presence change comes through here, and
                 # each would otherwise start a search of its own for the same position.
@@ -559,7 +559,7 @@ class TableManager:
                         lambda: self._spawn(table, self._out_of_time(table, seat, seq)))  # fmt: skip
             table.deadlines["move"] = (due, given)
             table.move_for = (seat, seq)
-        elif not table.seats[seat].present and not self._solo(table):
+        elif not table.seats[seat].present and not self._unattended(table):
             self._timer(
                 table, "grace", self.settings.grace_seconds, lambda: self._spawn(table, self._stand_in(table, seat))
             )
@@ -574,7 +574,7 @@ class TableManager:
     async def _bot_decides(self, table: LiveTable, seat: int, seq: int) -> None:
         await asyncio.sleep(self.settings.bot_delay)
         async with table.lock:
-            if table.seq != seq or not table.controlled_by_bot(seat) or table.state.current_player != seat:
+            if table.seq != seq or not self._bot_plays(table, seat) or table.state.current_player != seat:
                 return
             spec = table.seats[seat].bot or self.settings.standin_bot
             # Only the seat's view goes to the worker: a bot cannot see what its seat may not.
@@ -618,16 +618,25 @@ class TableManager:
         """A player has been away past the grace period: a bot plays for them until they are back."""
         async with table.lock:
             s = table.seats[seat]
-            solo = self._solo(table)
-            if s.kind == "human" and not s.present and not s.standin and table.status == "playing" and not solo:
+            if s.kind == "human" and not s.present and not s.standin and table.status == "playing" \
+                    and not self._unattended(table):
                 s.standin, s.standin_reason = True, "away"
                 await self._advance(table)
 
+    def _bot_plays(self, table: LiveTable, seat: int) -> bool:
+        """A bot moves for ``seat`` now: a bot's seat, or a stand-in's while the table is attended."""
+        s = table.seats[seat]
+        return table.controlled_by_bot(seat) and not (s.standin_reason == "away" and self._unattended(table))
+
     @staticmethod
-    def _solo(table: LiveTable) -> bool:
-        """One human among bots: nobody waits for them, so their game pauses while they are away
-        (a phone switching apps) instead of being played out by a bot."""
-        return sum(s.kind == "human" for s in table.seats) == 1
+    def _unattended(table: LiveTable) -> bool:
+        """No player is at the table: the game pauses until one comes back. A stand-in plays
+        for a player who left only while someone else is there to play with. So a game against
+        bots waits for its one player (a phone switching apps) instead of being played out,
+        and a table of humans who never came, or all left, costs the bots nothing (otherwise
+        claimed seats that never connect would be a way round ``--max-bot-tables``)."""
+        humans = [s for s in table.seats if s.kind == "human"]
+        return bool(humans) and not any(s.present for s in humans)
 
     # ------------------------------------------------------------------
     # Connections
@@ -652,7 +661,7 @@ class TableManager:
 
     def _left(self, table: LiveTable, seat: Seat) -> None:
         """A seat may have been left empty: its player has the grace period to come back."""
-        if not seat.present and table.status == "playing" and not self._solo(table):
+        if not seat.present and table.status == "playing" and not self._unattended(table):
             index = seat.index
             grace = self.settings.grace_seconds
             self._timer(table, f"away{index}", grace, lambda: self._spawn(table, self._stand_in(table, index)))

@@ -81,6 +81,46 @@ def test_a_socket_left_open_on_an_expired_table_cannot_move_there(database: Path
         live.stop()
 
 
+def test_a_game_nobody_is_at_is_closed_as_abandoned_and_not_restored(database: Path | str) -> None:
+    # Ann claimed her seat against a bot and never came (or left): the game pauses at her turn,
+    # and after --abandoned-expiry without a move it is closed. Bea, at her own table, is not.
+    live = LiveServer(database, abandoned_expiry=2.0, sweep_every=0.1).start()
+    try:
+        ann = live.create([HUMAN, BOTS], claim=0)
+        bea = live.create([HUMAN, BOTS], claim=0)
+        tid = ann["table"]["id"]
+        with live.ws(tid) as watcher, live.ws(bea["table"]["id"]) as ws:
+            send(watcher, {"type": "hello"})  # a spectator is nobody the game waits for
+            send(ws, {"type": "hello", "seat": 0, "token": bea["you"]["token"]})
+            msg = receive(watcher)
+            while msg["type"] != "update" or msg["table"]["status"] != "abandoned":  # the sweep tells the sockets
+                msg = receive(watcher, timeout=60)
+            assert live.get(f"/api/tables/{tid}").json()["status"] == "abandoned"
+            assert tid not in [t["id"] for t in lobby(live)]
+            assert not is_live(live, tid)
+            # Bea has been at her table all along (no move for as long: it is her turn): it goes on.
+            time.sleep(3 * 2.0)
+            assert live.get(f"/api/tables/{bea['table']['id']}").json()["status"] == "playing"
+        live.stop()
+        live = LiveServer(database, abandoned_expiry=3600.0).start()
+        assert live.get(f"/api/tables/{tid}").json()["status"] == "abandoned"
+        assert not is_live(live, tid)
+    finally:
+        live.stop()
+
+
+def test_a_game_of_bots_only_is_never_abandoned(database: Path | str) -> None:
+    live = LiveServer(database, abandoned_expiry=1.0, sweep_every=0.1, bot_delay=0.2).start()
+    try:
+        tid = live.create([BOTS, BOTS])["table"]["id"]
+        seq = live.get(f"/api/tables/{tid}").json()["seq"]
+        time.sleep(3 * 1.0)
+        table = live.get(f"/api/tables/{tid}").json()
+        assert table["status"] in ("playing", "finished") and table["seq"] > seq
+    finally:
+        live.stop()
+
+
 def test_a_finished_table_is_archived_and_its_record_stays(short_lived: LiveServer) -> None:
     tid = short_lived.create([BOTS, BOTS])["table"]["id"]
     wait_for(lambda: not is_live(short_lived, tid), "the finished table to be archived", timeout=120)

@@ -92,6 +92,16 @@ def test_live_tables_and_bot_only_tables_have_global_caps(make_server: MakeServe
     assert r.status_code == 503 and r.json()["code"] == "server_full"
 
 
+def test_one_address_may_have_only_so_many_live_tables(make_server: MakeServer) -> None:
+    # Else one address, creating at --create-rate, would soon hold every place under --max-live-tables.
+    server = make_server(rate_limits=True, max_tables_per_client=2)
+    for _ in range(2):
+        assert server.post("/api/tables", table_body([HUMAN, BOTS])).status_code == 201
+    r = server.post("/api/tables", table_body([HUMAN, BOTS]))
+    assert r.status_code == 429 and r.json()["code"] == "too_many_tables" and "Retry-After" in r.headers
+    assert "2 tables waiting or in play" in r.json()["message"]
+
+
 def rss_kib(server: LiveServer) -> int:
     assert server.proc is not None
     for line in Path(f"/proc/{server.proc.pid}/status").read_text().splitlines():

@@ -208,6 +208,24 @@ def test_a_table_that_expires_while_open_says_so_and_takes_no_roll(new_page: Any
         short.stop()
 
 
+def test_a_game_closed_as_abandoned_says_so_to_whoever_watches(new_page: Any, tmp_path: Path) -> None:
+    # Ann claimed her seat and never came: her game against a bot pauses, and is closed after
+    # --abandoned-expiry (15 s here: time enough to open the page). A spectator's page says why.
+    short = LiveServer(tmp_path / "short.db", abandoned_expiry=15.0, sweep_every=0.2).start()
+    try:
+        created = short.post("/api/tables", {"game": "digging", "seats": [{"kind": "human"},
+                                             {"kind": "bot", "bot": "random"}], "claim": 0, "partnership": False})
+        page = new_page()
+        page.goto(f"{short.base}/table.html?t={created['table']['id']}")
+        notice = page.locator("#notice .notice.warn")
+        expect(notice).to_contain_text("This game was closed: nobody was at the table", timeout=90_000)
+        expect(notice.get_by_role("link", name="Back to the lobby")).to_have_attribute("href", "/")
+        expect(page.locator(".turn-banner")).to_contain_text("abandoned: nobody came back to it")
+        page.close()
+    finally:
+        short.stop()
+
+
 def test_updates_that_arrive_while_the_board_loads_mount_one_board(new_page: Any, server: LiveServer) -> None:
     # The game's module is held back while the bots' updates keep coming: they wait their turn.
     created = server.post("/api/tables", {"game": "digger", "seats": [{"kind": "bot", "bot": "random"}] * 2})

@@ -45,6 +45,14 @@ def serve_command(
     waiting_expiry: Annotated[
         float, typer.Option(min=1.0, help="Seconds a table waits for players (from its last claim) before it expires.")
     ] = 3600.0,
+    abandoned_expiry: Annotated[
+        float,
+        typer.Option(
+            min=1.0,
+            help="Seconds a game in play may go without a move while none of its players is at the table; "
+            "then it is closed as abandoned.",
+        ),
+    ] = _default("abandoned_expiry"),
     keep_finished: Annotated[
         float,
         typer.Option(
@@ -122,6 +130,12 @@ def serve_command(
     max_bot_tables: Annotated[
         int, typer.Option(min=0, rich_help_panel=LIMITS, help="Live tables with bots only, in all.")
     ] = _default("max_bot_tables"),
+    max_tables_per_client: Annotated[
+        int,
+        typer.Option(
+            min=1, rich_help_panel=LIMITS, help="Live tables one address may have created (then 429; per process)."
+        ),
+    ] = _default("max_tables_per_client"),
     max_body: Annotated[
         int, typer.Option(min=256, rich_help_panel=LIMITS, help="Bytes of a request body (more: 413, unread).")
     ] = _default("max_body"),
@@ -199,6 +213,7 @@ def serve_command(
             bot_delay=bot_delay,
             grace_seconds=grace,
             waiting_expiry=waiting_expiry,
+            abandoned_expiry=abandoned_expiry,
             keep_finished=keep_finished,
             durability=durability.value,
             bot_workers=bot_workers,
@@ -215,6 +230,7 @@ def serve_command(
             analysis_rate=analysis_rate,
             max_live_tables=max_live_tables,
             max_bot_tables=max_bot_tables,
+            max_tables_per_client=max_tables_per_client,
             max_body=max_body,
             max_record=max_record,
             max_replay_steps=max_replay_steps,

@@ -325,7 +325,8 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
         player = await player_of(request, body.player_key)
         name = player.name if player is not None else body.player_name
         table, token = await manager(request).create(
-            body.model_dump(), body.claim, name, player_id=player.id if player is not None else None
+            body.model_dump(), body.claim, name, player_id=player.id if player is not None else None,
+            client=client_of(request),
         )
         you = None if token is None or body.claim is None else _seat_token(table.id, body.claim, token)
         return {"table": table.summary(), "you": you}
@@ -540,7 +541,7 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
             extra = {"rematch_of": table_id, "reserved": [i for i in humans if i != body.seat]}
             try:
                 _table, token = await m.create(
-                    ask, body.seat, name, player_id=player_id, table_id=new_id, extra=extra
+                    ask, body.seat, name, player_id=player_id, table_id=new_id, extra=extra, client=client_of(request)
                 )
             except IntegrityError:
                 pass  # another player asked at the same instant: join theirs, below

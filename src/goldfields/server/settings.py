@@ -32,6 +32,10 @@ class Settings:
     """Seconds a bot move may run in its worker before it is killed and the fallback moves."""
     waiting_expiry: float = 3600.0
     """Seconds a table may wait for its players (from its last claim) before it expires."""
+    abandoned_expiry: float = 86400.0
+    """Seconds a game in play may go without a move while none of its players is at the table
+    (it pauses then); after that it is closed as abandoned. Otherwise games people walked
+    away from would stay in memory, and hold places under ``max_live_tables``, for ever."""
     keep_finished: float = 600.0
     """Seconds a finished table stays in memory, for its players' last look; then it is
     archived: read from its stored record, never replayed."""
@@ -62,6 +66,10 @@ class Settings:
     """Tables waiting or in play, in all; creating one more is refused with 503."""
     max_bot_tables: int = 50
     """Live tables with no human seat (bots playing bots), in all."""
+    max_tables_per_client: int = 20
+    """Live tables one client address may have created (counted by each server process), so
+    that one address cannot take every place under ``max_live_tables``. Off with the rate
+    limits (``rate_limits=False``)."""
     max_body: int = 16_384
     """Bytes of an HTTP request body; more is refused with 413 before it is read."""
     max_record: int = 1_000_000

@@ -247,15 +247,16 @@ class Store:
 
         await self.run(done)
 
-    async def expire(self, table_ids: Sequence[str], now: float) -> list[str]:
-        """Mark waiting tables as expired; returns those that were still waiting."""
+    async def set_closed(self, table_ids: Sequence[str], was: str, status: str, now: float) -> list[str]:
+        """Give tables that still have the status ``was`` the status ``status`` (a waiting table
+        expired, a game abandoned); returns those that had it."""
 
         def mark(s: Session) -> list[str]:
-            query = select(TableRow.id).where(TableRow.id.in_(table_ids), TableRow.status == "waiting")
-            waiting = list(s.scalars(query))
-            if waiting:
-                s.execute(update(TableRow).where(TableRow.id.in_(waiting)).values(status="expired", updated_at=now))
-            return waiting
+            query = select(TableRow.id).where(TableRow.id.in_(table_ids), TableRow.status == was)
+            found = list(s.scalars(query))
+            if found:
+                s.execute(update(TableRow).where(TableRow.id.in_(found)).values(status=status, updated_at=now))
+            return found
 
         return await self.run(mark) if table_ids else []
 

@@ -83,6 +83,10 @@ class TableError(Exception):
         """Machine-readable specifics (which bot parameter, and what it allows)."""
 
 
+def abandoned() -> TableError:
+    return TableError("abandoned", "this game was closed: nobody was at the table for too long", 410)
+
+
 def expired() -> TableError:
     """The refusal of anything asked of a table the sweep closed (claims, and moves from a socket
     opened before it was)."""
@@ -146,7 +150,8 @@ class LiveTable:
     bot_for: tuple[int, int] | None = None  # (seat, seq) of the decision a bot is making now
     unsent: list[Event] = field(default_factory=list)  # events committed, not yet broadcast
     tasks: set[asyncio.Task[None]] = field(default_factory=set)
-    updated_at: float = 0.0  # wall time of the last change of seats or status
+    updated_at: float = 0.0  # wall time of the last move, or change of seats or status
+    client: str | None = None  # the address that created it (not stored: a restored table counts for none)
     finished_mono: float | None = None  # monotonic time the game ended, for archiving
     watched: dict[str, set[str]] = field(default_factory=dict)  # other processes -> seat keys they relay
     rematch: dict[str, Any] | None = None  # {"table": id, "by": seat} once a player asked for a rematch
@@ -231,15 +236,17 @@ class TableManager:
         player_id: str | None = None,
         table_id: str | None = None,
         extra: Mapping[str, Any] | None = None,
+        client: str | None = None,
     ) -> tuple[LiveTable, str | None]:
         """A new table, with the creator in seat ``claim`` if given: (the table, the seat's token).
 
         Table, seats, the creator's claim and (if no seat is left open) the start are stored
         in one transaction. ``table_id`` and ``extra`` (server settings for the config) are
         a rematch's: its id follows from the finished table's, so that two players asking
-        at once get the same table."""
+        at once get the same table. ``client`` is the creator's address, for
+        ``max_tables_per_client``."""
         game = table_game(request["game"])
-        await self._check_capacity(request["seats"])
+        await self._check_capacity(request["seats"], client)
         if request.get("players") is None:
             request = {**request, "players": len(request["seats"])}
         config = game.check_config(request)
@@ -287,6 +294,7 @@ class TableManager:
             state=game.new_state(config),
             status="waiting" if any(s.open for s in seats) else "playing",
             updated_at=now,
+            client=client,
         )
         # Several processes: owned (locked) before it is stored, so that no other may take it.
         async with self.cluster.creating(table.id) if self.cluster is not None else contextlib.nullcontext():
@@ -320,9 +328,16 @@ class TableManager:
                 await self._advance(table)
         return table, token
 
-    async def _check_capacity(self, seats: list[Mapping[str, Any]]) -> None:
-        """The global caps: live tables, and live tables of bots only (counted in the
-        database when several processes share it)."""
+    async def _check_capacity(self, seats: list[Mapping[str, Any]], client: str | None) -> None:
+        """The caps: live tables, and live tables of bots only (counted in the database when
+        several processes share it); live tables created by one client (in this process, and
+        only with the rate limits on: a private server or a test speaks from one address)."""
+        if client is not None and self.settings.rate_limits:
+            mine = sum(t.client == client and t.status in ("waiting", "playing") for t in self.tables.values())
+            if mine >= self.settings.max_tables_per_client:
+                message = (f"this address has {mine} tables waiting or in play, as many as it may have; finish "
+                           "one first (a table closes after waiting an hour, or once nobody has been at it for a day)")
+                raise TableError("too_many_tables", message, 429, {"retry_after": 60})
         if self.cluster is not None:
             live_count, bot_tables = await self.store.count_live()
         else:
@@ -348,6 +363,8 @@ class TableManager:
         async with table.lock:
             if table.status == "expired":
                 raise expired()
+            if table.status == "abandoned":
+                raise abandoned()
             s = table.seats[seat]
             if not s.open:
                 raise TableError("seat_taken", f"seat {seat} is not open: it is a bot's or already taken")
@@ -423,6 +440,7 @@ class TableManager:
             table.seq = step.seq
             table.events.extend((step.seq, e) for e in events)
             self._track_turn(table, step.wall + since)
+            table.updated_at = max(table.updated_at, step.wall)  # a paused game's idle time goes on
         self.tables[table.id] = table
         async with table.lock:
             if table.status == "waiting" and not any(s.open for s in table.seats):
@@ -456,6 +474,8 @@ class TableManager:
                 raise RuleError("end", "the game is over")
             if table.status == "expired":  # a socket still open on a table the sweep closed
                 raise expired()
+            if table.status == "abandoned":
+                raise abandoned()
             if expected_seq is not None and expected_seq != table.seq:
                 raise TableError("stale", f"the table has moved on (step {table.seq}, not {expected_seq}): resync")
             to_move = table.state.current_player
@@ -504,6 +524,7 @@ class TableManager:
             await self.hand_over(table)
             raise TableError("moved", "this table is served by another server process now: reconnect", 503) from None
         table.seq += 1
+        table.updated_at = self.wall()
         table.state = trial
         table.events.extend((table.seq, e) for e in events)
         self._track_turn(table, now)
@@ -574,7 +595,8 @@ class TableManager:
     async def _bot_decides(self, table: LiveTable, seat: int, seq: int) -> None:
         await asyncio.sleep(self.settings.bot_delay)
         async with table.lock:
-            if table.seq != seq or not self._bot_plays(table, seat) or table.state.current_player != seat:
+            if table.seq != seq or not self._bot_plays(table, seat) or table.state.current_player != seat \
+                    or table.status != "playing":
                 return
             spec = table.seats[seat].bot or self.settings.standin_bot
             # Only the seat's view goes to the worker: a bot cannot see what its seat may not.
@@ -588,8 +610,8 @@ class TableManager:
             await asyncio.sleep(max(0.0, asked + reply_after(self.clock() - asked, self.settings.bot_seconds)
                                     - self.clock()))  # fmt: skip
         async with table.lock:
-            if table.seq != seq or not table.controlled_by_bot(seat):
-                return  # the table moved on while the bot was thinking
+            if table.seq != seq or not table.controlled_by_bot(seat) or table.status != "playing":
+                return  # the table moved on (or was closed) while the bot was thinking
             step = table.game.bot_step(table.state, action, self._elapsed(table), table.rng("move"), table.config)
             try:
                 await self._commit(table, step)
@@ -820,17 +842,27 @@ class TableManager:
     # Lifecycle: expiry and archiving
     # ------------------------------------------------------------------
     async def sweep(self) -> None:
-        """Expire tables that waited too long for players; archive finished ones after a while."""
+        """Expire tables that waited too long for players, close games nobody has come back to,
+        and archive finished ones after a while."""
         now_wall, now = self.wall(), self.clock()
         stale = [
             t.id
             for t in self.tables.values()
             if t.status == "waiting" and now_wall - t.updated_at >= self.settings.waiting_expiry
         ]
-        for table_id in await self.store.expire(stale, now_wall):
+        left = [
+            t.id
+            for t in self.tables.values()
+            if t.status == "playing"
+            and self._unattended(t)
+            and now_wall - t.updated_at >= self.settings.abandoned_expiry
+        ]
+        closed = [(i, "expired") for i in await self.store.set_closed(stale, "waiting", "expired", now_wall)]
+        closed += [(i, "abandoned") for i in await self.store.set_closed(left, "playing", "abandoned", now_wall)]
+        for table_id, status in closed:
             table = self.tables.pop(table_id)
             async with table.lock:
-                table.status = "expired"
+                table.status = status
                 self._cancel_timers(table)
                 self._broadcast(table, [])
         for table in list(self.tables.values()):

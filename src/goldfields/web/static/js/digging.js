@@ -246,8 +246,8 @@ class DiggingView {
     const parts = [];
     if (table.status === "waiting") {
       parts.push(h("strong", t("table.waitingPlayers")));
-    } else if (table.status === "expired") {
-      parts.push(h("strong", t("status.expired")));
+    } else if (table.status === "expired" || table.status === "abandoned") {
+      parts.push(h("strong", t(`status.${table.status}`)));
     } else if (table.status === "finished" || view.winners) {
       parts.push(h("strong", t((view.winners || []).length === 1 ? "dig.gameOverOne" : "dig.gameOver", { winners: this.winnerNames(view) })));
     } else if (view.to_move < 0) {

@@ -444,8 +444,8 @@ function renderNotice() {
         shareBox(),
       ),
     );
-  } else if (table.status === "expired") {
-    parts.push(h("div.notice.warn", { role: "status" }, t("table.expired"), " ",
+  } else if (table.status === "expired" || table.status === "abandoned") {
+    parts.push(h("div.notice.warn", { role: "status" }, t(`table.${table.status}`), " ",
       h("a.btn.primary", { href: "/" }, t("table.backLobby"))));
   } else if (table.status === "finished" && table.rematch) {
     // Someone asked to play again: everyone at the table is offered the rematch.

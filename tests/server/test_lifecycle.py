@@ -10,6 +10,7 @@ from typing import Any
 
 import httpx
 import pytest
+import sqlalchemy
 from live import BOTS, HUMAN, LiveServer, receive, send
 from websockets.exceptions import ConnectionClosed
 
@@ -121,11 +122,26 @@ def test_a_game_of_bots_only_is_never_abandoned(database: Path | str) -> None:
         live.stop()
 
 
-def test_a_finished_table_is_archived_and_its_record_stays(short_lived: LiveServer) -> None:
+def step_rows(database: Path | str, table_id: str) -> int:
+    """The steps stored for a table, read from the database file itself."""
+    engine = sqlalchemy.create_engine(f"sqlite:///{database}" if isinstance(database, Path) else database)
+    try:
+        with engine.connect() as db:
+            query = sqlalchemy.text("SELECT count(*) FROM steps WHERE table_id = :t")
+            return int(db.execute(query, {"t": table_id}).scalar_one())
+    finally:
+        engine.dispose()
+
+
+def test_a_finished_table_is_archived_and_its_record_stays(short_lived: LiveServer, database: Path | str) -> None:
     tid = short_lived.create([BOTS, BOTS])["table"]["id"]
     wait_for(lambda: not is_live(short_lived, tid), "the finished table to be archived", timeout=120)
     summary = short_lived.get(f"/api/tables/{tid}").json()
     assert summary["status"] == "finished" and summary["seq"] > 0
+    # Its steps are gone (the record is what an archived table is read from); a live table keeps its own.
+    wait_for(lambda: step_rows(database, tid) == 0, "the archived table's steps to be dropped")
+    playing = short_lived.create([HUMAN, BOTS], claim=0)["table"]["id"]
+    assert step_rows(database, playing) > 0
     record = short_lived.get(f"/api/tables/{tid}/record").json()
     report, status = replay(record)
     assert status == 0 and report["error"] is None
@@ -145,8 +161,10 @@ def test_start_up_restores_only_live_and_recently_finished_tables(database: Path
         server = LiveServer(database, keep_finished=3600.0).start()
         assert is_live(server, done) and is_live(server, waiting)  # finished a moment ago: still live
         server.stop()
+        assert step_rows(database, done) > 0
         server = LiveServer(database, keep_finished=0.0).start()
         assert not is_live(server, done) and is_live(server, waiting)  # now archived: not restored
+        assert step_rows(database, done) == 0  # archived while no server ran: its steps go at start-up
         assert replay(server.get(f"/api/tables/{done}/record").json())[1] == 0
     finally:
         server.stop()

@@ -398,9 +398,12 @@ class TableManager:
         start, before claims and starts were one transaction) starts now; one that has waited
         too long expires. With ``owns`` (several server processes), only the tables it
         grants this process are loaded."""
-        for stored in await self.store.load_live(finished_since=self.wall() - self.settings.keep_finished):
+        since = self.wall() - self.settings.keep_finished
+        for stored in await self.store.load_live(finished_since=since):
             if owns is None or await owns(stored.row.id):
                 await self._restore_one(stored)
+        # Tables archived while no server ran (or by a server from before steps were dropped).
+        await self.store.drop_steps(finished_before=since)
         await self.sweep()
 
     async def adopt(self, table_id: str) -> LiveTable | None:
@@ -865,9 +868,14 @@ class TableManager:
                 table.status = status
                 self._cancel_timers(table)
                 self._broadcast(table, [])
-        for table in list(self.tables.values()):
-            if table.finished_mono is not None and now - table.finished_mono >= self.settings.keep_finished:
-                del self.tables[table.id]  # archived: its record is in the database
+        archived = [
+            t.id
+            for t in self.tables.values()
+            if t.finished_mono is not None and now - t.finished_mono >= self.settings.keep_finished
+        ]
+        for table_id in archived:
+            del self.tables[table_id]  # archived: its record is in the database
+        await self.store.drop_steps(archived)
 
     async def sweeper(self) -> None:
         """Run :meth:`sweep` for as long as the server runs."""

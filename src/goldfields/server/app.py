@@ -57,6 +57,7 @@ from . import replays
 from .access import LocalAccess, RelayAccess, TableAccess, moving_error
 from .analysis import Analyses
 from .cluster import Cluster, Moving
+from .failures import Failures, failures_log, log_failure
 from .games import ConfigError, table_game
 from .limits import (
     ADDRESS_CHAT_PLAYERS,
@@ -154,6 +155,8 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
         },
     )
     # Outermost last: the host check and the body limit run before anything reads the request.
+    app.state.failures = failures_log()
+    app.add_middleware(Failures, quiet=app.state.failures)
     app.add_middleware(SecurityHeaders)
     # A replay is a few hundred kB of JSON that compresses tenfold.
     app.add_middleware(GZipMiddleware, minimum_size=4096)
@@ -976,6 +979,7 @@ class Session:
         except Moving:
             moving = moving_error()
             return self.error(moving.code, str(moving), retry_after=moving.details["retry_after"])
-        except Exception:  # a storage failure: nothing was applied, the client may retry
-            log.exception("table %s: move %r failed", self.access.table_id, text)
+        except Exception as err:  # a storage failure: nothing was applied, the client may retry
+            kind = f"move {type(err).__name__}"
+            log_failure(self.ws.app.state.failures, kind, "table %s: move %r failed", self.access.table_id, text)
             return self.error("server", "the move could not be saved; nothing changed, try again")

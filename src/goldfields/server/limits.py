@@ -73,7 +73,7 @@ class RateLimits:
             shared = storage.storage_from_string(storage_url, socket_timeout=0.5, socket_connect_timeout=0.5)
             self._shared = strategies.MovingWindowRateLimiter(shared)
         self._shared_down_until = 0.0
-        self._quiet = Quiet(per_second=1)
+        self._quiet = Quiet()
 
     def _count(
         self, item: RateLimitItem, kind: str, client: str, hit: bool = True
@@ -124,19 +124,26 @@ class RateLimits:
 
 
 class Quiet:
-    """At most one log line per ``every`` seconds for a kind of trouble (a flood of bad clients
-    must not flood the log): ``allow()`` says whether to write this one."""
+    """At most so many log lines for a kind of trouble (``often``: one a second by default), so
+    that a flood of bad clients, or of requests during an outage, does not flood the log:
+    ``allow(kind)`` says whether to write this one, and ``left_out(kind)`` how many were not
+    written since the last that was."""
 
-    def __init__(self, per_second: int = 1) -> None:
-        self._item = rate(f"{per_second}/second")
+    def __init__(self, often: str = "1/second") -> None:
+        self._item = rate(often)
         self._limiter = strategies.FixedWindowRateLimiter(storage.MemoryStorage())
         self.suppressed = 0
+        self._left_out: Counter[str] = Counter()
 
     def allow(self, kind: str = "log") -> bool:
         if self._limiter.hit(self._item, kind):
             return True
         self.suppressed += 1
+        self._left_out[kind] += 1
         return False
+
+    def left_out(self, kind: str = "log") -> int:
+        return self._left_out.pop(kind, 0)
 
 
 class Sockets:

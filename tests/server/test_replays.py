@@ -204,3 +204,39 @@ def test_a_game_longer_than_a_replay_is_built_for_is_refused_with_413(tmp_path: 
         assert server.get(f"/api/tables/{tid}/summary").status_code == 200
     finally:
         server.stop()
+
+
+def test_only_computing_a_replay_counts_against_the_replay_rate(tmp_path: Any) -> None:
+    """A replay already computed is served as it was kept, encoded, to any number of viewers;
+    computing one (a new seat's, or a record sent) counts against --replay-rate."""
+    server = LiveServer(tmp_path / "rate.db", rate_limits=True, replay_rate="2/minute").start()
+    try:
+        tid = server.create([BOTS, BOTS], partnership=False)["table"]["id"]
+        wait_for(lambda: finished(server, tid), "the bots to finish")
+        first = server.get(f"/api/tables/{tid}/replay?seat=0")
+        assert first.status_code == 200
+        for _ in range(4):  # the same replay again: free, and the same bytes
+            again = server.get(f"/api/tables/{tid}/replay?seat=0")
+            assert again.status_code == 200 and again.json() == first.json()
+        assert server.get(f"/api/tables/{tid}/replay?seat=1").status_code == 200  # computed: the second
+        r = server.get(f"/api/tables/{tid}/replay?seat=public")
+        assert r.status_code == 429 and r.json()["code"] == "rate_limited" and "Retry-After" in r.headers
+        record = server.get(f"/api/tables/{tid}/record").json()
+        assert server.post("/api/replay", {"record": record}).status_code == 429
+        assert server.get(f"/api/tables/{tid}/replay?seat=0").status_code == 200  # kept: still free
+    finally:
+        server.stop()
+
+
+def test_a_replay_is_sent_compressed_to_a_client_that_takes_gzip_and_plain_to_one_that_does_not(
+    server: LiveServer,
+) -> None:
+    tid = server.create([BOTS, BOTS], partnership=False)["table"]["id"]
+    wait_for(lambda: finished(server, tid), "the bots to finish")
+    url = f"{server.base}/api/tables/{tid}/replay?seat=all"
+    packed = httpx.get(url, headers={"Accept-Encoding": "gzip"}, timeout=30)
+    plain = httpx.get(url, headers={"Accept-Encoding": "identity"}, timeout=30)
+    assert packed.headers["content-encoding"] == "gzip" and "content-encoding" not in plain.headers
+    assert int(packed.headers["content-length"]) * 4 < int(plain.headers["content-length"])
+    assert packed.json() == plain.json() and plain.headers["content-type"] == "application/json"
+    assert packed.headers["x-content-type-options"] == "nosniff"

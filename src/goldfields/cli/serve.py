@@ -117,6 +117,13 @@ def serve_command(
         str, typer.Option(rich_help_panel=LIMITS, help="Table chat messages one seat may send (an address may "
                                                        "send ten times as many, for all its seats).")
     ] = _default("chat_rate"),
+    replay_rate: Annotated[
+        str,
+        typer.Option(
+            rich_help_panel=LIMITS,
+            help="Replays one address may have computed (a finished game's not yet computed, or a sent record).",
+        ),
+    ] = _default("replay_rate"),
     analysis_rate: Annotated[
         str,
         typer.Option(
@@ -228,6 +235,7 @@ def serve_command(
             message_rate=message_rate,
             chat_rate=chat_rate,
             analysis_rate=analysis_rate,
+            replay_rate=replay_rate,
             max_live_tables=max_live_tables,
             max_bot_tables=max_bot_tables,
             max_tables_per_client=max_tables_per_client,

@@ -34,7 +34,7 @@ from contextlib import asynccontextmanager
 from dataclasses import fields, is_dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar, cast
 from urllib.parse import urlencode
 
 from fastapi import Depends, FastAPI, HTTPException, Query, Request, Response, WebSocket, WebSocketDisconnect
@@ -71,6 +71,7 @@ from .limits import (
 )
 from .models import PlayerRow
 from .ratings import mode_of
+from .responses import Encoded
 from .schemas import (
     ClaimSeat,
     Created,
@@ -93,6 +94,7 @@ log = logging.getLogger("goldfields.server")
 
 MAX_QUEUE = 500  # updates waiting for a slow client before it is dropped
 REPLAY_CACHE = 16  # finished games' replays kept computed
+T = TypeVar("T")
 # A player's key as a bearer token (``Authorization: Bearer <key>``), documented in the OpenAPI
 # schema; a missing one is answered by the handlers in the API's own words.
 player_bearer = HTTPBearer(auto_error=False, description="Your player profile's secret key.")
@@ -173,6 +175,7 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
             "chat": live.chat_rate,
             "chat_address": live.chat_address_rate or times(live.chat_rate, ADDRESS_CHAT_PLAYERS),
             "analysis": live.analysis_rate,
+            "replay": live.replay_rate,
         },
         enabled=live.rate_limits,
         storage_url=live.redis,  # several processes count in Redis, together
@@ -395,20 +398,23 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
         _definition, game_record, _names = await finished_game(request, table_id)
         return game_record
 
-    async def computed(key: tuple[Any, ...], work: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+    async def computed(key: tuple[Any, ...], work: Callable[[], T], charge: Request | None = None) -> T:
         """A finished game never changes: its replay is computed once (in a thread, off the
-        event loop) and kept for the next viewer."""
-        cache: OrderedDict[tuple[Any, ...], dict[str, Any]] = replay_cache
+        event loop) and kept for the next viewer. Only computing it counts against the
+        ``--replay-rate`` of the client ``charge`` names."""
+        cache = replay_cache
         if key in cache:
             cache.move_to_end(key)
-            return cache[key]
+            return cast(T, cache[key])
+        if charge is not None:
+            limit(charge, "replay")
         value = await asyncio.to_thread(work)
         cache[key] = value
         while len(cache) > REPLAY_CACHE:
             cache.popitem(last=False)
         return value
 
-    replay_cache: OrderedDict[tuple[Any, ...], dict[str, Any]] = OrderedDict()
+    replay_cache: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
     too_long: dict[str, str] = {}  # finished tables whose replay was refused as too long, and why
 
     @app.get("/api/tables/{table_id}/replay")
@@ -416,7 +422,7 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
         request: Request,
         table_id: str,
         seat: Annotated[str, Query(pattern=r"^(all|public|[0-9]{1,2})$", description="A seat, all or public.")] = "all",
-    ) -> dict[str, Any]:
+    ) -> Response:
         """Every position of a finished game through a seat's eyes (``all``: every hand open;
         ``public``: a spectator's), each with its events and log lines, and the game's summary."""
         definition, record, names = await finished_game(request, table_id)
@@ -425,19 +431,25 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
             raise TableError("no_such_seat", f"this game has no seat {which}", 404)
         if table_id in too_long:  # a finished game never changes: refused once, refused at once
             raise TableError("too_long", too_long[table_id], 413)
+
+        def work() -> Encoded:
+            frames = replays.frames(definition, record, which, names, live.max_replay_steps)
+            return Encoded.of({"table": table_id, "seat": which, **frames})
+
         try:
-            data = await computed(("frames", table_id, which),
-                                  lambda: replays.frames(definition, record, which, names, live.max_replay_steps))
+            # Kept encoded: a replay is up to megabytes of JSON, which must not be encoded (or
+            # compressed) again on the event loop for each viewer.
+            encoded = await computed(("frames", table_id, which), work, charge=request)
         except replays.TooLong as err:
             too_long[table_id] = str(err)
             raise TableError("too_long", str(err), 413) from None
-        return {"table": table_id, "seat": which, **data}
+        return encoded.response(request)
 
     @app.get("/api/tables/{table_id}/summary", response_model=GameSummary)
     async def game_summary(request: Request, table_id: str) -> dict[str, Any]:
         """A finished game in figures: who won, each hand's points, the scores as they went."""
         definition, record, names = await finished_game(request, table_id)
-        return await computed(("summary", table_id), lambda: replays.summary(definition, record, names))
+        return await computed(("summary", table_id), lambda: replays.summary(definition, record, names), request)
 
     @app.get(
         "/api/tables/{table_id}/analysis",
@@ -485,10 +497,10 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
         return {"game": game, "frames": data["frames"], "steps": steps, "names": names, "player": player}
 
     @app.post("/api/replay")
-    async def replay_record(request: Request, body: ReplayBody) -> dict[str, Any]:
+    async def replay_record(request: Request, body: ReplayBody) -> Response:
         """A game record sent by the browser (a file the player opened), replayed as
         GET /api/tables/{id}/replay replays a stored game."""
-        limit(request, "claim")
+        limit(request, "replay")
         record = body.record
         try:
             definition = registry.get(str(record.get("game")))
@@ -496,15 +508,20 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
             unknown = f"not a record of a game this server knows: {record.get('game')!r}"
             raise TableError("bad_record", unknown, 422) from None
         which = _replay_seat(str(body.seat) if body.seat is not None else "public")
+
+        def work() -> Encoded:
+            frames = replays.frames(definition, record, which, {}, live.max_replay_steps)
+            return Encoded.of({"table": None, "seat": which, **frames})
+
         try:
-            data = await asyncio.to_thread(replays.frames, definition, record, which, {}, live.max_replay_steps)
+            encoded = await asyncio.to_thread(work)  # encoded there too: it may be megabytes
         except replays.NoSuchSeat as err:
             raise TableError("no_such_seat", str(err), 422) from None
         except replays.TooLong as err:
             raise TableError("too_long", str(err), 413) from None
         except (RecordError, ValueError) as err:
             raise TableError("bad_record", f"this record cannot be replayed: {err}", 422) from None
-        return {"table": None, "seat": which, **data}
+        return encoded.response(request)
 
     @app.post("/api/tables/{table_id}/rematch", response_model=SeatToken)
     async def rematch(request: Request, table_id: str, body: Rematch) -> dict[str, Any]:

@@ -60,6 +60,9 @@ class Settings:
     chat_address_rate: str | None = None
     """Table chat messages one client address may send, all its players together: a looser
     cap against a flood of new seats from one address. None: ten times ``chat_rate``."""
+    replay_rate: str = "30/minute"
+    """Replays one client address may have the server compute: a finished game's not yet
+    computed (one already computed is free), or a record sent to ``POST /api/replay``."""
     analysis_rate: str = "10/hour"
     """Analyses of a finished game one client address may start (asking again for one started is free)."""
     max_live_tables: int = 2000
@@ -107,7 +110,7 @@ class Settings:
         from .limits import rate  # the limits library is a server extra; these defaults are read without it
 
         rates = (self.create_rate, self.claim_rate, self.move_rate, self.message_rate, self.chat_rate,
-                 self.analysis_rate, *filter(None, [self.chat_address_rate]))  # fmt: skip
+                 self.analysis_rate, self.replay_rate, *filter(None, [self.chat_address_rate]))  # fmt: skip
         for text in rates:
             rate(text)  # a clear error now, not at the first request
         if self.redis is not None and not self.redis.startswith(("redis://", "rediss://", "unix://")):

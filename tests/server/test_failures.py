@@ -36,6 +36,8 @@ def test_a_database_that_cannot_be_written_gives_json_500s_and_one_traceback(tmp
     # One report of the three failures, with its traceback; none from the server underneath.
     assert text.count("POST /api/tables failed") == 1 and "database is locked" in text, text[-3000:]
     assert "Exception in ASGI application" not in text
+    # Nor what the statement held: a table's secret seeds its chance, a deal's step is the deck.
+    assert "[SQL parameters hidden due to hide_parameters=True]" in text and "[parameters:" not in text
 
 
 def test_quiet_counts_the_lines_it_left_out_by_kind() -> None:

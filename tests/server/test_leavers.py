@@ -185,8 +185,8 @@ def test_a_table_that_every_player_has_left_pauses_and_its_stand_ins_stop(quick_
                 send(ws, {"type": "move", "move": msg["view"]["legal"][0], "seq": msg["seq"]})
                 moved = True
     wait_for(lambda: not seat_info(server, tid, 1)["connected"])
+    time.sleep(4 * 1.0)  # a move a stand-in had begun as she left may end (and a deal follow)
     seq = server.get(f"/api/tables/{tid}").json()["seq"]
     time.sleep(4 * 1.0)
-    # At most the one move a stand-in had begun when she left.
-    assert server.get(f"/api/tables/{tid}").json()["seq"] <= seq + 1
+    assert server.get(f"/api/tables/{tid}").json()["seq"] == seq  # then nothing
     ann_back(server, tid, token)

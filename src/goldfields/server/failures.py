@@ -12,6 +12,8 @@ import json
 import logging
 from typing import Any
 
+from starlette.requests import ClientDisconnect
+
 from .limits import Quiet
 from .security import ASGIApp, Message, Receive, Scope, Send
 
@@ -55,6 +57,8 @@ class Failures:
 
         try:
             await self.app(scope, receive, watch)
+        except ClientDisconnect:
+            return  # the client left while sending its body: nobody to answer, nothing failed here
         except Exception as err:
             if started:
                 raise

@@ -20,7 +20,7 @@ import math
 import random
 import secrets
 import time
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
@@ -152,6 +152,7 @@ class LiveTable:
     tasks: set[asyncio.Task[None]] = field(default_factory=set)
     updated_at: float = 0.0  # wall time of the last move, or change of seats or status
     client: str | None = None  # the address that created it (not stored: a restored table counts for none)
+    seen_at: float = 0.0  # wall time a player last came or went (or this process took the table on)
     finished_mono: float | None = None  # monotonic time the game ended, for archiving
     watched: dict[str, set[str]] = field(default_factory=dict)  # other processes -> seat keys they relay
     rematch: dict[str, Any] | None = None  # {"table": id, "by": seat} once a player asked for a rematch
@@ -223,6 +224,7 @@ class TableManager:
         self.clock = clock
         self.wall = wall
         self.tables: dict[str, LiveTable] = {}
+        self._creating: Counter[str] = Counter()  # tables being created, by client address
 
     # ------------------------------------------------------------------
     # Creating, claiming, restoring
@@ -245,8 +247,36 @@ class TableManager:
         a rematch's: its id follows from the finished table's, so that two players asking
         at once get the same table. ``client`` is the creator's address, for
         ``max_tables_per_client``."""
+        if client is None or not self.settings.rate_limits:
+            return await self._create(request, claim, player_name, player_id, table_id, extra, None)
+        # Counted before the first wait: creations under way at once count too.
+        mine = self._creating[client] + sum(
+            t.client == client and t.status in ("waiting", "playing") for t in self.tables.values()
+        )
+        if mine >= self.settings.max_tables_per_client:
+            message = (f"this address has {mine} tables waiting or in play, as many as it may have; finish "
+                       "one first (a table closes after waiting an hour, or once nobody has been at it for a day)")
+            raise TableError("too_many_tables", message, 429, {"retry_after": 300})
+        self._creating[client] += 1
+        try:
+            return await self._create(request, claim, player_name, player_id, table_id, extra, client)
+        finally:
+            self._creating[client] -= 1
+            if not self._creating[client]:
+                del self._creating[client]
+
+    async def _create(
+        self,
+        request: Mapping[str, Any],
+        claim: int | None,
+        player_name: str,
+        player_id: str | None,
+        table_id: str | None,
+        extra: Mapping[str, Any] | None,
+        client: str | None,
+    ) -> tuple[LiveTable, str | None]:
         game = table_game(request["game"])
-        await self._check_capacity(request["seats"], client)
+        await self._check_capacity(request["seats"])
         if request.get("players") is None:
             request = {**request, "players": len(request["seats"])}
         config = game.check_config(request)
@@ -295,6 +325,7 @@ class TableManager:
             status="waiting" if any(s.open for s in seats) else "playing",
             updated_at=now,
             client=client,
+            seen_at=now,
         )
         # Several processes: owned (locked) before it is stored, so that no other may take it.
         async with self.cluster.creating(table.id) if self.cluster is not None else contextlib.nullcontext():
@@ -328,16 +359,9 @@ class TableManager:
                 await self._advance(table)
         return table, token
 
-    async def _check_capacity(self, seats: list[Mapping[str, Any]], client: str | None) -> None:
-        """The caps: live tables, and live tables of bots only (counted in the database when
-        several processes share it); live tables created by one client (in this process, and
-        only with the rate limits on: a private server or a test speaks from one address)."""
-        if client is not None and self.settings.rate_limits:
-            mine = sum(t.client == client and t.status in ("waiting", "playing") for t in self.tables.values())
-            if mine >= self.settings.max_tables_per_client:
-                message = (f"this address has {mine} tables waiting or in play, as many as it may have; finish "
-                           "one first (a table closes after waiting an hour, or once nobody has been at it for a day)")
-                raise TableError("too_many_tables", message, 429, {"retry_after": 60})
+    async def _check_capacity(self, seats: list[Mapping[str, Any]]) -> None:
+        """The global caps: live tables, and live tables of bots only (counted in the
+        database when several processes share it)."""
         if self.cluster is not None:
             live_count, bot_tables = await self.store.count_live()
         else:
@@ -414,6 +438,10 @@ class TableManager:
     async def _restore_one(self, stored: StoredTable) -> LiveTable | None:
         wall_now, mono_now = self.wall(), self.clock()
         row = stored.row
+        if row.status == "finished" and len(stored.steps) != row.seq:
+            # Archived already, its steps dropped (by a process whose clock or --keep-finished
+            # differed): it is read from its record, never restored from what steps are left.
+            return None
         try:
             game = table_game(row.game)
             state = game.new_state(row.config)
@@ -431,6 +459,7 @@ class TableManager:
             state=state,
             status=row.status,
             updated_at=row.updated_at or row.created_at,
+            seen_at=wall_now,  # its players have not had the chance to come back to this process yet
             # How long ago it finished, carried over from wall time to this process's clock.
             finished_mono=None if row.finished_at is None else mono_now - (wall_now - row.finished_at),
         )
@@ -670,6 +699,7 @@ class TableManager:
         async with table.lock:
             if conn.seat is not None:
                 table.seats[conn.seat].connections += 1
+                table.seen_at = self.wall()
                 if table.status == "playing":
                     await self._advance(table)  # a move clock may start now that the player is here
             table.conns.add(conn)
@@ -681,6 +711,7 @@ class TableManager:
             if conn.seat is not None:
                 seat = table.seats[conn.seat]
                 seat.connections -= 1
+                table.seen_at = self.wall()
                 self._left(table, seat)
             self._broadcast(table, [])
 
@@ -706,6 +737,8 @@ class TableManager:
                 if was and not s.present:
                     self._left(table, s)
                 changed |= was != s.present
+            if changed:
+                table.seen_at = self.wall()
             if changed and table.status == "playing":
                 await self._advance(table)  # a move clock may start, or a grace period
             elif changed:
@@ -853,21 +886,26 @@ class TableManager:
             for t in self.tables.values()
             if t.status == "waiting" and now_wall - t.updated_at >= self.settings.waiting_expiry
         ]
-        left = [
-            t.id
-            for t in self.tables.values()
-            if t.status == "playing"
-            and self._unattended(t)
-            and now_wall - t.updated_at >= self.settings.abandoned_expiry
-        ]
-        closed = [(i, "expired") for i in await self.store.set_closed(stale, "waiting", "expired", now_wall)]
-        closed += [(i, "abandoned") for i in await self.store.set_closed(left, "playing", "abandoned", now_wall)]
-        for table_id, status in closed:
-            table = self.tables.pop(table_id)
+        left = [t.id for t in self.tables.values() if self._abandoned(t, now_wall)]
+        for table_id in await self.store.set_closed(stale, "waiting", "expired", now_wall):
+            if (table := self.tables.pop(table_id, None)) is not None:  # (or handed over meanwhile)
+                async with table.lock:
+                    table.status = "expired"
+                    self._cancel_timers(table)
+                    self._broadcast(table, [])
+        for table_id in left:
+            table = self.tables.get(table_id)
+            if table is None:
+                continue
             async with table.lock:
-                table.status = status
-                self._cancel_timers(table)
-                self._broadcast(table, [])
+                # Looked at again under the lock: a player may have come back, or moved, meanwhile.
+                if not self._abandoned(table, self.wall()):
+                    continue
+                if await self.store.set_closed([table_id], "playing", "abandoned", self.wall()):
+                    self.tables.pop(table_id, None)
+                    table.status = "abandoned"
+                    self._cancel_timers(table)
+                    self._broadcast(table, [])
         archived = [
             t.id
             for t in self.tables.values()
@@ -876,6 +914,11 @@ class TableManager:
         for table_id in archived:
             del self.tables[table_id]  # archived: its record is in the database
         await self.store.drop_steps(archived)
+
+    def _abandoned(self, table: LiveTable, now_wall: float) -> bool:
+        """A game in play that nobody has been at, and nobody has moved in, for ``abandoned_expiry``."""
+        idle = now_wall - max(table.updated_at, table.seen_at)
+        return table.status == "playing" and self._unattended(table) and idle >= self.settings.abandoned_expiry
 
     async def sweeper(self) -> None:
         """Run :meth:`sweep` for as long as the server runs."""

@@ -87,6 +87,14 @@ def abandoned() -> TableError:
     return TableError("abandoned", "this game was closed: nobody was at the table for too long", 410)
 
 
+def refuse_if_closed(table: LiveTable) -> None:
+    """Refuse what is asked of a table the sweep closed (expired, or abandoned)."""
+    if table.status == "expired":
+        raise expired()
+    if table.status == "abandoned":
+        raise abandoned()
+
+
 def expired() -> TableError:
     """The refusal of anything asked of a table the sweep closed (claims, and moves from a socket
     opened before it was)."""
@@ -385,10 +393,7 @@ class TableManager:
         if seat in table.config.get("reserved", ()) and not rematch:
             raise TableError("reserved", f"seat {seat} is kept for its player in the game before this rematch")
         async with table.lock:
-            if table.status == "expired":
-                raise expired()
-            if table.status == "abandoned":
-                raise abandoned()
+            refuse_if_closed(table)
             s = table.seats[seat]
             if not s.open:
                 raise TableError("seat_taken", f"seat {seat} is not open: it is a bot's or already taken")
@@ -504,10 +509,7 @@ class TableManager:
                 raise TableError("not_started", "the game starts when every human seat is taken")
             if table.status == "finished":
                 raise RuleError("end", "the game is over")
-            if table.status == "expired":  # a socket still open on a table the sweep closed
-                raise expired()
-            if table.status == "abandoned":
-                raise abandoned()
+            refuse_if_closed(table)  # a socket still open on a table the sweep closed
             if expected_seq is not None and expected_seq != table.seq:
                 raise TableError("stale", f"the table has moved on (step {table.seq}, not {expected_seq}): resync")
             to_move = table.state.current_player
@@ -890,9 +892,7 @@ class TableManager:
         for table_id in await self.store.set_closed(stale, "waiting", "expired", now_wall):
             if (table := self.tables.pop(table_id, None)) is not None:  # (or handed over meanwhile)
                 async with table.lock:
-                    table.status = "expired"
-                    self._cancel_timers(table)
-                    self._broadcast(table, [])
+                    self._close(table, "expired")
         for table_id in left:
             table = self.tables.get(table_id)
             if table is None:
@@ -903,9 +903,7 @@ class TableManager:
                     continue
                 if await self.store.set_closed([table_id], "playing", "abandoned", self.wall()):
                     self.tables.pop(table_id, None)
-                    table.status = "abandoned"
-                    self._cancel_timers(table)
-                    self._broadcast(table, [])
+                    self._close(table, "abandoned")
         archived = [
             t.id
             for t in self.tables.values()
@@ -914,6 +912,12 @@ class TableManager:
         for table_id in archived:
             del self.tables[table_id]  # archived: its record is in the database
         await self.store.drop_steps(archived)
+
+    def _close(self, table: LiveTable, status: str) -> None:
+        """A table closed by the sweep (under its lock): its clocks stop, and its sockets are told."""
+        table.status = status
+        self._cancel_timers(table)
+        self._broadcast(table, [])
 
     def _abandoned(self, table: LiveTable, now_wall: float) -> bool:
         """A game in play that nobody has been at, and nobody has moved in, for ``abandoned_expiry``."""

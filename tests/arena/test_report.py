@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import io
+import warnings
+
 import pytest
 
 from goldfields.arena import EntrantSummary, GameSpec
@@ -56,6 +59,26 @@ def test_two_entrants_get_parity_at_a_half_and_no_elo_panel() -> None:
         assert "bootstrap" in fig.axes[0].get_xlabel()
     finally:
         plt.close(fig)
+
+
+def test_long_specs_and_network_paths_leave_the_bars_their_room(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """A training run's arena names its network by a long path; the label used to squeeze the axes to nothing."""
+    from goldfields.arena.report import chart_label
+
+    long = f"net:net={tmp_path / 'a' / 'much' / 'longer' / 'folder' / 'round-01.npz'},temperature=1"
+    assert chart_label(long) == "net:net=round-01.npz,\ntemperature=1"
+    assert chart_label("ismcts:iterations=2950,net=selfplay,deals=4") == "ismcts:iterations=2950,\nnet=selfplay,deals=4"
+    guided = "ismcts:iterations=2950,net=selfplay,deals=4,leaf=net"
+    summary = [_entrant(long, 7, 10, None), _entrant(guided, 3, 10, None)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # matplotlib warns when constrained layout collapses the axes
+        fig = chart_figure(GameSpec.make("digging", 2), summary, 10)
+        try:
+            fig.savefig(io.BytesIO(), dpi=110, format="png")
+            bar_box = fig.axes[0].get_window_extent()
+            assert bar_box.width > 0.4 * fig.bbox.width
+        finally:
+            plt.close(fig)
 
 
 def test_the_chart_file_is_replaced_whole(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]

@@ -249,6 +249,24 @@ def write_chart(path: Path, spec: GameSpec, summary: Sequence[EntrantSummary], g
     return True
 
 
+def chart_label(bot: str, width: int = 32) -> str:
+    """A bot's name as the chart shows it. A network file is named by its file name, not its
+    whole path, and a long spec is wrapped at its commas: a label wider than the figure would
+    squeeze the bars to nothing."""
+    parts = []
+    for part in bot.split(","):
+        key, sep, value = part.rpartition("=")
+        parts.append(f"{key}{sep}{Path(value).name}" if "/" in value or os.sep in value else part)
+    lines = [parts[0]]
+    for part in parts[1:]:
+        if len(lines[-1]) + 1 + len(part) <= width:
+            lines[-1] += "," + part
+        else:
+            lines[-1] += ","
+            lines.append(part)
+    return "\n".join(lines)
+
+
 def chart_figure(spec: GameSpec, summary: Sequence[EntrantSummary], games: int) -> Any:
     """Win rates with their deal-bootstrap 95% intervals against the parity line, and Elo when it means
     something (three or more entrants). A matplotlib figure; the caller closes it."""
@@ -257,12 +275,12 @@ def chart_figure(spec: GameSpec, summary: Sequence[EntrantSummary], games: int) 
     with_elo = all(e.elo is not None for e in summary) and len(summary) >= 3
     # Best first, as the printed table orders them (entrants' own order breaks ties).
     summary = sorted(summary, key=lambda e: -(e.elo if with_elo and e.elo is not None else e.win_rate))
-    names = [e.bot for e in summary]
+    names = [chart_label(e.bot) for e in summary]
     rates = [100 * e.win_rate for e in summary]
     # max(0, ...): rounding can put an interval end a hair past its centre at 0% or 100%.
     err = [[max(0.0, 100 * (e.win_rate - e.boot_low)) for e in summary],
            [max(0.0, 100 * (e.boot_high - e.win_rate)) for e in summary]]
-    height = 1.9 + 0.6 * len(names)
+    height = 1.9 + 0.6 * len(names) + 0.2 * sum(name.count("\n") for name in names)
     if with_elo:
         fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(10, height), constrained_layout=True)
     else:

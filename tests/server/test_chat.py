@@ -4,6 +4,8 @@ phrases, and the history a reconnecting client gets."""
 from __future__ import annotations
 
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -23,11 +25,13 @@ def next_of(ws: ClientConnection, kind: str) -> dict[str, Any]:
             return msg
 
 
-def seated(server: LiveServer, table_id: str, seat: int, token: str) -> ClientConnection:
-    ws = server.ws(table_id)
-    send(ws, {"type": "hello", "seat": seat, "token": token})
-    assert receive(ws)["type"] == "update"
-    return ws
+@contextmanager
+def seated(server: LiveServer, table_id: str, seat: int, token: str) -> Iterator[ClientConnection]:
+    """A connection that has said hello for a seat; closed when the block ends."""
+    with server.ws(table_id) as ws:
+        send(ws, {"type": "hello", "seat": seat, "token": token})
+        assert receive(ws)["type"] == "update"
+        yield ws
 
 
 def two_players(server: LiveServer) -> tuple[str, str, str]:

@@ -460,12 +460,13 @@ def test_a_relayed_refusal_names_its_rule_once_with_its_reason(cluster: list[Liv
 def test_chat_crosses_processes_and_a_reconnecting_player_reads_it(cluster: list[LiveServer]) -> None:
     table, tokens = start_table(cluster, "digging", 2)
 
-    def hello(server: LiveServer, seat: int) -> Any:
-        ws = connect(f"ws://127.0.0.1:{server.port}/api/tables/{table}/ws", open_timeout=30)
-        send(ws, {"type": "hello", "seat": seat, "token": tokens[seat]})
-        while receive(ws)["type"] != "update":
-            pass
-        return ws
+    @contextlib.contextmanager
+    def hello(server: LiveServer, seat: int) -> Iterator[Any]:
+        with connect(f"ws://127.0.0.1:{server.port}/api/tables/{table}/ws", open_timeout=30) as ws:
+            send(ws, {"type": "hello", "seat": seat, "token": tokens[seat]})
+            while receive(ws)["type"] != "update":
+                pass
+            yield ws
 
     # Both players on processes that do not own the table: the chat goes through the owner.
     with hello(cluster[1], 0) as a, hello(cluster[2], 1) as b:

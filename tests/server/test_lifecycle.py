@@ -101,6 +101,14 @@ def test_a_game_nobody_is_at_is_closed_as_abandoned_and_not_restored(database: P
             assert live.get(f"/api/tables/{tid}").json()["status"] == "abandoned"
             assert tid not in [t["id"] for t in lobby(live)]
             assert not is_live(live, tid)
+            # It can never go on: its record, which now holds every card, replaces its steps.
+            assert step_rows(database, tid) == 0
+            record = live.get(f"/api/tables/{tid}/record").json()
+            assert record["game"] == "digging" and record["hands"][0]["deck"]
+            summary = live.get(f"/api/tables/{tid}/summary").json()
+            assert summary["finished"] is False and summary["winners"] is None
+            replay = live.get(f"/api/tables/{tid}/replay?seat=0").json()
+            assert replay["frames"][0]["events"][0]["kind"] == "deal"  # the deal, up to where Ann stopped
             time.sleep(3 * 2.0)
             assert live.get(f"/api/tables/{bea['table']['id']}").json()["status"] == "playing"
         live.stop()

@@ -221,6 +221,14 @@ def test_a_game_closed_as_abandoned_says_so_to_whoever_watches(new_page: Any, tm
         expect(notice).to_contain_text("This game was closed: nobody was at the table", timeout=90_000)
         expect(notice.get_by_role("link", name="Back to the lobby")).to_have_attribute("href", "/")
         expect(page.locator(".turn-banner")).to_contain_text("abandoned: nobody came back to it")
+        # What was played is kept: the replay opens on the deal, and the record downloads.
+        with page.expect_download() as download:
+            notice.get_by_role("link", name="Game record").click()
+        assert json.loads(Path(download.value.path()).read_text())["game"] == "digging"
+        notice.get_by_role("link", name="Watch the replay").click()
+        page.wait_for_function("document.body.dataset.step === '0'")  # the deal: Ann never moved
+        expect(page.locator("#step")).to_contain_text("Step 1 of 1")
+        expect(page.locator(".turn-banner")).to_contain_text("abandoned: nobody came back to it")
         page.close()
     finally:
         short.stop()

@@ -380,8 +380,8 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
     async def finished_game(
         request: Request, table_id: str
     ) -> tuple[GameDefinition[Any], dict[str, Any], dict[int, str]]:
-        """A finished game's definition, record and seat names; 409 before the game is over
-        (a replay shows every hand)."""
+        """A finished (or abandoned) game's definition, record and seat names; 409 before the
+        game is over (a replay shows every hand)."""
         table = manager(request).tables.get(table_id)
         if table is not None:
             if table.status != "finished":
@@ -394,7 +394,7 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
 
     @app.get("/api/tables/{table_id}/record")
     async def record(request: Request, table_id: str) -> dict[str, Any]:
-        """The game record, once the game is over (it holds every card, so not before)."""
+        """The game record, once the game is over or closed as abandoned (it holds every card, so not before)."""
         _definition, game_record, _names = await finished_game(request, table_id)
         return game_record
 

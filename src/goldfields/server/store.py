@@ -286,7 +286,7 @@ class Store:
 
     async def set_closed(self, table_ids: Sequence[str], was: str, status: str, now: float) -> list[str]:
         """Give tables that still have the status ``was`` the status ``status`` (a waiting table
-        expired, a game abandoned); returns those that had it."""
+        expired); returns those that had it."""
 
         def mark(s: Session) -> list[str]:
             query = select(TableRow.id).where(TableRow.id.in_(table_ids), TableRow.status == was)
@@ -296,6 +296,22 @@ class Store:
             return found
 
         return await self.run(mark) if table_ids else []
+
+    async def abandon(self, table_id: str, record: dict[str, Any], seq: int, now: float) -> bool:
+        """Close a game in play that nobody came back to, if it is still in play: its status,
+        and its record in place of its steps, in one transaction. It can never go on, so, like
+        an archived game, it is read from its record alone (to download or replay it). Returns
+        whether it was still in play."""
+
+        def close(s: Session) -> bool:
+            playing = (TableRow.id == table_id) & (TableRow.status == "playing")
+            values = {"status": "abandoned", "record": record, "seq": seq, "finished_at": now, "updated_at": now}
+            if not s.execute(update(TableRow).where(playing).values(**values)).rowcount:  # type: ignore[attr-defined]
+                return False
+            s.execute(delete(StepRow).where(StepRow.table_id == table_id))
+            return True
+
+        return await self.run(close)
 
     # -- reading -----------------------------------------------------------
     async def load_live(self, finished_since: float, ids: Sequence[str] | None = None) -> list[StoredTable]:

@@ -901,7 +901,7 @@ class TableManager:
                 # Looked at again under the lock: a player may have come back, or moved, meanwhile.
                 if not self._abandoned(table, self.wall()):
                     continue
-                if await self.store.set_closed([table_id], "playing", "abandoned", self.wall()):
+                if await self.store.abandon(table_id, table.state.record(), table.seq, self.wall()):
                     self.tables.pop(table_id, None)
                     self._close(table, "abandoned")
         archived = [

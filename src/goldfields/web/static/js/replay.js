@@ -1,4 +1,4 @@
-// replay.html: a finished game, step by step. From the server (?t=table) or from a record file
+// replay.html: a finished (or abandoned) game, step by step. From the server (?t=table) or from a record file
 // the player opens. Each step is drawn by the same view the table plays with, read-only.
 // The address keeps the table, the eyes and the step, so each position has its own link.
 
@@ -120,7 +120,8 @@ async function show(step) {
   const table = {
     ...(state.table || {}),
     game,
-    status: last ? "finished" : "playing",
+    // A game closed before its end (abandoned) ends on its closing status, not "finished".
+    status: !last ? "playing" : state.data.summary.finished ? "finished" : (state.table && state.table.status) || "playing",
     seats: state.table ? state.table.seats : [],
   };
   // Read-only: no legal moves, and every update a full one (no dialogs, no animations).

@@ -445,8 +445,16 @@ function renderNotice() {
       ),
     );
   } else if (table.status === "expired" || table.status === "abandoned") {
+    // An abandoned game was played for a while: its replay and record are kept (an expired
+    // table never began, so it has neither).
+    const id = encodeURIComponent(tableId);
+    const seat = state.seat !== null ? `&seat=${state.seat}` : "";
+    const kept = table.status === "abandoned"
+      ? [" ", h("a.btn", { href: `/replay.html?t=${id}${seat}` }, t("replay.watch")), " ",
+         h("a.btn", { href: `/api/tables/${id}/record`, download: `goldfields-${tableId}.json` }, t("table.record"))]
+      : null;
     parts.push(h("div.notice.warn", { role: "status" }, t(`table.${table.status}`), " ",
-      h("a.btn.primary", { href: "/" }, t("table.backLobby"))));
+      h("a.btn.primary", { href: "/" }, t("table.backLobby")), kept));
   } else if (table.status === "finished" && table.rematch) {
     // Someone asked to play again: everyone at the table is offered the rematch.
     const by = table.rematch.by;

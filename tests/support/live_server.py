@@ -29,6 +29,10 @@ try:
     sock.bind(("127.0.0.1", int(sys.argv[2])))
 except OSError:
     sys.exit(98)
+# As `goldfields serve` listens: the system drops a peer that takes no data for send_timeout.
+import json
+from goldfields.server.listen import give_up_after
+give_up_after(sock, json.loads(sys.argv[3]).get("send_timeout", 30.0))
 sock.listen(2048)
 open(sys.argv[4], "w").close()
 import importlib, os, uvicorn

@@ -162,6 +162,14 @@ def serve_command(
     hello_timeout: Annotated[
         float, typer.Option(min=0.5, rich_help_panel=LIMITS, help="Seconds a new WebSocket has to say hello.")
     ] = _default("hello_timeout"),
+    send_timeout: Annotated[
+        float,
+        typer.Option(
+            min=1.0,
+            rich_help_panel=LIMITS,
+            help="Seconds a client may go without taking what is sent to it before it is dropped.",
+        ),
+    ] = _default("send_timeout"),
     max_sockets_per_client: Annotated[
         int, typer.Option(min=1, rich_help_panel=LIMITS, help="Open WebSockets per address.")
     ] = _default("max_sockets_per_client"),
@@ -245,6 +253,7 @@ def serve_command(
             ws_max_message=ws_max_message,
             ws_max_depth=ws_max_depth,
             hello_timeout=hello_timeout,
+            send_timeout=send_timeout,
             max_sockets_per_client=max_sockets_per_client,
             max_sockets=max_sockets,
             allowed_hosts=tuple(allowed_host or ("*",)),
@@ -269,7 +278,7 @@ def serve_command(
     # The addresses are taken before "serving at" is said: a port in use or a host that is not
     # this machine's is one line and status 2, not a promise followed by uvicorn's error.
     try:
-        listening = listen(host, port)
+        listening = listen(host, port, settings.send_timeout)
     except ListenError as err:
         print_error(err)
         raise typer.Exit(2) from None

@@ -825,11 +825,16 @@ class Session:
         self.seat: int | None = None
         self.joined = False
         self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
-        self.close_code = 4008  # too far behind (the default reason to close)
+        self.close_code = 1000
+        self.sender: asyncio.Task[None] | None = None
 
     def send(self, message: dict[str, Any]) -> None:
-        if self.queue.qsize() > MAX_QUEUE:
-            self.queue.put_nowait(None)  # too far behind: drop it; it will reconnect and resync
+        if self.queue.qsize() >= MAX_QUEUE:
+            # Too far behind: dropped at once, not after what is queued (it will reconnect and
+            # resync). Its sender is blocked writing to it, or it would not be this far behind.
+            if self.sender is not None and not self.sender.done():
+                self.note(f"{MAX_QUEUE} updates behind: dropped")
+                self.sender.cancel()
             return
         self.queue.put_nowait(message)
 
@@ -839,12 +844,19 @@ class Session:
         self.queue.put_nowait(None)
 
     async def _sender(self) -> None:
+        """Send what is queued, in order. A client that takes none of it for ``send_timeout``
+        is dropped: a socket that is never read would otherwise hold its place, and what is
+        queued for it, for good (a closing socket waits for its data to be read). The session
+        ends when this does."""
+        timeout = self.settings.send_timeout
         try:
             while (message := await self.queue.get()) is not None:
-                await self.ws.send_text(json.dumps(message))
-            await self.ws.close(code=self.close_code)
+                await asyncio.wait_for(self.ws.send_text(json.dumps(message)), timeout)
+            await asyncio.wait_for(self.ws.close(code=self.close_code), timeout)
+        except TimeoutError:
+            self.note(f"read nothing sent to it for {timeout:g} s: dropped")
         except (WebSocketDisconnect, RuntimeError, OSError):
-            return  # the client went away; the receiving side ends the session
+            return  # the client went away
 
     def error(self, code: str, message: str, rule: str | None = None, **more: Any) -> None:
         self.send({"type": "error", "code": code, "rule": rule, "message": message, **more})
@@ -855,26 +867,35 @@ class Session:
         if self.quiet.allow():
             log.warning("client %s, table %s: %s", self.client, self.access.table_id, what[:160])
 
+    async def _receive(self, sender: asyncio.Task[None], timeout: float | None) -> dict[str, Any] | None:
+        """The next message from the client; None once the sender has ended (the socket closed
+        or dropped) or after ``timeout`` seconds. Only the wait is cut short, never a message
+        being handled: a move half made must not be cancelled."""
+        receiving = asyncio.ensure_future(self.ws.receive())
+        done, _ = await asyncio.wait({receiving, sender}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+        if receiving in done:
+            return cast(dict[str, Any], receiving.result())
+        receiving.cancel()
+        with contextlib.suppress(asyncio.CancelledError, WebSocketDisconnect, RuntimeError):
+            await receiving
+        return None
+
     async def run(self) -> None:
-        sender = asyncio.create_task(self._sender())
-        hello_by = asyncio.get_running_loop().time() + self.settings.hello_timeout
+        sender = self.sender = asyncio.create_task(self._sender())
+        loop = asyncio.get_running_loop()
+        hello_by = loop.time() + self.settings.hello_timeout
         try:
             while True:
-                if self.joined:
-                    message = await self.ws.receive()
-                else:
-                    # A socket that never says hello holds a connection for nothing.
-                    left = hello_by - asyncio.get_running_loop().time()
-                    try:
-                        message = await asyncio.wait_for(self.ws.receive(), max(0.0, left))
-                    except TimeoutError:
-                        seconds = f"{self.settings.hello_timeout:g}"
-                        self.error("hello_timeout", f"say hello within {seconds} s of connecting")
-                        self.close_soon(1008)
-                        with contextlib.suppress(TimeoutError):
-                            await asyncio.wait_for(asyncio.shield(sender), 10)  # the error, then the close
-                        break
-                if message["type"] == "websocket.disconnect":
+                # A socket that never says hello holds a connection for nothing.
+                message = await self._receive(sender, None if self.joined else max(0.0, hello_by - loop.time()))
+                if message is None and not sender.done():
+                    seconds = f"{self.settings.hello_timeout:g}"
+                    self.error("hello_timeout", f"say hello within {seconds} s of connecting")
+                    self.close_soon(1008)
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(asyncio.shield(sender), 10)  # the error, then the close
+                    break
+                if message is None or message["type"] == "websocket.disconnect":
                     break
                 if message.get("text") is not None:
                     await self.handle(message["text"])

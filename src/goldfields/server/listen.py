@@ -88,10 +88,26 @@ def _candidates(host: str, port: int) -> list[tuple[socket.AddressFamily, str]]:
     return out
 
 
-def _bind(family: socket.AddressFamily, address: str, port: int, several: bool) -> socket.socket:
+def give_up_after(sock: socket.socket, seconds: float | None) -> bool:
+    """Have the system drop a connection whose peer acknowledges none of the data sent to it for
+    ``seconds`` (``TCP_USER_TIMEOUT``; on a listening socket, every connection it accepts).
+    Without it, a client that stops reading holds its connection for as long as it likes: a
+    server closing it must wait for its data to be taken. False where the system has no such
+    option (it is Linux's)."""
+    option = getattr(socket, "TCP_USER_TIMEOUT", None)
+    if seconds is None or option is None:
+        return False
+    sock.setsockopt(socket.IPPROTO_TCP, option, max(1, round(seconds * 1000)))
+    return True
+
+
+def _bind(
+    family: socket.AddressFamily, address: str, port: int, several: bool, send_timeout: float | None
+) -> socket.socket:
     sock = socket.socket(family, socket.SOCK_STREAM)
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        give_up_after(sock, send_timeout)
         if family == socket.AF_INET6 and several:
             # Beside an IPv4 socket on the same port, an IPv6 one must not claim IPv4 too
             # (Linux's default for "::"), or the second bind finds the port taken.
@@ -106,11 +122,13 @@ def _bind(family: socket.AddressFamily, address: str, port: int, several: bool) 
     return sock
 
 
-def listen(host: str, port: int) -> Listening:
+def listen(host: str, port: int, send_timeout: float | None = None) -> Listening:
     """Listen at ``port`` on every address ``host`` stands for (``port`` 0: one free port, the
     same on every address). Addresses this machine does not have are skipped and named in
     :attr:`Listening.skipped`; :class:`ListenError` when none can be listened on, or when one
-    cannot for another reason, such as the port being in use there."""
+    cannot for another reason, such as the port being in use there. With ``send_timeout``, the
+    connections accepted are dropped by the system when their peer takes no data for that
+    many seconds (:func:`give_up_after`)."""
     candidates = _candidates(host, port)
     if not candidates:
         raise ListenError(f"cannot listen on {endpoint(host, port)}: the name stands for no IP address")
@@ -122,7 +140,7 @@ def listen(host: str, port: int) -> Listening:
         retry = False
         for family, address in candidates:
             try:
-                sock = _bind(family, address, taken, several)
+                sock = _bind(family, address, taken, several, send_timeout)
             except OSError as err:
                 where, why = endpoint(address, taken), err.strerror or str(err)
                 if err.errno in _ABSENT:

@@ -88,6 +88,12 @@ class Settings:
     """Nesting of arrays and objects in one WebSocket message."""
     hello_timeout: float = 10.0
     """Seconds a new WebSocket has to say hello before it is closed."""
+    send_timeout: float = 30.0
+    """Seconds a client may go without taking what is sent to it. A WebSocket whose next update
+    waits longer to be written is dropped (its client reconnects and is sent the table again),
+    and ``goldfields serve`` has the system drop any connection whose peer acknowledges none
+    of the data sent to it for as long (``TCP_USER_TIMEOUT``, on Linux): a closing socket
+    otherwise waits for ever for a client that never reads."""
     max_sockets_per_client: int = 32
     """Open WebSockets per client address."""
     max_sockets: int = 10_000

@@ -97,3 +97,40 @@ def test_creations_under_way_at_once_count_against_the_address(tmp_path: Path) -
         await manager.shutdown()
 
     asyncio.run(run())
+
+
+def test_a_game_is_not_closed_over_a_step_this_process_does_not_know(tmp_path: Path) -> None:
+    # Another process took the table over and moved: a step past the ones this one holds.
+    # Closing it would publish the record of a game still being played, every card in it.
+    async def run() -> None:
+        clocks = Clocks()
+        manager, table = await solo_table(tmp_path, clocks)
+        await manager.store.append_step(table.id, table.seq + 1, {"move": "another process's"}, clocks.wall())
+        clocks.wall_time += 2 * DAY
+        await manager.sweep()
+        stored = await manager.store.load_table(table.id)
+        assert stored is not None and stored.row.status == "playing" and stored.row.record is None
+        (live,) = await manager.store.load_live(0.0, ids=[table.id])
+        assert len(live.steps) == table.seq + 1  # nothing deleted
+        await manager.shutdown()
+
+    asyncio.run(run())
+
+
+def test_a_table_handed_over_while_the_sweep_waits_for_it_is_not_closed(tmp_path: Path) -> None:
+    async def run() -> None:
+        clocks = Clocks()
+        manager, table = await solo_table(tmp_path, clocks)
+        clocks.wall_time += 2 * DAY
+        async with table.lock:
+            sweep = asyncio.create_task(manager.sweep())
+            for _ in range(10):
+                await asyncio.sleep(0)
+            assert not sweep.done() and table.lock._waiters
+            manager.tables.pop(table.id)  # as hand_over does: another process has it now
+        await sweep
+        stored = await manager.store.load_table(table.id)
+        assert stored is not None and stored.row.status == "playing" and stored.row.record is None
+        await manager.shutdown()
+
+    asyncio.run(run())

@@ -221,3 +221,27 @@ async def _published(redis: Redis, channel: str, message: dict[str, Any]) -> boo
 
 async def _now(value: bool) -> bool:
     return value
+
+
+def test_a_process_owns_a_table_only_while_the_database_says_it_holds_its_lock() -> None:
+    # Closing a game as abandoned publishes its record, every card in it: a process whose lock
+    # connection was dropped (the table may be another's now) must not, whatever it remembers.
+    with fresh_postgres_database() as db:
+
+        async def scenario() -> None:
+            async with running(locks=db) as (cluster, _):
+                other = Locks(db)  # another process
+                try:
+                    assert await cluster.locks.try_lock("t1")
+                    cluster.owned.add("t1")
+                    assert await cluster.still_owns("t1") and not await other.holds("t1")
+                    assert not await cluster.still_owns("t2")  # never taken
+                    await other.try_lock("t2")
+                    cluster.owned.add("t2")  # a stale belief: another process holds it
+                    assert not await cluster.still_owns("t2")
+                    cluster.locks._connection.invalidate()  # the lock connection dropped
+                    assert not await cluster.still_owns("t1")
+                finally:
+                    other.close()
+
+        asyncio.run(scenario())

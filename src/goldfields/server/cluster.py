@@ -132,6 +132,20 @@ class Locks:
 
         return await asyncio.get_running_loop().run_in_executor(self._thread, run)
 
+    async def holds(self, table_id: str) -> bool:
+        """Whether this connection holds the table's lock now (False if the connection is gone)."""
+        key = lock_key(table_id) & 0xFFFFFFFFFFFFFFFF
+        sql = ("SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND objsubid = 1"
+               " AND granted AND pid = pg_backend_pid() AND classid::bigint = :hi AND objid::bigint = :lo)")
+
+        def run() -> bool:
+            return bool(self._connection.execute(text(sql), {"hi": key >> 32, "lo": key & 0xFFFFFFFF}).scalar())
+
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self._thread, run)
+        except Exception:
+            return False
+
     async def alive(self) -> bool:
         """Whether the locking connection (and so every lock on it) still stands."""
         try:
@@ -274,6 +288,11 @@ class Cluster:
         self.owned.add(table_id)
         await self._listen(table_id)
         return True
+
+    async def still_owns(self, table_id: str) -> bool:
+        """Whether this process owns the table, asked of the database itself: its lock
+        connection may have been dropped without this process knowing yet."""
+        return table_id in self.owned and await self.locks.holds(table_id)
 
     async def _listen(self, table_id: str) -> None:
         """Hear relayed requests for a table this process owns; while Redis is away, once it is back."""

@@ -301,10 +301,13 @@ class Store:
         """Close a game in play that nobody came back to, if it is still in play: its status,
         and its record in place of its steps, in one transaction. It can never go on, so, like
         an archived game, it is read from its record alone (to download or replay it). Returns
-        whether it was still in play."""
+        whether it was still in play, with no step beyond ``seq``."""
 
         def close(s: Session) -> bool:
-            playing = (TableRow.id == table_id) & (TableRow.status == "playing")
+            # Fenced: still in play, and no step stored beyond the ones this process knows (a
+            # step past them is another process's, which has the table now).
+            later = select(StepRow.seq).where(StepRow.table_id == table_id, StepRow.seq > seq).exists()
+            playing = (TableRow.id == table_id) & (TableRow.status == "playing") & ~later
             values = {"status": "abandoned", "record": record, "seq": seq, "finished_at": now, "updated_at": now}
             if not s.execute(update(TableRow).where(playing).values(**values)).rowcount:  # type: ignore[attr-defined]
                 return False

@@ -898,8 +898,12 @@ class TableManager:
             if table is None:
                 continue
             async with table.lock:
-                # Looked at again under the lock: a player may have come back, or moved, meanwhile.
-                if not self._abandoned(table, self.wall()):
+                # Looked at again under the lock: a player may have come back, or moved, meanwhile,
+                # or (several processes) the table may be another's now. Closing it publishes its
+                # record, every card in it: never for a table that can still be played.
+                if self.tables.get(table_id) is not table or not self._abandoned(table, self.wall()):
+                    continue
+                if self.cluster is not None and not await self.cluster.still_owns(table_id):
                     continue
                 if await self.store.abandon(table_id, table.state.record(), table.seq, self.wall()):
                     self.tables.pop(table_id, None)

@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import asyncio
 import json
+import platform
+import re
 import socket
 import time
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
+import pytest
 from live import BOTS, HUMAN, LiveServer
 from websockets.client import ClientProtocol
 from websockets.sync.client import connect
@@ -87,6 +90,14 @@ def test_a_client_too_far_behind_is_dropped_at_once_not_after_its_queue() -> Non
     asyncio.run(run())
 
 
+def _kernel() -> tuple[int, ...]:
+    return tuple(int(n) for n in re.findall(r"\d+", platform.release())[:2])
+
+
+@pytest.mark.skipif(
+    not hasattr(socket, "TCP_USER_TIMEOUT") or _kernel() < (5, 11),
+    reason="Linux 5.11 and later apply TCP_USER_TIMEOUT to a peer whose window is shut",
+)
 def test_the_system_drops_a_connection_whose_peer_takes_nothing() -> None:
     # TCP_USER_TIMEOUT on the listening socket: each connection accepted inherits it.
     listening = listen("127.0.0.1", 0, send_timeout=1.0)
@@ -113,6 +124,7 @@ def test_the_system_drops_a_connection_whose_peer_takes_nothing() -> None:
         listening.close()
 
 
+@pytest.mark.skipif(not hasattr(socket, "TCP_USER_TIMEOUT"), reason="TCP_USER_TIMEOUT is Linux's")
 def test_give_up_after_is_off_without_a_timeout() -> None:
     with socket.socket() as s:
         assert not give_up_after(s, None)
@@ -147,10 +159,8 @@ def test_a_real_client_that_stops_reading_frees_its_place(tmp_path: Path) -> Non
                 ws.send_text(asking)
             try:
                 raw.sendall(b"".join(ws.data_to_send()))
-            except TimeoutError:
-                pass  # the server reads no faster: fine
             except OSError:
-                break  # dropped already
+                break  # the server reads no more (perhaps mid-frame: nothing more is sent), or dropped us
             time.sleep(0.02)
         assert wait_for_place(live, tid)
         raw.close()

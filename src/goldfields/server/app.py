@@ -851,8 +851,10 @@ class Session:
         timeout = self.settings.send_timeout
         try:
             while (message := await self.queue.get()) is not None:
-                await asyncio.wait_for(self.ws.send_text(json.dumps(message)), timeout)
-            await asyncio.wait_for(self.ws.close(code=self.close_code), timeout)
+                async with asyncio.timeout(timeout):  # (a task a send with wait_for, on 3.11)
+                    await self.ws.send_text(json.dumps(message))
+            async with asyncio.timeout(timeout):
+                await self.ws.close(code=self.close_code)
         except TimeoutError:
             self.note(f"read nothing sent to it for {timeout:g} s: dropped")
         except (WebSocketDisconnect, RuntimeError, OSError):
@@ -872,10 +874,12 @@ class Session:
         or dropped) or after ``timeout`` seconds. Only the wait is cut short, never a message
         being handled: a move half made must not be cancelled."""
         receiving = asyncio.ensure_future(self.ws.receive())
-        done, _ = await asyncio.wait({receiving, sender}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
-        if receiving in done:
-            return cast(dict[str, Any], receiving.result())
-        receiving.cancel()
+        try:
+            done, _ = await asyncio.wait({receiving, sender}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+            if receiving in done:
+                return cast(dict[str, Any], receiving.result())
+        finally:
+            receiving.cancel()  # nothing if it is done; else the wait (or the session) was cut short
         with contextlib.suppress(asyncio.CancelledError, WebSocketDisconnect, RuntimeError):
             await receiving
         return None

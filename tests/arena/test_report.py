@@ -68,6 +68,14 @@ def test_long_specs_and_network_paths_leave_the_bars_their_room(tmp_path) -> Non
     long = f"net:net={tmp_path / 'a' / 'much' / 'longer' / 'folder' / 'round-01.npz'},temperature=1"
     assert chart_label(long) == "net:net=round-01.npz,\ntemperature=1"
     assert chart_label("ismcts:iterations=2950,net=selfplay,deals=4") == "ismcts:iterations=2950,\nnet=selfplay,deals=4"
+    assert chart_label("external:/opt/bots/x") == "external:/opt/bots/x"  # no "=": not a path option
+    twins = [_entrant(f"net:net={tmp_path / run / 'round-01.npz'}", 5, 10, None) for run in ("a", "b")]
+    fig = chart_figure(GameSpec.make("digging", 2), twins, 10)
+    try:
+        labels = [t.get_text() for t in fig.axes[0].get_yticklabels()]
+        assert len(set(labels)) == 2 and all(str(tmp_path) in label.replace("\n", "") for label in labels)
+    finally:
+        plt.close(fig)
     guided = "ismcts:iterations=2950,net=selfplay,deals=4,leaf=net"
     summary = [_entrant(long, 7, 10, None), _entrant(guided, 3, 10, None)]
     with warnings.catch_warnings():

@@ -249,14 +249,15 @@ def write_chart(path: Path, spec: GameSpec, summary: Sequence[EntrantSummary], g
     return True
 
 
-def chart_label(bot: str, width: int = 32) -> str:
+def chart_label(bot: str, width: int = 32, short_paths: bool = True) -> str:
     """A bot's name as the chart shows it. A network file is named by its file name, not its
     whole path, and a long spec is wrapped at its commas: a label wider than the figure would
     squeeze the bars to nothing."""
     parts = []
     for part in bot.split(","):
         key, sep, value = part.rpartition("=")
-        parts.append(f"{key}{sep}{Path(value).name}" if "/" in value or os.sep in value else part)
+        path = sep and ("/" in value or os.sep in value)
+        parts.append(f"{key}{sep}{Path(value).name}" if short_paths and path else part)
     lines = [parts[0]]
     for part in parts[1:]:
         if len(lines[-1]) + 1 + len(part) <= width:
@@ -276,6 +277,8 @@ def chart_figure(spec: GameSpec, summary: Sequence[EntrantSummary], games: int) 
     # Best first, as the printed table orders them (entrants' own order breaks ties).
     summary = sorted(summary, key=lambda e: -(e.elo if with_elo and e.elo is not None else e.win_rate))
     names = [chart_label(e.bot) for e in summary]
+    if len(set(names)) < len(names):  # two networks of one file name, in two folders
+        names = [chart_label(e.bot, short_paths=False) for e in summary]
     rates = [100 * e.win_rate for e in summary]
     # max(0, ...): rounding can put an interval end a hair past its centre at 0% or 100%.
     err = [[max(0.0, 100 * (e.win_rate - e.boot_low)) for e in summary],

@@ -177,6 +177,11 @@ class ISMCTSBot(Bot):
     deals; a move's prior is its mean over the deals in which it was legal, and a move no deal
     has read gets an even share (one over the moves legal in the deal at hand). The means are
     not normalised: PUCT takes them as they are."""
+    others: str | None = param(None, choices=networks, files=True)
+    """With a network and ``prior=all``: an observer network (``scripts/train_observer.py``) that
+    reads another seat's prior from the searching seat's own view, once per node, in place of the
+    guessed hand's view (and of ``deals``): it rates every move any guess of that hand allows, and
+    it has learnt from real games what a seat's past moves say about its hand."""
     sharpen: float = param(1.0, 0.01, 100.0)
     """With a network: the prior is raised to this power and normalised (the softmax of the logits
     times ``sharpen``). The policy learnt from search visit shares is nearly flat (its favourite
@@ -202,6 +207,21 @@ class ISMCTSBot(Bot):
         if self.deals != 1 and (self.net is None or self.prior != "all" or self.leaf != "rollout"):
             raise ValueError(f"deals={self.deals} needs a network guiding every seat's moves: add net=default "
                              "(with prior=all and leaf=rollout, the defaults)")
+        if self.others is not None:
+            from .net import OBSERVER, kind
+
+            if self.net is None or self.prior != "all" or self.leaf != "rollout" or self.deals != 1:
+                raise ValueError(f"others={self.others} needs a network guiding every seat's moves and reads each "
+                                 "node once: add net=default (with prior=all, leaf=rollout and deals=1, the defaults)")
+            if kind(self.others) != OBSERVER:
+                raise ValueError(f"others={self.others} is not an observer network (made by "
+                                 "scripts/train_observer.py): it reads a seat's own moves, not another's")
+        if self.net is not None:
+            from .net import OBSERVER, kind
+
+            if kind(self.net) == OBSERVER:
+                raise ValueError(f"net={self.net} is an observer network: give it as others={self.net}, "
+                                 "beside a network for the searching seat's own moves (net=default)")
         if self.sharpen != 1.0 and self.net is None:
             raise ValueError(f"sharpen={self.sharpen} needs a network: add net=default (or a .npz file)")
 
@@ -264,6 +284,7 @@ class ISMCTSBot(Bot):
             net = evaluator(self.net)
             root_prior, _ = net.evaluate(view.data, observer, considered, temperature)
             root.prior = dict(zip(considered, root_prior.tolist(), strict=True))
+        guess = None if self.others is None else evaluator(self.others).guess
         while not done(it):
             if it % reuse == 0:
                 det = game.determinise(view, rng)
@@ -301,7 +322,11 @@ class ISMCTSBot(Bot):
                 if prior is None and net is not None and node.n >= 1 and lazy and (guide_all or player == observer):
                     # A node's prior is computed on its second visit: most new nodes are visited
                     # once, and the network costs about as much as the rest of an iteration.
-                    prior = node.prior = _keyed(legal, net.evaluate_state(state, legal, temperature)[0].tolist(), km)
+                    if guess is not None and player != observer:
+                        prior = node.prior = _keyed(*guess(state, observer, legal, temperature), km)
+                    else:
+                        prior = node.prior = _keyed(legal, net.evaluate_state(state, legal, temperature)[0].tolist(),
+                                                    km)  # fmt: skip
                     if mixing and player != observer:
                         node.mix = {k: [p, 1.0] for k, p in prior.items()}
                         node.reads = 1

@@ -197,6 +197,27 @@ class NetEvaluator:
         self.encoding.encode_state(state, seat, self._x[0])
         return self._run(seat, state.num_players, legal, temperature)
 
+    def guess(
+        self, state: GameState, observer: int, legal: Sequence[int], temperature: float = 1.0
+    ) -> tuple[list[int], list[float]]:
+        """An observer network's prior for the seat to move in ``state``, read from ``observer``'s view.
+
+        Returns moves and their priors: ``legal`` (the moves of the state at hand, whose guessed
+        hand is one of many) and every other move rated at least :data:`GUESS_FLOOR`, on the scale
+        where ``legal``'s priors add up to 1. The other moves are those another guess of the hand
+        would allow, so a node read once rates the moves of every deal that reaches it."""
+        self.encoding.encode_state(state, observer, self._x[0])
+        logits, _ = self.net.forward_one(self._x)
+        scores = logits.take(_relative_table(observer, state.num_players))  # by absolute action id
+        scores = scores - scores.take(legal).max()
+        if temperature != 1.0:
+            scores /= temperature
+        rated = np.exp(scores)
+        rated /= rated.take(legal).sum()
+        more = np.flatnonzero(rated >= GUESS_FLOOR).tolist()
+        moves = list(dict.fromkeys([*legal, *more]))
+        return moves, rated.take(moves).tolist()
+
     def _run(self, seat: int, players: int, legal: Sequence[int], temperature: float) -> tuple[np.ndarray, np.ndarray]:
         # One call per node of the search: a table lookup for the relative ids, and the
         # heads' small vectors as Python lists, cost less than numpy's per-call overheads.
@@ -210,6 +231,19 @@ class NetEvaluator:
         prior = chosen / chosen.sum()
         v = value.tolist()
         return prior, np.array([v[(s - seat) % players] for s in range(players)])
+
+
+GUESS_FLOOR = 1e-3
+"""The least prior of a move :meth:`NetEvaluator.guess` adds beyond the legal moves at hand."""
+
+OBSERVER = "observer"
+"""``meta["kind"]`` of an observer network (``scripts/train_observer.py``): it reads the seat to move
+from another seat's view, so it guides only another seat's moves (``ismcts:others=``)."""
+
+
+def kind(name: str) -> str:
+    """``observer`` for an observer network, else ``policy`` (the seat to move's own)."""
+    return str(evaluator(name).net.meta.get("kind", "policy"))
 
 
 @cache
@@ -237,7 +271,9 @@ class NetBot(Bot):
     def __post_init__(self) -> None:
         if not self.temperature >= 0.0 or self.temperature > 100.0:
             raise ValueError(f"temperature must be from 0 to 100, not {self.temperature}")
-        evaluator(self.net)  # a missing or mismatched network is an error now, not at the first move
+        if kind(self.net) == OBSERVER:  # also loads it: a bad network is an error now, not at the first move
+            raise ValueError(f"net={self.net} is an observer network: it guesses another seat's moves, so it "
+                             "guides a search (ismcts:others=...), not a seat's own play")
 
     def act(self, view: SeatView, rng: random.Random, budget: Budget | None = None) -> int:
         legal = without_stalling(view.data, legal_actions_of(view))

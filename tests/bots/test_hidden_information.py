@@ -16,7 +16,8 @@ TABLES = [(2, False), (3, False), (4, False), (4, True)]
 
 @pytest.mark.parametrize(("players", "partnership"), TABLES)
 @pytest.mark.parametrize("spec", ["random", "heuristic", "ismcts:iterations=60", "net", "net:temperature=1",
-                                  "ismcts:iterations=60,net=default", "ismcts:iterations=60,net=default,deals=4"])
+                                  "ismcts:iterations=60,net=default", "ismcts:iterations=60,net=default,deals=4",
+                                  "ismcts:iterations=60,net=default,others=observer"])
 def test_decision_ignores_cards_the_seat_cannot_see(spec: str, players: int, partnership: bool, positions) -> None:
     bot = make_bot(spec, "digging")
     checked = 0

@@ -175,3 +175,18 @@ def test_train_observer_writes_a_network_a_search_takes_as_others(tmp_path: Path
         assert np.array_equal(w1, w2)
     bad = subprocess.run([*args[:3], "5", *args[4:]], capture_output=True, text=True, timeout=600)
     assert bad.returncode != 0 and "--games must be at least 10" in bad.stderr
+
+
+def test_the_shipped_observer_network_says_how_it_was_made_and_guides_every_table() -> None:
+    net = load_net("observer")
+    assert net.meta["kind"] == "observer" and net.meta["teacher"] == "selfplay"
+    assert net.meta["command"].startswith("python scripts/train_observer.py ") and "--seed 7" in net.meta["command"]
+    assert net.meta["policy_loss"]["held_out"] < net.meta["policy_loss"]["held_out_teacher"]
+    bot = make_bot("ismcts:iterations=30,net=selfplay,others=observer", "digging", trusted=False)  # the server's
+    from goldfields.digging import new_game
+
+    for players, partnership in ((2, False), (3, False), (4, True)):
+        state = new_game(players, partnership, rng=random.Random(players))
+        assert bot.act(state.view(state.current_player), random.Random(0)) in state.legal_actions()
+    with pytest.raises(BotSpecError, match="observer network"):
+        make_bot("net:net=observer", "digging", trusted=False)

@@ -10,12 +10,13 @@ import numpy as np
 import pytest
 
 from goldfields.bots import make_bot
-from goldfields.bots.ismcts import Node
 from goldfields.bots.net import GUESS_FLOOR, NetEvaluator, PolicyValueNet, evaluator, load_net, relative_action
 from goldfields.bots.registry import BotSpecError
 from goldfields.core.game import GameState
 from goldfields.learn.observer import ObserverPlay
 from goldfields.research.encoding import encoding_for
+
+from .test_net import _nodes
 
 
 def observer_net(path: Path) -> str:
@@ -142,14 +143,6 @@ def _absolute(row: np.ndarray, seat: int) -> dict[int, float]:
     rel = {relative_action(a, seat, 4): a for a in range(len(row))}
     return {rel[int(r)]: round(float(row[r]), 5) for r in np.flatnonzero(row)}
 
-
-def _nodes(root: Node) -> list[Node]:
-    out, todo = [], [root]
-    while todo:
-        nd = todo.pop()
-        out.append(nd)
-        todo.extend(nd.children.values())
-    return out
 
 
 def test_train_observer_writes_a_network_a_search_takes_as_others(tmp_path: Path) -> None:

@@ -197,9 +197,11 @@ class ISMCTSBot(Bot):
         if self.c < 0 or self.depth < 0 or self.reuse < 1:
             raise ValueError("need c >= 0, depth >= 0 and reuse >= 1")
         if self.net is not None:
-            from .net import evaluator
+            from .net import OBSERVER, kind
 
-            evaluator(self.net)  # a missing or mismatched network is an error now, not at the first move
+            if kind(self.net) == OBSERVER:  # also loads it: a bad network is an error now, not at the first move
+                raise ValueError(f"net={self.net} is an observer network: give it as others={self.net}, "
+                                 "beside a network for the searching seat's own moves (net=default)")
         if self.leaf == "net" and self.net is None:
             raise ValueError("leaf=net needs a network: add net=default (or a .npz file)")
         if self.prior != "all" and self.net is None:
@@ -216,12 +218,6 @@ class ISMCTSBot(Bot):
             if kind(self.others) != OBSERVER:
                 raise ValueError(f"others={self.others} is not an observer network (made by "
                                  "scripts/train_observer.py): it reads a seat's own moves, not another's")
-        if self.net is not None:
-            from .net import OBSERVER, kind
-
-            if kind(self.net) == OBSERVER:
-                raise ValueError(f"net={self.net} is an observer network: give it as others={self.net}, "
-                                 "beside a network for the searching seat's own moves (net=default)")
         if self.sharpen != 1.0 and self.net is None:
             raise ValueError(f"sharpen={self.sharpen} needs a network: add net=default (or a .npz file)")
 

@@ -30,12 +30,13 @@ import time
 from pathlib import Path
 
 import numpy as np
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeRemainingColumn
 
 from goldfields.arena.runner import worker_init
 from goldfields.bots.net import load_net
 from goldfields.learn.observer import ObserverPlay
 from goldfields.learn.selfplay import Examples
+from goldfields.progress import LoggedProgress
 
 HOLD_OUT = 10
 """Every tenth game is held out to measure the fit."""
@@ -85,7 +86,8 @@ def main() -> None:
         parts = []
         columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
         ctx = multiprocessing.get_context("spawn")
-        with Progress(*columns) as bar, ctx.Pool(args.jobs, initializer=worker_init,
+        # Logged: a run of half an hour is mostly started under nohup, where Rich's live bar shows nothing.
+        with LoggedProgress(*columns) as bar, ctx.Pool(args.jobs, initializer=worker_init,
                                                   initargs=(os.getpid(),)) as pool:  # fmt: skip
             task = bar.add_task("games", total=len(seeds))
             for part in pool.imap(_play, [(play, s) for s in seeds]):  # in order: same seed, same network

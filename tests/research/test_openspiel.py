@@ -508,3 +508,51 @@ def test_the_rule_options_are_openspiel_parameters():
 def test_a_negative_max_moves_is_refused_in_openspiels_words():
     with pytest.raises(ValueError, match=r"max_moves must be positive, or 0 for a cap chosen from the game's length"):
         pyspiel.load_game("python_goldfields_digging(max_moves=-1)")
+
+
+def test_digger_crate_values_is_an_openspiel_parameter_written_without_commas():
+    name = "python_goldfields_digger(players=2,crates=black,crate_values=white:Y2R3G4W6;A:Y1R3G5W9)"
+    game = pyspiel.load_game(name)
+    engine = game.new_initial_state()._core.engine
+    assert engine.values[0] == (0, 1, 3, 5, 9)  # seat 0 plays black card A, as given
+    assert pyspiel.load_game(str(game)).spec == game.spec  # the game's name loads it again
+    # The JSON of docs/digger.md, where the parameters are a dict, is written back without commas.
+    as_json = pyspiel.load_game("python_goldfields_digger",
+                                {"players": 2, "crates": "black",
+                                 "crate_values": '{"black": {"A": {"Y": 1, "R": 3, "G": 5, "W": 9}}}'})  # fmt: skip
+    assert "crate_values=A:Y1R3G5W9," in str(as_json)
+    assert as_json.new_initial_state()._core.engine.values[0] == (0, 1, 3, 5, 9)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+
+
+@pytest.mark.parametrize(
+    ("text", "why"),
+    [
+        ("white:Y2R3G4", r"crate card white must give exactly Y, R, G and W: missing W"),
+        ("white:Y2R3G4W6B1", r"unknown B \(blue always scores 0\)"),
+        ("A:Y1R1G1W1;A:Y1R1G1W1", r"card A is given twice"),
+        ("white:Y2Y3R3G4W6", r"card white gives Y twice"),
+        ("white=2", r"write each card as white:Y2R3G4W6"),
+        ("{white", r"crate_values: not JSON"),
+    ],
+)
+def test_a_malformed_crate_values_parameter_is_refused_naming_the_card(text, why):
+    with pytest.raises(ValueError, match=why):
+        pyspiel.load_game("python_goldfields_digger", {"crate_values": text})
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "python_goldfields_digging(players=3,full_deck=True)",
+        "python_goldfields_digger(players=2,crate_values=white:Y2R3G4W9)",
+    ],
+)
+def test_a_game_comes_back_whole_from_pickle(name):
+    # As multiprocessing and Ray send it to another process.
+    import pickle
+
+    game = pyspiel.load_game(name)
+    again = pickle.loads(pickle.dumps(game))
+    assert str(again) == str(game) and again.spec == game.spec
+    pyspiel.random_sim_test(again, num_sims=1, serialize=False, verbose=False)

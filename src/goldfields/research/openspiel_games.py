@@ -27,8 +27,9 @@ and the rule options, each ``False`` by default (docs/digging.md):
 ``python_goldfields_digger`` parameters: ``players`` (3; 2 to 5), ``crates``
 (``white`` or ``black``), ``max_turns`` (300, also what 0 means; the game is
 cut after that many turns and the highest score wins) and the rule options
-``time_limit`` (30.0), ``knock_probability`` (0.0, rule G5) and
-``stack_seconds`` (0.0, off; docs/digger.md).
+``time_limit`` (30.0), ``knock_probability`` (0.0, rule G5),
+``stack_seconds`` (0.0, off) and ``crate_values`` (none; rule G1, written
+``white:Y2R3G4W6;A:Y1R3G5W6``; docs/digger.md and docs/research.md).
 
 What the adapters add to the engines (everything else is the engine's):
 
@@ -78,6 +79,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from dataclasses import fields
 from typing import Any
 
@@ -89,6 +91,7 @@ np = require("numpy", "goldfields.research.openspiel_games")
 from ..core import registry  # noqa: E402
 from ..core.game import RuleError  # noqa: E402
 from ..digger import ROLL_OUTCOMES  # noqa: E402
+from ..digger.crates import Override, card_values, normalize_override, values_json  # noqa: E402
 from ..digger.options import DEFAULT_TIME_LIMIT, DiggerOptions  # noqa: E402
 from ..digging.actions import NUM_ACTIONS as DIGGING_ACTIONS  # noqa: E402
 from ..digging.cards import CODES, NUM_CODES  # noqa: E402
@@ -146,8 +149,63 @@ DIGGER_TYPE = _game_type(
     2,
     5,
     {"players": 3, "crates": "white", "knock_probability": 0.0, "max_turns": DEFAULT_MAX_TURNS,
-     "time_limit": DEFAULT_TIME_LIMIT, "stack_seconds": 0.0},
+     "time_limit": DEFAULT_TIME_LIMIT, "stack_seconds": 0.0, "crate_values": ""},
 )
+
+_CARD = re.compile(r"(white|[A-Z]):((?:[A-Z]\d+)+)")
+
+
+def crate_values_param(text: str) -> Override:
+    """Digger's ``crate_values`` rule option from its OpenSpiel parameter.
+
+    OpenSpiel writes a game as ``name(key=value,...)`` and splits it at every
+    comma (``str(game)`` and pickling go through that text), so the cards are
+    written without one: ``white:Y2R3G4W6;A:Y1R3G5W6``, each card its name and
+    its four gems' points, cards separated by ``;``. The JSON of
+    docs/digger.md is read too, where the parameters are given as a dict.
+    """
+    text = text.strip()
+    if not text:
+        return ()
+    if text.startswith("{"):
+        try:
+            return normalize_override(json.loads(text))
+        except json.JSONDecodeError as err:
+            raise ValueError(f"crate_values: not JSON ({err.msg}): {text!r}") from None
+    cards: dict[str, Any] = {}
+    for part in text.split(";"):
+        m = _CARD.fullmatch(part.strip())
+        if m is None:
+            raise ValueError(f"crate_values: write each card as white:Y2R3G4W6 or A:Y1R3G5W6 (its name, then "
+                             f"each gem's letter and points), cards separated by ';', not {part!r}")  # fmt: skip
+        name, gems = m.groups()
+        if name in cards:
+            raise ValueError(f"crate_values: card {name} is given twice")
+        values: dict[str, int] = {}
+        for letter, points in re.findall(r"([A-Z])(\d+)", gems):
+            if letter in values:
+                raise ValueError(f"crate_values: card {name} gives {letter} twice")
+            values[letter] = int(points)
+        cards[name] = card_values(name if name == "white" else f"black {name}", values)
+    return tuple(sorted(cards.items()))
+
+
+def crate_values_text(override: Override) -> str:
+    """The OpenSpiel parameter that :func:`crate_values_param` reads as ``override``."""
+    cards = (f"{name}:" + "".join(f"{k}{v}" for k, v in values_json(values).items()) for name, values in override)
+    return ";".join(cards)
+
+
+class _Reloaded:
+    """Pickles a game as OpenSpiel names it, and loads it again by that name.
+
+    pyspiel pickles a game through its text too, but rebuilds a Python game
+    without calling ``__init__``: its ``spec`` would be missing, and the game
+    unplayable, in another process (``multiprocessing``, Ray).
+    """
+
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        return pyspiel.load_game, (str(self),)
 
 
 class _Core:
@@ -195,7 +253,7 @@ def _state_text(engine: Any, extra: dict[str, Any]) -> str:
 # ---------------------------------------------------------------------------
 # Digging
 # ---------------------------------------------------------------------------
-class DiggingGame(pyspiel.Game):
+class DiggingGame(_Reloaded, pyspiel.Game):
     """Digging as an OpenSpiel game (see the module docstring for the parameters)."""
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
@@ -449,7 +507,7 @@ class DiggingOSState(_EngineOSState):
 # ---------------------------------------------------------------------------
 # Digger
 # ---------------------------------------------------------------------------
-class DiggerGame(pyspiel.Game):
+class DiggerGame(_Reloaded, pyspiel.Game):
     """Digger as an OpenSpiel game, on the default simulated clock."""
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
@@ -459,9 +517,13 @@ class DiggerGame(pyspiel.Game):
         if max_turns < 0:
             raise ValueError(f"max_turns must be positive, or 0 for the default {DEFAULT_MAX_TURNS}: "
                              "OpenSpiel needs a bound on a game's length")
+        crates = crate_values_param(str(p["crate_values"]))
         options = DiggerOptions(time_limit=float(p["time_limit"]), knock_probability=float(p["knock_probability"]),
-                                stack_seconds=float(p["stack_seconds"]))  # fmt: skip
+                                stack_seconds=float(p["stack_seconds"]), crate_values=crates)  # fmt: skip
         self.spec = DiggerSpec(int(p["players"]), str(p["crates"]), max_turns, options)
+        if params and "crate_values" in params:
+            # Written back in the comma-free notation: the game's text must load again.
+            params = {**params, "crate_values": crate_values_text(crates)}
         info = pyspiel.GameInfo(
             num_distinct_actions=self.spec.num_actions,
             max_chance_outcomes=len(ROLL_OUTCOMES),
@@ -570,7 +632,7 @@ def _generic_game(name: str) -> tuple[Any, type]:
         {"players": spec0.players, "max_moves": DEFAULT_MAX_MOVES},
     )
 
-    class Game(pyspiel.Game):
+    class Game(_Reloaded, pyspiel.Game):
         def __init__(self, params: dict[str, Any] | None = None) -> None:
             p = {**game_type.parameter_specification, **(params or {})}
             self.spec = GameSpec.make(name, max_moves=int(p["max_moves"]), players=int(p["players"]))

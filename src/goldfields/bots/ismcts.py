@@ -108,6 +108,26 @@ def _keyed(legal: Sequence[int], prior: Sequence[float], keys: Sequence[int] | N
     return out
 
 
+def _keyed_guess(legal: Sequence[int], guessed: tuple[list[int], list[float]],
+                 keys: Sequence[int] | None) -> dict[int, float]:  # fmt: skip
+    """An observer network's guess (:meth:`NetEvaluator.guess`) as priors per move key.
+
+    The legal moves' priors add up per key, as :func:`_keyed`'s do. A move of another hand only
+    rates a key no legal move has: moves the observer cannot tell apart are one move of the
+    mover's, whichever hand it holds (an opponent's pass is one pass, of whichever card), so
+    their share is this hand's; summed over every hand's moves it would grow with the deck."""
+    moves, prior = guessed
+    n = len(legal)
+    out = _keyed(legal, prior[:n], keys)
+    extra: dict[int, float] = {}
+    for a, p in zip(moves[n:], prior[n:], strict=True):
+        k = a if keys is None else keys[a]
+        if k not in out and p > extra.get(k, 0.0):
+            extra[k] = p
+    out.update(extra)
+    return out
+
+
 class Node:
     """One node of the observer's tree: the move that led here, by ``player``."""
 
@@ -319,7 +339,7 @@ class ISMCTSBot(Bot):
                     # A node's prior is computed on its second visit: most new nodes are visited
                     # once, and the network costs about as much as the rest of an iteration.
                     if guess is not None and player != observer:
-                        prior = node.prior = _keyed(*guess(state, observer, legal, temperature), km)
+                        prior = node.prior = _keyed_guess(legal, guess(state, observer, legal, temperature), km)
                     else:
                         prior = node.prior = _keyed(legal, net.evaluate_state(state, legal, temperature)[0].tolist(),
                                                     km)  # fmt: skip

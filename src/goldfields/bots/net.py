@@ -203,13 +203,18 @@ class NetEvaluator:
         """An observer network's prior for the seat to move in ``state``, read from ``observer``'s view.
 
         Returns moves and their priors: ``legal`` (the moves of the state at hand, whose guessed
-        hand is one of many) and every other move rated at least :data:`GUESS_FLOOR`, on the scale
-        where ``legal``'s priors add up to 1. The other moves are those another guess of the hand
-        would allow, so a node read once rates the moves of every deal that reaches it."""
+        hand is one of many), whose priors add up to 1, then every other move rated at least
+        :data:`GUESS_FLOOR` on that scale. The other moves are those another guess of the hand
+        may allow, so a node read once has a prior for the moves of every deal that reaches it.
+
+        The network learnt which move a seat prefers among the moves it has, not how likely a
+        hand is to allow a move: an other move's rating says how it would compare with this
+        hand's moves, so it is capped at the best of them (a move no hand may prefer to every
+        move of this one), which also keeps a sharpened prior finite."""
         self.encoding.encode_state(state, observer, self._x[0])
         logits, _ = self.net.forward_one(self._x)
         scores = logits.take(_relative_table(observer, state.num_players))  # by absolute action id
-        scores = scores - scores.take(legal).max()
+        np.minimum(scores - scores.take(legal).max(), 0.0, out=scores)
         if temperature != 1.0:
             scores /= temperature
         rated = np.exp(scores)

@@ -200,8 +200,9 @@ class ISMCTSBot(Bot):
     others: str | None = param(None, choices=networks, files=True)
     """With a network and ``prior=all``: an observer network (``scripts/train_observer.py``) that
     reads another seat's prior from the searching seat's own view, once per node, in place of the
-    guessed hand's view (and of ``deals``): it rates every move any guess of that hand allows, and
-    it has learnt from real games what a seat's past moves say about its hand."""
+    guessed hand's view (and of ``deals``): it rates the moves of every guess of that hand, each at
+    most as high as the best move of the deal at hand (``NetEvaluator.guess``). Trained on
+    partnership games (``scripts/train_observer.py``)."""
     sharpen: float = param(1.0, 0.01, 100.0)
     """With a network: the prior is raised to this power and normalised (the softmax of the logits
     times ``sharpen``). The policy learnt from search visit shares is nearly flat (its favourite

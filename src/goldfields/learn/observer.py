@@ -7,10 +7,10 @@ give that average in one reading, from the searching seat's own view: its
 input is the observer's encoded observation (whose ``to_move`` names the seat
 about to move), and its target is the teacher network's policy read on the
 mover's own view (what the mover would be guided to play), over the mover's
-legal moves. Because the examples come from real games, the network also
-learns what the public history says about the hidden hands: a seat that let a
-rich mine go unattacked seldom holds a big bandit. Uniform guesses cannot know
-that.
+legal moves. The loss is taken over those legal moves alone, so the network
+learns which move the mover prefers among the moves it has, given what the
+observer sees; not how likely its hand is to allow a move
+(``NetEvaluator.guess`` reads it accordingly).
 
 Each decision of a game gives one example per other seat. Action ids are
 relative to the observer (the network's frame), and the value target is the

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import pytest
 from test_clocks import Client, Clocks
 
 from goldfields.server.store import Store
@@ -79,6 +80,30 @@ def test_a_restart_gives_the_players_of_a_paused_game_their_time_again(tmp_path:
         clocks.wall_time += DAY
         await again.sweep()
         assert table.id not in again.tables
+        await again.shutdown()
+
+    asyncio.run(run())
+
+
+def test_an_address_s_tables_count_after_a_restart_and_its_address_goes_when_they_close(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'g.db'}"
+    settings = Settings(rate_limits=True, max_tables_per_client=2, bot_delay=3600.0)
+    waiting = {"game": "digging", "players": 2, "seats": [{"kind": "human"}, {"kind": "human"}]}
+
+    async def run() -> None:
+        manager = TableManager(Store(url), settings)
+        made = [(await manager.create(waiting, client="198.51.100.7"))[0] for _ in range(2)]
+        await manager.shutdown()
+        again = TableManager(Store(url), settings)
+        await again.restore()
+        with pytest.raises(TableError) as refused:
+            await again.create(waiting, client="198.51.100.7")
+        assert refused.value.code == "too_many_tables"
+        assert {(await again.store.load_table(t.id)).row.creator for t in made} == {"198.51.100.7"}
+        # Closed, the table forgets the address, and the address may create again.
+        await again.store.set_closed([made[0].id], "waiting", "expired", 0.0)
+        assert (await again.store.load_table(made[0].id)).row.creator is None
+        assert await again.store.count_created("198.51.100.7") == 1
         await again.shutdown()
 
     asyncio.run(run())

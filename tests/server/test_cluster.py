@@ -443,6 +443,28 @@ def test_one_address_may_hold_only_so_many_sockets_over_all_processes(tmp_path: 
                 s.stop()
 
 
+def test_one_address_may_have_only_so_many_tables_over_all_processes_and_a_restart(tmp_path: Path) -> None:
+    cap = {"rate_limits": True, "max_tables_per_client": 2, "create_rate": "1000/minute", **MANY_SOCKETS}
+    body = {"game": "digging", "players": 2, "seats": [HUMAN, HUMAN]}
+    with private_redis() as redis, fresh_postgres_database() as url:
+        servers = [LiveServer(url, redis=redis, **cap).start() for _ in range(2)]
+        try:
+            for server in servers:  # one table on each process: together at the cap
+                assert server.post("/api/tables", body).status_code == 201
+            for server in servers:
+                r = server.post("/api/tables", body)
+                assert r.status_code == 429 and r.json()["code"] == "too_many_tables", r.text
+                assert "2 tables waiting or in play" in r.json()["message"]
+            # A process started afresh on the same database counts them too.
+            servers[0].stop()
+            servers[0] = LiveServer(url, redis=redis, **cap).start()
+            r = servers[0].post("/api/tables", body)
+            assert r.status_code == 429 and r.json()["code"] == "too_many_tables", r.text
+        finally:
+            for s in servers:
+                s.stop()
+
+
 def test_a_relayed_refusal_names_its_rule_once_with_its_reason(cluster: list[LiveServer]) -> None:
     table, tokens = start_table(cluster, "digging", 2)
     with connect(f"ws://127.0.0.1:{cluster[1].port}/api/tables/{table}/ws", open_timeout=30) as ws:

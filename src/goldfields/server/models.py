@@ -38,11 +38,16 @@ class TableRow(Base):
     record: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     # The number of steps, written with the record (a live table counts its own).
     seq: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    # The address that created it, while it is live: --max-tables-per-client counts these over
+    # every process and across restarts. Cleared when the table closes, so that the database
+    # keeps no player's address for longer than their table lives.
+    creator: Mapped[str | None] = mapped_column(String(64), nullable=True)
 
     __table_args__ = (
         # The lobby's queries: live tables at start-up, and each game's tables by status, newest first.
         Index("ix_tables_status_created", "status", "created_at"),
         Index("ix_tables_game_status_created", "game", "status", "created_at"),
+        Index("ix_tables_creator_status", "creator", "status"),
     )
 
 

@@ -239,7 +239,7 @@ class Store:
             s.execute(
                 update(TableRow)
                 .where(TableRow.id == table_id)
-                .values(status="finished", record=record, seq=seq, finished_at=now, updated_at=now)
+                .values(status="finished", record=record, seq=seq, finished_at=now, updated_at=now, creator=None)
             )
             if results is not None:
                 game, mode, seats = results
@@ -292,7 +292,8 @@ class Store:
             query = select(TableRow.id).where(TableRow.id.in_(table_ids), TableRow.status == was)
             found = list(s.scalars(query))
             if found:
-                s.execute(update(TableRow).where(TableRow.id.in_(found)).values(status=status, updated_at=now))
+                s.execute(update(TableRow).where(TableRow.id.in_(found))
+                          .values(status=status, updated_at=now, creator=None))  # fmt: skip
             return found
 
         return await self.run(mark) if table_ids else []
@@ -308,7 +309,8 @@ class Store:
             # step past them is another process's, which has the table now).
             later = select(StepRow.seq).where(StepRow.table_id == table_id, StepRow.seq > seq).exists()
             playing = (TableRow.id == table_id) & (TableRow.status == "playing") & ~later
-            values = {"status": "abandoned", "record": record, "seq": seq, "finished_at": now, "updated_at": now}
+            values = {"status": "abandoned", "record": record, "seq": seq, "finished_at": now, "updated_at": now,
+                      "creator": None}  # fmt: skip
             if not s.execute(update(TableRow).where(playing).values(**values)).rowcount:  # type: ignore[attr-defined]
                 return False
             s.execute(delete(StepRow).where(StepRow.table_id == table_id))
@@ -355,6 +357,12 @@ class Store:
             return live, bots_only or 0
 
         return await self.run(count)
+
+    async def count_created(self, creator: str) -> int:
+        """Live tables (waiting or in play) that the address ``creator`` created, in every process."""
+        query = select(func.count()).select_from(TableRow).where(TableRow.creator == creator,
+                                                                 TableRow.status.in_(LIVE))  # fmt: skip
+        return await self.run(lambda s: s.scalar(query) or 0)
 
     async def live_ids(self) -> list[str]:
         """The ids of the tables waiting or playing (what a cluster's processes share out)."""

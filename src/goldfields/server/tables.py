@@ -159,7 +159,7 @@ class LiveTable:
     unsent: list[Event] = field(default_factory=list)  # events committed, not yet broadcast
     tasks: set[asyncio.Task[None]] = field(default_factory=set)
     updated_at: float = 0.0  # wall time of the last move, or change of seats or status
-    client: str | None = None  # the address that created it (not stored: a restored table counts for none)
+    client: str | None = None  # the address that created it, while it is live (stored as the row's creator)
     seen_at: float = 0.0  # wall time a player last came or went (or this process took the table on)
     finished_mono: float | None = None  # monotonic time the game ended, for archiving
     watched: dict[str, set[str]] = field(default_factory=dict)  # other processes -> seat keys they relay
@@ -257,16 +257,22 @@ class TableManager:
         ``max_tables_per_client``."""
         if client is None or not self.settings.rate_limits:
             return await self._create(request, claim, player_name, player_id, table_id, extra, None)
-        # Counted before the first wait: creations under way at once count too.
-        mine = self._creating[client] + sum(
-            t.client == client and t.status in ("waiting", "playing") for t in self.tables.values()
-        )
-        if mine >= self.settings.max_tables_per_client:
-            message = (f"this address has {mine} tables waiting or in play, as many as it may have; finish "
-                       "one first (a table closes after waiting an hour, or once nobody has been at it for a day)")
-            raise TableError("too_many_tables", message, 429, {"retry_after": 300})
+        # Creations under way at once count too: each counts those begun before it.
+        ahead = self._creating[client]
         self._creating[client] += 1
         try:
+            if self.cluster is None:
+                live = sum(t.client == client and t.status in ("waiting", "playing") for t in self.tables.values())
+            else:
+                # Several processes: the database holds every process's tables. A creation of
+                # this process that ends during the count may be counted twice, never not at all.
+                live = await self.store.count_created(client)
+            mine = ahead + live
+            if mine >= self.settings.max_tables_per_client:
+                message = (f"this address has {mine} tables waiting or in play, as many as it may have; finish "
+                           "one first (a table closes after waiting an hour, or once nobody has been at it for "
+                           "a day)")  # fmt: skip
+                raise TableError("too_many_tables", message, 429, {"retry_after": 300})
             return await self._create(request, claim, player_name, player_id, table_id, extra, client)
         finally:
             self._creating[client] -= 1
@@ -347,6 +353,7 @@ class TableManager:
                     status=table.status,
                     created_at=table.created_at,
                     updated_at=now,
+                    creator=client,
                 ),
                 [
                     SeatRow(
@@ -464,6 +471,7 @@ class TableManager:
             state=state,
             status=row.status,
             updated_at=row.updated_at or row.created_at,
+            client=row.creator,
             seen_at=wall_now,  # its players have not had the chance to come back to this process yet
             # How long ago it finished, carried over from wall time to this process's clock.
             finished_mono=None if row.finished_at is None else mono_now - (wall_now - row.finished_at),

@@ -104,6 +104,10 @@ def test_an_address_s_tables_count_after_a_restart_and_its_address_goes_when_the
         await again.store.set_closed([made[0].id], "waiting", "expired", 0.0)
         assert (await again.store.load_table(made[0].id)).row.creator is None
         assert await again.store.count_created("198.51.100.7") == 1
+        # An address longer than the column (a proxy's odd header) is cut to it, not refused.
+        odd = "x" * 300
+        await again.create(waiting, client=odd)
+        assert await again.store.count_created(odd[:64]) == 1
         await again.shutdown()
 
     asyncio.run(run())

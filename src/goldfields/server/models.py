@@ -18,6 +18,10 @@ class Base(DeclarativeBase):
     pass
 
 
+CREATOR_WIDTH = 64
+"""Characters of a table creator's address kept (``tables.creator``)."""
+
+
 class TableRow(Base):
     __tablename__ = "tables"
 
@@ -41,7 +45,7 @@ class TableRow(Base):
     # The address that created it, while it is live: --max-tables-per-client counts these over
     # every process and across restarts. Cleared when the table closes, so that the database
     # keeps no player's address for longer than their table lives.
-    creator: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    creator: Mapped[str | None] = mapped_column(String(CREATOR_WIDTH), nullable=True)
 
     __table_args__ = (
         # The lobby's queries: live tables at start-up, and each game's tables by status, newest first.

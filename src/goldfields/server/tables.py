@@ -31,7 +31,7 @@ from ..bots.registry import BotParameterError, make_bot
 from ..core.game import Event, GameState, RuleError
 from .botpool import BotPool, PoolSettings, is_quick
 from .games import ConfigError, TableGame, table_game
-from .models import SeatRow, TableRow
+from .models import CREATOR_WIDTH, SeatRow, TableRow
 from .ratings import SeatResult, mode_of, ranks
 from .settings import Settings
 from .store import Store, StoredTable
@@ -257,6 +257,8 @@ class TableManager:
         ``max_tables_per_client``."""
         if client is None or not self.settings.rate_limits:
             return await self._create(request, claim, player_name, player_id, table_id, extra, None)
+        # The stored column's width. An address or /64 is far shorter; a proxy's odd header is not.
+        client = client[:CREATOR_WIDTH]
         # Creations under way at once count too: each counts those begun before it.
         ahead = self._creating[client]
         self._creating[client] += 1

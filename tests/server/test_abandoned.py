@@ -4,20 +4,27 @@ run in process with hand-driven clocks: the rules exactly, on any machine, whate
 from __future__ import annotations
 
 import asyncio
+import threading
+import time
+from collections.abc import Awaitable
 from pathlib import Path
+from typing import Any
 
 import pytest
+from databases import fresh_postgres_database
+from sqlalchemy import create_engine, select, text
 from test_clocks import Client, Clocks
 
-from goldfields.server.store import Store
+from goldfields.server.models import StepRow
+from goldfields.server.store import Store, TableClosed
 from goldfields.server.tables import LiveTable, Settings, TableError, TableManager
 
 DAY = 86_400.0
 AGAINST_A_BOT = {"game": "digging", "players": 2, "seats": [{"kind": "human"}, {"kind": "bot", "bot": "random"}]}
 
 
-async def solo_table(tmp_path: Path, clocks: Clocks) -> tuple[TableManager, LiveTable]:
-    manager = TableManager(Store(f"sqlite:///{tmp_path / 'g.db'}"), Settings(bot_delay=3600.0),
+async def solo_table(tmp_path: Path, clocks: Clocks, url: str | None = None) -> tuple[TableManager, LiveTable]:
+    manager = TableManager(Store(url or f"sqlite:///{tmp_path / 'g.db'}"), Settings(bot_delay=3600.0),
                            clock=clocks.monotonic, wall=clocks.wall)  # fmt: skip
     table, _token = await manager.create(AGAINST_A_BOT, claim=0, player_name="ann")
     return manager, table
@@ -163,3 +170,130 @@ def test_a_table_handed_over_while_the_sweep_waits_for_it_is_not_closed(tmp_path
         await manager.shutdown()
 
     asyncio.run(run())
+
+
+def test_a_process_that_took_over_a_game_another_has_just_abandoned_closes_it_and_refuses_the_move(
+    tmp_path: Path,
+) -> None:
+    # The old owner closed the game (its record, every card, is public now) as this process took
+    # the table over: a player's move here must not be stored, and the game ends here too.
+    url = f"sqlite:///{tmp_path / 'g.db'}"
+    pair = {"game": "digger", "players": 2, "seats": [{"kind": "human"}, {"kind": "human"}]}
+
+    async def run() -> None:
+        clocks = Clocks()
+        old = TableManager(Store(url), Settings(), clock=clocks.monotonic, wall=clocks.wall)
+        table, _ = await old.create(pair)
+        await old.claim(table, 0, "ann")
+        await old.claim(table, 1, "bob")
+        new = TableManager(Store(url), Settings(), clock=clocks.monotonic, wall=clocks.wall)
+        await new.restore()
+        taken = new.tables[table.id]
+        ann = Client(0)
+        await new.connect(taken, ann)
+        assert await old.store.abandon(table.id, table.state.record(), table.seq, clocks.wall())
+        with pytest.raises(TableError) as refused:
+            await new.submit(taken, 0, "roll", None)
+        assert (refused.value.code, refused.value.status) == ("abandoned", 410)
+        assert taken.status == "abandoned" and table.id not in new.tables
+        assert ann.messages[-1]["table"]["status"] == "abandoned"  # the player is told, not left waiting
+        stored = await new.store.load_table(table.id)
+        assert stored is not None and stored.row.status == "abandoned"
+        assert await _steps(new.store, table.id) == []  # its record replaced them, and nothing came after
+        await old.shutdown()
+        await new.shutdown()
+
+    asyncio.run(run())
+
+
+async def _steps(store: Store, table_id: str) -> list[int]:
+    return await store.run(lambda s: list(s.scalars(select(StepRow.seq).where(StepRow.table_id == table_id)
+                                                    .order_by(StepRow.seq))))  # fmt: skip
+
+
+class Pause:
+    """Holds a store's transaction at a named point (Store.pauses) until the test lets it go."""
+
+    def __init__(self, store: Store, point: str) -> None:
+        self.reached, self.go = threading.Event(), threading.Event()
+        store.pauses[point] = self._hold
+
+    def _hold(self) -> None:
+        self.reached.set()
+        assert self.go.wait(120), "the test never let the transaction go"
+
+    async def wait(self) -> None:
+        assert await asyncio.to_thread(self.reached.wait, 120), "the transaction never reached its pause"
+
+
+async def _blocked_or_done(url: str, task: Awaitable[Any]) -> None:
+    """Wait until ``task`` is done or a session of this database waits for a row lock: what it
+    does once the other transaction holds the row (the event, with a generous timeout)."""
+    engine = create_engine(url)
+    query = text("SELECT count(*) FROM pg_stat_activity"
+                 " WHERE datname = current_database() AND wait_event_type = 'Lock'")
+    deadline = time.monotonic() + 120
+    try:
+        while not (isinstance(task, asyncio.Future) and task.done()):
+            with engine.connect() as conn:
+                if conn.execute(query).scalar():
+                    return
+            assert time.monotonic() < deadline, "neither blocked nor done"
+            await asyncio.sleep(0.05)
+    finally:
+        engine.dispose()
+
+
+def test_a_step_stored_while_another_process_abandons_the_game_waits_and_is_refused(tmp_path: Path) -> None:
+    # The old owner's abandon holds the table's row; the new owner's step comes meanwhile. It must
+    # wait and then be refused: stored, it would go on with a game whose every card is published.
+    with fresh_postgres_database() as url:
+
+        async def run() -> None:
+            clocks = Clocks()
+            manager, table = await solo_table(tmp_path, clocks, url)
+            old, new = manager.store, Store(url)
+            pause = Pause(old, "abandon:locked")
+            abandon = asyncio.ensure_future(old.abandon(table.id, table.state.record(), table.seq, clocks.wall()))
+            await pause.wait()
+            step = asyncio.ensure_future(new.append_step(table.id, table.seq + 1, {"move": "the new owner's"}, 0.0))
+            await _blocked_or_done(url, step)
+            pause.go.set()
+            assert await abandon
+            with pytest.raises(TableClosed):
+                await step
+            stored = await new.load_table(table.id)
+            assert stored is not None and stored.row.status == "abandoned"
+            assert await _steps(new, table.id) == []
+            await manager.shutdown()
+            manager.store.close()
+            new.close()
+
+        asyncio.run(run())
+
+
+def test_an_abandon_that_comes_while_another_process_stores_a_step_waits_and_keeps_the_game(tmp_path: Path) -> None:
+    # The other way round: the new owner's step holds the row first; the old owner's abandon
+    # waits for its commit, then sees the step and leaves the game in play.
+    with fresh_postgres_database() as url:
+
+        async def run() -> None:
+            clocks = Clocks()
+            manager, table = await solo_table(tmp_path, clocks, url)
+            old, new = manager.store, Store(url)
+            pause = Pause(new, "steps:locked")
+            step = asyncio.ensure_future(new.append_step(table.id, table.seq + 1, {"move": "the new owner's"}, 0.0))
+            await pause.wait()
+            abandon = asyncio.ensure_future(old.abandon(table.id, table.state.record(), table.seq, clocks.wall()))
+            await _blocked_or_done(url, abandon)
+            pause.go.set()
+            await step
+            assert not await abandon
+            stored = await new.load_table(table.id)
+            assert stored is not None and stored.row.status == "playing"
+            assert (await _steps(new, table.id))[-1] == table.seq + 1
+            await manager.shutdown()
+            manager.store.close()
+            new.close()
+
+        asyncio.run(run())

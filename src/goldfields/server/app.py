@@ -108,7 +108,9 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        store = Store(database_url, synchronous="FULL" if live.durability == "full" else "NORMAL")
+        # Only processes of a cluster can race to abandon a table and store its next step.
+        store = Store(database_url, synchronous="FULL" if live.durability == "full" else "NORMAL",
+                      fenced=live.redis is not None)  # fmt: skip
         manager = TableManager(store, live)
         if live.redis is not None:
             # One of several processes: it restores only the tables it gets the lock of.

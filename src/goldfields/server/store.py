@@ -46,6 +46,15 @@ server kills itself with SIGKILL, to show that a crash there leaves a consistent
 T = TypeVar("T")
 
 
+class TableClosed(Exception):
+    """A step refused because its table is no longer live: another server process closed it
+    (abandoned it) while this one still served it. Nothing was stored."""
+
+    def __init__(self, table_ids: Sequence[str]) -> None:
+        super().__init__(f"table(s) {', '.join(table_ids)} no longer in play: step refused")
+        self.table_ids = list(table_ids)
+
+
 @dataclass(frozen=True, slots=True)
 class StoredTable:
     row: TableRow
@@ -96,11 +105,19 @@ def make_engine(url: str, synchronous: str = "FULL") -> Engine:
 
 
 class Store:
-    def __init__(self, url: str, synchronous: str = "FULL") -> None:
+    def __init__(self, url: str, synchronous: str = "FULL", fenced: bool = True) -> None:
         self.url = url
+        self.fenced = fenced
+        """Whether a step is stored only while its table is in play (:meth:`_insert_steps`). A
+        server of one process orders its abandons and steps by the table's lock in memory and
+        needs no fence; the processes of a cluster do (``benchmarks/bench_step_fence.py``
+        measures what it costs)."""
         self.engine = make_engine(url, synchronous)
         upgrade(self.engine)
         self._crash_at = os.environ.get(CRASH_VARIABLE)
+        self.pauses: dict[str, Callable[[], None]] = {}
+        """For the concurrency tests only: a point's name (see :meth:`crash_point`) and what to
+        call there, on the database thread, inside the transaction (wait for the test)."""
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
         self._pool = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="goldfields-db")
         self._pending: list[tuple[dict[str, Any], asyncio.Future[None]]] = []
@@ -117,7 +134,10 @@ class Store:
             return fn(session)
 
     def crash_point(self, name: str) -> None:
-        """Die here, as a crash would, if the crash tests asked for it (see CRASH_VARIABLE)."""
+        """Die here, as a crash would, if the crash tests asked for it (see CRASH_VARIABLE), or
+        pause here if a concurrency test asked for it (:attr:`pauses`)."""
+        if (pause := self.pauses.get(name)) is not None:
+            pause()
         if self._crash_at == name:
             os.kill(os.getpid(), signal.SIGKILL)
 
@@ -142,13 +162,14 @@ class Store:
                 rows = [row for row, _ in batch]
                 try:
                     # A Core executemany: the ORM's unit of work is not needed for appends.
-                    await self.run(partial(_insert_steps, rows=rows))
-                except IntegrityError:
-                    # A step number already taken: another server process owns that table now
-                    # (see cluster.py). Each row alone, so that only that table's step fails.
+                    await self.run(partial(self._insert_steps, rows=rows))
+                except (IntegrityError, TableClosed):
+                    # A step number already taken, or a table closed: another server process owns
+                    # that table now, or closed it (see cluster.py). Each row alone, so that only
+                    # that table's step fails.
                     for row, fut in batch:
                         try:
-                            await self.run(partial(_insert_steps, rows=[row]))
+                            await self.run(partial(self._insert_steps, rows=[row]))
                         except Exception as err:
                             if not fut.done():
                                 fut.set_exception(err)
@@ -166,6 +187,25 @@ class Store:
                         fut.set_result(None)
         finally:
             self._flushing = False
+
+    def _insert_steps(self, session: Session, rows: list[dict[str, Any]]) -> None:
+        """Insert steps, each only if its table is still in play (with :attr:`fenced`).
+
+        The tables' rows are read ``FOR KEY SHARE``, and only those in play. An abandon holds
+        its row ``FOR UPDATE`` (:meth:`abandon`), so this read waits for it to commit, and
+        PostgreSQL then reads the row as the abandon left it, closed: the step is refused, never
+        stored after its game's record (every card) was published. An abandon that comes after
+        this read waits for the step's commit, then sees the step and leaves the game in play.
+        SQLite has one writer, which orders the two anyway."""
+        if self.fenced:
+            ids = sorted({row["table_id"] for row in rows})
+            live = select(TableRow.id).where(TableRow.id.in_(ids), TableRow.status.in_(LIVE))
+            found = set(session.scalars(live.with_for_update(key_share=True)))
+            self.crash_point("steps:locked")
+            if closed := [i for i in ids if i not in found]:
+                raise TableClosed(closed)
+        # A Core executemany: the ORM's unit of work is not needed for appends.
+        session.execute(insert(StepRow), rows)
 
     # -- tables and seats: each change one transaction ----------------------
     async def create_table(self, row: TableRow, seats: Sequence[SeatRow]) -> None:
@@ -305,8 +345,14 @@ class Store:
         whether it was still in play, with no step beyond ``seq``."""
 
         def close(s: Session) -> bool:
+            # The row FOR UPDATE first: a step being stored holds it FOR KEY SHARE
+            # (_insert_steps), and this waits for that step's commit; one that comes after
+            # waits for this transaction, then finds the table closed and is refused.
+            s.execute(select(TableRow.id).where(TableRow.id == table_id).with_for_update())
+            self.crash_point("abandon:locked")
             # Fenced: still in play, and no step stored beyond the ones this process knows (a
-            # step past them is another process's, which has the table now).
+            # step past them is another process's, which has the table now). A statement of its
+            # own, so that under READ COMMITTED it sees a step committed while the lock waited.
             later = select(StepRow.seq).where(StepRow.table_id == table_id, StepRow.seq > seq).exists()
             playing = (TableRow.id == table_id) & (TableRow.status == "playing") & ~later
             values = {"status": "abandoned", "record": record, "seq": seq, "finished_at": now, "updated_at": now,
@@ -437,7 +483,3 @@ class Store:
 def _chunks(items: list[str], size: int) -> list[list[str]]:
     return [items[i : i + size] for i in range(0, len(items), size)]
 
-
-def _insert_steps(session: Session, rows: list[dict[str, Any]]) -> Any:
-    # A Core executemany: the ORM's unit of work is not needed for appends.
-    return session.execute(insert(StepRow), rows)

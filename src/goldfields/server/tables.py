@@ -34,7 +34,7 @@ from .games import ConfigError, TableGame, table_game
 from .models import CREATOR_WIDTH, SeatRow, TableRow
 from .ratings import SeatResult, mode_of, ranks
 from .settings import Settings
-from .store import Store, StoredTable
+from .store import Store, StoredTable, TableClosed
 
 if TYPE_CHECKING:
     from .cluster import Cluster
@@ -567,6 +567,14 @@ class TableManager:
             # That step number is taken: another process owns the table now (cluster.py).
             await self.hand_over(table)
             raise TableError("moved", "this table is served by another server process now: reconnect", 503) from None
+        except TableClosed:
+            # Another process closed the game as abandoned while this one was taking it over:
+            # its record is public now, so the game must not go on here either.
+            self.tables.pop(table.id, None)
+            self._close(table, "abandoned")
+            if self.cluster is not None:
+                await self.cluster.lost(table.id)
+            raise abandoned() from None
         table.seq += 1
         table.updated_at = self.wall()
         table.state = trial

@@ -234,6 +234,35 @@ def test_a_game_closed_as_abandoned_says_so_to_whoever_watches(new_page: Any, tm
         short.stop()
 
 
+def test_a_game_stopped_at_the_length_cap_says_so_and_keeps_its_replay(new_page: Any, tmp_path: Path) -> None:
+    # Four random bots reach --max-game-steps (60 here) long before a game of them would end.
+    short = LiveServer(tmp_path / "short.db", max_game_steps=60).start()
+    try:
+        created = short.post("/api/tables", {"game": "digging", "seats": [{"kind": "bot", "bot": "random"}] * 4})
+        tid = created["table"]["id"]
+        deadline = time.monotonic() + 120
+        while short.get(f"/api/tables/{tid}")["status"] != "stopped":
+            assert time.monotonic() < deadline, "the game was never stopped"
+            time.sleep(0.2)
+        page = new_page()
+        # Opened afterwards, from a link: the game is no longer live, and its page says why.
+        page.goto(f"{short.base}/table.html?t={tid}")
+        notice = page.locator("#notice .notice")
+        expect(notice).to_contain_text("This game was stopped: it reached the server's limit on a game's length")
+        with page.expect_download() as download:
+            notice.get_by_role("link", name="Game record").click()
+        assert json.loads(Path(download.value.path()).read_text())["game"] == "digging"
+        notice.get_by_role("link", name="Watch the replay").click()
+        # It opens on the last step, which ends on the closing status; the deal was still in play.
+        expect(page.locator(".turn-banner")).to_contain_text("stopped: too long")
+        page.locator("#first").click()
+        page.wait_for_function("document.body.dataset.step === '0'")
+        expect(page.locator(".turn-banner")).not_to_contain_text("stopped")
+        page.close()
+    finally:
+        short.stop()
+
+
 def test_updates_that_arrive_while_the_board_loads_mount_one_board(new_page: Any, server: LiveServer) -> None:
     # The game's module is held back while the bots' updates keep coming: they wait their turn.
     created = server.post("/api/tables", {"game": "digger", "seats": [{"kind": "bot", "bot": "random"}] * 2})

@@ -143,6 +143,10 @@ def serve_command(
             min=1, rich_help_panel=LIMITS, help="Live tables one address may have created (then 429; per process)."
         ),
     ] = _default("max_tables_per_client"),
+    max_game_steps: Annotated[
+        int, typer.Option(min=100, rich_help_panel=LIMITS,
+                          help="Steps a game may run to; one that reaches it is stopped, unrated, its record kept.")
+    ] = _default("max_game_steps"),
     max_body: Annotated[
         int, typer.Option(min=256, rich_help_panel=LIMITS, help="Bytes of a request body (more: 413, unread).")
     ] = _default("max_body"),
@@ -250,6 +254,7 @@ def serve_command(
             max_body=max_body,
             max_record=max_record,
             max_replay_steps=max_replay_steps,
+            max_game_steps=max_game_steps,
             ws_max_message=ws_max_message,
             ws_max_depth=ws_max_depth,
             hello_timeout=hello_timeout,

@@ -31,8 +31,8 @@ class TableRow(Base):
     config: Mapped[dict[str, Any]] = mapped_column(JSON)
     # Seeds the table's chance outcomes and bots; never leaves the server.
     secret: Mapped[str] = mapped_column(String(64))
-    # waiting, playing, finished, expired (a waiting table nobody joined in time), or abandoned
-    # (a game in play nobody came back to).
+    # waiting, playing, finished, expired (a waiting table nobody joined in time), abandoned (a game
+    # in play nobody came back to), or stopped (a game that reached max_game_steps).
     status: Mapped[str] = mapped_column(String(16), default="waiting")
     created_at: Mapped[float] = mapped_column(Float)
     # Wall-clock time of the last change of seats or status: a waiting table expires from it.

@@ -70,9 +70,14 @@ class Settings:
     max_bot_tables: int = 50
     """Live tables with no human seat (bots playing bots), in all."""
     max_tables_per_client: int = 20
-    """Live tables one client address may have created (counted by each server process), so
-    that one address cannot take every place under ``max_live_tables``. Off with the rate
-    limits (``rate_limits=False``)."""
+    """Live tables one client address may have created (counted in the database, over every
+    server process), so that one address cannot take every place under ``max_live_tables``.
+    Off with the rate limits (``rate_limits=False``)."""
+    max_game_steps: int = 6000
+    """Steps a game may run to (moves, deals and rolls). A game that reaches it without ending is
+    stopped: closed unrated and without a result, its record kept, as an abandoned game's is.
+    Partners may pass cards back and forth for as long as the pile lasts, so a game need not
+    end by the rules; the longest games the bots play run to about 2,000 steps."""
     max_body: int = 16_384
     """Bytes of an HTTP request body; more is refused with 413 before it is read."""
     max_record: int = 1_000_000
@@ -121,6 +126,8 @@ class Settings:
             rate(text)  # a clear error now, not at the first request
         if self.redis is not None and not self.redis.startswith(("redis://", "rediss://", "unix://")):
             raise ValueError(f"--redis takes a Redis URL (redis://host:6379/0), not {self.redis!r}")
+        if self.max_game_steps < 1:
+            raise ValueError(f"--max-game-steps must be at least 1, not {self.max_game_steps}")
         if self.bot_workers < 1:
             raise ValueError(f"--bot-workers must be at least 1, not {self.bot_workers}")
         if not self.bot_deadline > self.bot_seconds:

@@ -338,10 +338,13 @@ class Store:
 
         return await self.run(mark) if table_ids else []
 
-    async def abandon(self, table_id: str, record: dict[str, Any], seq: int, now: float) -> bool:
-        """Close a game in play that nobody came back to, if it is still in play: its status,
-        and its record in place of its steps, in one transaction. It can never go on, so, like
-        an archived game, it is read from its record alone (to download or replay it). Returns
+    async def abandon(
+        self, table_id: str, record: dict[str, Any], seq: int, now: float, status: str = "abandoned"
+    ) -> bool:
+        """Close a game in play before its end, if it is still in play: nobody came back to it
+        (``abandoned``), or it reached the cap on a game's length (``stopped``). Its status, and
+        its record in place of its steps, in one transaction. It can never go on, so, like an
+        archived game, it is read from its record alone (to download or replay it). Returns
         whether it was still in play, with no step beyond ``seq``."""
 
         def close(s: Session) -> bool:
@@ -355,7 +358,7 @@ class Store:
             # own, so that under READ COMMITTED it sees a step committed while the lock waited.
             later = select(StepRow.seq).where(StepRow.table_id == table_id, StepRow.seq > seq).exists()
             playing = (TableRow.id == table_id) & (TableRow.status == "playing") & ~later
-            values = {"status": "abandoned", "record": record, "seq": seq, "finished_at": now, "updated_at": now,
+            values = {"status": status, "record": record, "seq": seq, "finished_at": now, "updated_at": now,
                       "creator": None}  # fmt: skip
             if not s.execute(update(TableRow).where(playing).values(**values)).rowcount:  # type: ignore[attr-defined]
                 return False

@@ -87,12 +87,18 @@ def abandoned() -> TableError:
     return TableError("abandoned", "this game was closed: nobody was at the table for too long", 410)
 
 
+def stopped() -> TableError:
+    return TableError("stopped", "this game was stopped: it reached the server's limit on a game's length", 410)
+
+
 def refuse_if_closed(table: LiveTable) -> None:
-    """Refuse what is asked of a table the sweep closed (expired, or abandoned)."""
+    """Refuse what is asked of a table closed before its game ended (expired, abandoned, stopped)."""
     if table.status == "expired":
         raise expired()
     if table.status == "abandoned":
         raise abandoned()
+    if table.status == "stopped":
+        raise stopped()
 
 
 def expired() -> TableError:
@@ -611,6 +617,9 @@ class TableManager:
                 table.finished_mono = self.clock()
             self._cancel_timers(table)
             return
+        if table.seq >= self.settings.max_game_steps:
+            await self._stop(table)
+            return
         seat, seq = table.state.current_player, table.seq
         # A move clock already running for this very decision keeps its deadline: coming back (a
         # reconnect, a second tab) must not give the player their time again.
@@ -934,6 +943,17 @@ class TableManager:
         for table_id in archived:
             del self.tables[table_id]  # archived: its record is in the database
         await self.store.drop_steps(archived)
+
+    async def _stop(self, table: LiveTable) -> None:
+        """Close a game that reached ``max_game_steps`` without ending (under its lock): unrated,
+        without a result, its record kept in place of its steps, as an abandoned game's is."""
+        if await self.store.abandon(table.id, table.state.record(), table.seq, self.wall(), status="stopped"):
+            self.tables.pop(table.id, None)
+            self._close(table, "stopped")
+            if self.cluster is not None:
+                await self.cluster.lost(table.id)
+        else:  # a step past ours is stored: another process has the table now
+            await self.hand_over(table)
 
     def _close(self, table: LiveTable, status: str) -> None:
         """A table closed by the sweep (under its lock): its clocks stop, and its sockets are told."""

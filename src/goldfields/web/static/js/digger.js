@@ -181,7 +181,7 @@ class DiggerView {
   renderBanner(view, table, digging) {
     let text;
     if (table.status === "waiting") text = h("strong", t("table.waitingPlayers"));
-    else if (table.status === "expired" || table.status === "abandoned") text = h("strong", t(`status.${table.status}`));
+    else if (["expired", "abandoned", "stopped"].includes(table.status)) text = h("strong", t(`status.${table.status}`));
     else if (view.winners) text = h("strong", t(view.winners.length === 1 ? "dg.gameOverOne" : "dg.gameOver", { names: this.names(view.winners) }));
     else if (digging) text = h("strong.your-turn", t("dg.yourDig"));
     else text = h("span", t("dg.digging", { name: this.ctx.name(view.digger) }));

@@ -246,7 +246,7 @@ class DiggingView {
     const parts = [];
     if (table.status === "waiting") {
       parts.push(h("strong", t("table.waitingPlayers")));
-    } else if (table.status === "expired" || table.status === "abandoned") {
+    } else if (["expired", "abandoned", "stopped"].includes(table.status)) {
       parts.push(h("strong", t(`status.${table.status}`)));
     } else if (table.status === "finished" || view.winners) {
       parts.push(h("strong", t((view.winners || []).length === 1 ? "dig.gameOverOne" : "dig.gameOver", { winners: this.winnerNames(view) })));

@@ -106,15 +106,16 @@ function notFound() {
 
 /**
  * The socket says the table is not live. A finished table the server no longer keeps live
- * (--keep-finished) still has its result, replay and record: show those, which is what
- * someone following an old link to it wants; anything else does not exist.
+ * (--keep-finished) still has its result, replay and record, and so does a game closed before
+ * its end (abandoned, or stopped at the length cap): show those, which is what someone
+ * following an old link to it wants; anything else does not exist.
  */
 async function showGone() {
   let table;
   let summary;
   try {
     table = await api.table(tableId);
-    if (table.status !== "finished") return notFound();
+    if (!["finished", "abandoned", "stopped"].includes(table.status)) return notFound();
     summary = await api.summary(tableId);
   } catch {
     return notFound();
@@ -133,8 +134,9 @@ async function showGone() {
     els.notice,
     h(
       "section.notice.archived",
-      h("h2", winners ? t(key, { winners, names: winners }) : t("table.archived")),
-      winners ? h("p.muted", t("table.archived")) : null,
+      h("h2", table.status !== "finished" ? t(`table.${table.status}`)
+        : winners ? t(key, { winners, names: winners }) : t("table.archived")),
+      winners && table.status === "finished" ? h("p.muted", t("table.archived")) : null,
       summaryView(summary, name),
       h(
         "div.actions",
@@ -444,12 +446,12 @@ function renderNotice() {
         shareBox(),
       ),
     );
-  } else if (table.status === "expired" || table.status === "abandoned") {
-    // An abandoned game was played for a while: its replay and record are kept (an expired
-    // table never began, so it has neither).
+  } else if (["expired", "abandoned", "stopped"].includes(table.status)) {
+    // An abandoned or stopped game was played for a while: its replay and record are kept (an
+    // expired table never began, so it has neither).
     const id = encodeURIComponent(tableId);
     const seat = state.seat !== null ? `&seat=${state.seat}` : "";
-    const kept = table.status === "abandoned"
+    const kept = table.status !== "expired"
       ? [" ", h("a.btn", { href: `/replay.html?t=${id}${seat}` }, t("replay.watch")), " ",
          h("a.btn", { href: `/api/tables/${id}/record`, download: `goldfields-${tableId}.json` }, t("table.record"))]
       : null;

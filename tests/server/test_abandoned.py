@@ -4,9 +4,10 @@ run in process with hand-driven clocks: the rules exactly, on any machine, whate
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import threading
 import time
-from collections.abc import Awaitable
+from collections.abc import AsyncIterator, Awaitable
 from pathlib import Path
 from typing import Any
 
@@ -15,8 +16,8 @@ from databases import fresh_postgres_database
 from sqlalchemy import create_engine, select, text
 from test_clocks import Client, Clocks
 
-from goldfields.server.models import StepRow
-from goldfields.server.store import Store, TableClosed
+from goldfields.server.models import StepRow, TableRow
+from goldfields.server.store import CapReached, Caps, Store, TableClosed
 from goldfields.server.tables import LiveTable, Settings, TableError, TableManager
 
 DAY = 86_400.0
@@ -244,19 +245,29 @@ async def _blocked_or_done(url: str, task: Awaitable[Any]) -> None:
         engine.dispose()
 
 
+@contextlib.asynccontextmanager
+async def _two_owners(tmp_path: Path, url: str) -> AsyncIterator[tuple[LiveTable, Store, Store, float]]:
+    """A game in play on PostgreSQL, its old owner's store and a new owner's: (table, old, new, now)."""
+    clocks = Clocks()
+    manager, table = await solo_table(tmp_path, clocks, url)
+    new = Store(url)
+    try:
+        yield table, manager.store, new, clocks.wall()
+    finally:
+        await manager.shutdown()
+        manager.store.close()
+        new.close()
+
+
 def test_a_step_stored_while_another_process_abandons_the_game_waits_and_is_refused(tmp_path: Path) -> None:
     # The old owner's abandon holds the table's row; the new owner's step comes meanwhile. It must
     # wait and then be refused: stored, it would go on with a game whose every card is published.
-    with fresh_postgres_database() as url:
-
-        async def run() -> None:
-            clocks = Clocks()
-            manager, table = await solo_table(tmp_path, clocks, url)
-            old, new = manager.store, Store(url)
+    async def run(url: str) -> None:
+        async with _two_owners(tmp_path, url) as (table, old, new, now):
             pause = Pause(old, "abandon:locked")
-            abandon = asyncio.ensure_future(old.abandon(table.id, table.state.record(), table.seq, clocks.wall()))
+            abandon = asyncio.ensure_future(old.abandon(table.id, table.state.record(), table.seq, now))
             await pause.wait()
-            step = asyncio.ensure_future(new.append_step(table.id, table.seq + 1, {"move": "the new owner's"}, 0.0))
+            step = asyncio.ensure_future(new.append_step(table.id, table.seq + 1, {"move": "the new owner's"}, now))
             await _blocked_or_done(url, step)
             pause.go.set()
             assert await abandon
@@ -265,26 +276,20 @@ def test_a_step_stored_while_another_process_abandons_the_game_waits_and_is_refu
             stored = await new.load_table(table.id)
             assert stored is not None and stored.row.status == "abandoned"
             assert await _steps(new, table.id) == []
-            await manager.shutdown()
-            manager.store.close()
-            new.close()
 
-        asyncio.run(run())
+    with fresh_postgres_database() as url:
+        asyncio.run(run(url))
 
 
 def test_an_abandon_that_comes_while_another_process_stores_a_step_waits_and_keeps_the_game(tmp_path: Path) -> None:
     # The other way round: the new owner's step holds the row first; the old owner's abandon
     # waits for its commit, then sees the step and leaves the game in play.
-    with fresh_postgres_database() as url:
-
-        async def run() -> None:
-            clocks = Clocks()
-            manager, table = await solo_table(tmp_path, clocks, url)
-            old, new = manager.store, Store(url)
+    async def run(url: str) -> None:
+        async with _two_owners(tmp_path, url) as (table, old, new, now):
             pause = Pause(new, "steps:locked")
-            step = asyncio.ensure_future(new.append_step(table.id, table.seq + 1, {"move": "the new owner's"}, 0.0))
+            step = asyncio.ensure_future(new.append_step(table.id, table.seq + 1, {"move": "the new owner's"}, now))
             await pause.wait()
-            abandon = asyncio.ensure_future(old.abandon(table.id, table.state.record(), table.seq, clocks.wall()))
+            abandon = asyncio.ensure_future(old.abandon(table.id, table.state.record(), table.seq, now))
             await _blocked_or_done(url, abandon)
             pause.go.set()
             await step
@@ -292,8 +297,42 @@ def test_an_abandon_that_comes_while_another_process_stores_a_step_waits_and_kee
             stored = await new.load_table(table.id)
             assert stored is not None and stored.row.status == "playing"
             assert (await _steps(new, table.id))[-1] == table.seq + 1
-            await manager.shutdown()
-            manager.store.close()
-            new.close()
+
+    with fresh_postgres_database() as url:
+        asyncio.run(run(url))
+
+
+@pytest.mark.parametrize(
+    ("caps", "cap"),
+    [
+        (Caps(live=1, bots=None), "live"),
+        (Caps(live=10, bots=1), "bots"),
+        (Caps(live=10, bots=None, creator="198.51.100.7", per_creator=1), "creator"),
+    ],
+)
+def test_two_processes_creating_the_last_place_at_once_take_it_in_turn(tmp_path: Path, caps: Caps, cap: str) -> None:
+    # Both counted one place left before either stored its table: the second is held at the lock
+    # until the first has stored its table, then counts it and is refused.
+    def table(table_id: str) -> TableRow:
+        return TableRow(id=table_id, game="digging", config={}, secret="x" * 64, status="waiting", created_at=0.0,
+                        creator="198.51.100.7")  # fmt: skip
+
+    with fresh_postgres_database() as url:
+
+        async def run() -> None:
+            first, second = Store(url), Store(url)
+            pause = Pause(first, "create:locked")
+            made = asyncio.ensure_future(first.create_table(table("first"), [], caps))
+            await pause.wait()
+            refused = asyncio.ensure_future(second.create_table(table("second"), [], caps))
+            await _blocked_or_done(url, refused)
+            pause.go.set()
+            await made
+            with pytest.raises(CapReached) as reached:
+                await refused
+            assert (reached.value.cap, reached.value.count) == (cap, 1)
+            assert await second.live_ids() == ["first"]
+            first.close()
+            second.close()
 
         asyncio.run(run())

@@ -46,6 +46,33 @@ server kills itself with SIGKILL, to show that a crash there leaves a consistent
 T = TypeVar("T")
 
 
+CREATE_LOCK = 4654
+"""The PostgreSQL advisory lock a cluster's processes create tables under (migrations hold 4653),
+so that the site-wide caps are counted and the new table stored with no other creation between."""
+
+
+@dataclass(frozen=True, slots=True)
+class Caps:
+    """The site-wide caps a new table must fit under, checked in the transaction that stores it."""
+
+    live: int
+    """Tables waiting or in play, in all (``max_live_tables``)."""
+    bots: int | None
+    """Live tables of bots only (``max_bot_tables``), if the new table is one; else None."""
+    creator: str | None = None
+    """The creating address, if ``max_tables_per_client`` applies."""
+    per_creator: int = 0
+    """Live tables one address may have created (``max_tables_per_client``)."""
+
+
+class CapReached(Exception):
+    """A cap a new table would pass: which (``live``, ``bots``, ``creator``) and the count it is at."""
+
+    def __init__(self, cap: str, count: int) -> None:
+        super().__init__(f"{cap}: {count}")
+        self.cap, self.count = cap, count
+
+
 class TableClosed(Exception):
     """A step refused because its table is no longer live: another server process closed it
     (abandoned it) while this one still served it. Nothing was stored."""
@@ -208,10 +235,21 @@ class Store:
         session.execute(insert(StepRow), rows)
 
     # -- tables and seats: each change one transaction ----------------------
-    async def create_table(self, row: TableRow, seats: Sequence[SeatRow]) -> None:
-        """The table with its seats (a creator's claim included) and its status, all or nothing."""
+    async def create_table(self, row: TableRow, seats: Sequence[SeatRow], caps: Caps | None = None) -> None:
+        """The table with its seats (a creator's claim included) and its status, all or nothing.
+
+        With ``caps`` (the processes of a cluster), the caps are counted in the same transaction,
+        under an advisory lock every process creates under: two processes creating at the same
+        moment are taken in turn, so the second counts the first's table and cannot pass a cap
+        with it. Raises :class:`CapReached`, having stored nothing. (A single process counts in
+        memory, where its creations are taken in turn anyway.)"""
 
         def add(s: Session) -> None:
+            if caps is not None:
+                if s.get_bind().dialect.name == "postgresql":
+                    s.execute(select(func.pg_advisory_xact_lock(CREATE_LOCK)))
+                self.crash_point("create:locked")
+                _check_caps(s, caps)
             s.add(row)
             s.flush()  # the table before its seats, for the foreign key
             s.add_all(seats)
@@ -394,24 +432,11 @@ class Store:
 
     async def count_live(self) -> tuple[int, int]:
         """Tables waiting or playing, and how many of them have no human seat, in all processes."""
-
-        def count(s: Session) -> tuple[int, int]:
-            live = s.scalar(select(func.count()).select_from(TableRow).where(TableRow.status.in_(LIVE))) or 0
-            humans = select(SeatRow.table_id).where(SeatRow.kind == "human")
-            bots_only = s.scalar(
-                select(func.count())
-                .select_from(TableRow)
-                .where(TableRow.status.in_(LIVE), TableRow.id.not_in(humans))
-            )
-            return live, bots_only or 0
-
-        return await self.run(count)
+        return await self.run(_count_live)
 
     async def count_created(self, creator: str) -> int:
         """Live tables (waiting or in play) that the address ``creator`` created, in every process."""
-        query = select(func.count()).select_from(TableRow).where(TableRow.creator == creator,
-                                                                 TableRow.status.in_(LIVE))  # fmt: skip
-        return await self.run(lambda s: s.scalar(query) or 0)
+        return await self.run(partial(_count_created, creator=creator))
 
     async def live_ids(self) -> list[str]:
         """The ids of the tables waiting or playing (what a cluster's processes share out)."""
@@ -481,6 +506,33 @@ class Store:
             return [StoredTable(row, seats[row.id], []) for row in rows]
 
         return await self.run(page)
+
+
+def _count_live(s: Session) -> tuple[int, int]:
+    live = s.scalar(select(func.count()).select_from(TableRow).where(TableRow.status.in_(LIVE))) or 0
+    humans = select(SeatRow.table_id).where(SeatRow.kind == "human")
+    bots_only = s.scalar(
+        select(func.count())
+        .select_from(TableRow)
+        .where(TableRow.status.in_(LIVE), TableRow.id.not_in(humans))
+    )
+    return live, bots_only or 0
+
+
+def _count_created(s: Session, creator: str) -> int:
+    query = select(func.count()).select_from(TableRow).where(TableRow.creator == creator,
+                                                             TableRow.status.in_(LIVE))  # fmt: skip
+    return s.scalar(query) or 0
+
+
+def _check_caps(s: Session, caps: Caps) -> None:
+    live, bots_only = _count_live(s)
+    if live >= caps.live:
+        raise CapReached("live", live)
+    if caps.bots is not None and bots_only >= caps.bots:
+        raise CapReached("bots", bots_only)
+    if caps.creator is not None and (mine := _count_created(s, caps.creator)) >= caps.per_creator:
+        raise CapReached("creator", mine)
 
 
 def _chunks(items: list[str], size: int) -> list[list[str]]:

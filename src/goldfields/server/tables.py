@@ -21,7 +21,7 @@ import random
 import secrets
 import time
 from collections import Counter, deque
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -34,7 +34,7 @@ from .games import ConfigError, TableGame, table_game
 from .models import CREATOR_WIDTH, SeatRow, TableRow
 from .ratings import SeatResult, mode_of, ranks
 from .settings import Settings
-from .store import Store, StoredTable, TableClosed
+from .store import CapReached, Caps, Store, StoredTable, TableClosed
 
 if TYPE_CHECKING:
     from .cluster import Cluster
@@ -87,8 +87,25 @@ def abandoned() -> TableError:
     return TableError("abandoned", "this game was closed: nobody was at the table for too long", 410)
 
 
+def cap_refusal(cap: str, count: int) -> TableError:
+    """The refusal of a new table that a site-wide cap (``live``, ``bots``, ``creator``) holds back."""
+    if cap == "live":
+        return TableError("server_full", f"the server has {count} live tables, as many as it takes; try again later",
+                          503, {"retry_after": 60})  # fmt: skip
+    if cap == "bots":
+        message = f"the server runs {count} tables of bots only, as many as it takes; seat a human"
+        return TableError("too_many_bot_tables", message, 503, {"retry_after": 60})
+    message = (f"this address has {count} tables waiting or in play, as many as it may have; finish one first "
+               "(a table closes after waiting an hour, or once nobody has been at it for a day)")  # fmt: skip
+    return TableError("too_many_tables", message, 429, {"retry_after": 300})
+
+
 def stopped() -> TableError:
     return TableError("stopped", "this game was stopped: it reached the server's limit on a game's length", 410)
+
+
+def _bots_only(seats: Sequence[Mapping[str, Any]]) -> bool:
+    return bool(seats) and all(spec.get("kind") == "bot" for spec in seats)
 
 
 def refuse_if_closed(table: LiveTable) -> None:
@@ -277,10 +294,7 @@ class TableManager:
                 live = await self.store.count_created(client)
             mine = ahead + live
             if mine >= self.settings.max_tables_per_client:
-                message = (f"this address has {mine} tables waiting or in play, as many as it may have; finish "
-                           "one first (a table closes after waiting an hour, or once nobody has been at it for "
-                           "a day)")  # fmt: skip
-                raise TableError("too_many_tables", message, 429, {"retry_after": 300})
+                raise cap_refusal("creator", mine)
             return await self._create(request, claim, player_name, player_id, table_id, extra, client)
         finally:
             self._creating[client] -= 1
@@ -349,33 +363,44 @@ class TableManager:
             client=client,
             seen_at=now,
         )
+        caps = None
+        if self.cluster is not None:
+            # Several processes: counted again where the table is stored, under a lock every
+            # process creates under, so that two creating at once cannot both take the last place.
+            caps = Caps(self.settings.max_live_tables,
+                        self.settings.max_bot_tables if _bots_only(seat_specs) else None,
+                        client, self.settings.max_tables_per_client)  # fmt: skip
         # Several processes: owned (locked) before it is stored, so that no other may take it.
         async with self.cluster.creating(table.id) if self.cluster is not None else contextlib.nullcontext():
-            await self.store.create_table(
-                TableRow(
-                    id=table.id,
-                    game=game.name,
-                    name=table.name,
-                    config=config,
-                    secret=table.secret,
-                    status=table.status,
-                    created_at=table.created_at,
-                    updated_at=now,
-                    creator=client,
-                ),
-                [
-                    SeatRow(
-                        table_id=table.id,
-                        seat=s.index,
-                        kind=s.kind,
-                        bot=s.bot,
-                        name=s.name,
-                        token_hash=s.token_hash,
-                        player_id=s.player,
-                    )
-                    for s in seats
-                ],
-            )
+            try:
+                await self.store.create_table(
+                    TableRow(
+                        id=table.id,
+                        game=game.name,
+                        name=table.name,
+                        config=config,
+                        secret=table.secret,
+                        status=table.status,
+                        created_at=table.created_at,
+                        updated_at=now,
+                        creator=client,
+                    ),
+                    [
+                        SeatRow(
+                            table_id=table.id,
+                            seat=s.index,
+                            kind=s.kind,
+                            bot=s.bot,
+                            name=s.name,
+                            token_hash=s.token_hash,
+                            player_id=s.player,
+                        )
+                        for s in seats
+                    ],
+                    caps,
+                )
+            except CapReached as reached:
+                raise cap_refusal(reached.cap, reached.count) from None
             self.tables[table.id] = table
         if table.status == "playing":
             async with table.lock:
@@ -391,12 +416,9 @@ class TableManager:
             live = [t for t in self.tables.values() if t.status in ("waiting", "playing")]
             live_count, bot_tables = len(live), sum(all(s.kind == "bot" for s in t.seats) for t in live)
         if live_count >= self.settings.max_live_tables:
-            message = f"the server has {live_count} live tables, as many as it takes; try again later"
-            raise TableError("server_full", message, 503, {"retry_after": 60})
-        bots_only = bool(seats) and all(spec.get("kind") == "bot" for spec in seats)
-        if bots_only and bot_tables >= self.settings.max_bot_tables:
-            message = f"the server runs {bot_tables} tables of bots only, as many as it takes; seat a human"
-            raise TableError("too_many_bot_tables", message, 503, {"retry_after": 60})
+            raise cap_refusal("live", live_count)
+        if _bots_only(seats) and bot_tables >= self.settings.max_bot_tables:
+            raise cap_refusal("bots", bot_tables)
 
     async def claim(
         self, table: LiveTable, seat: int, name: str, rematch: bool = False, player_id: str | None = None

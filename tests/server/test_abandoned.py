@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from databases import fresh_postgres_database
 from sqlalchemy import create_engine, select, text
+from sqlalchemy.exc import DBAPIError
 from test_clocks import Client, Clocks
 
 from goldfields.server.models import StepRow, TableRow
@@ -203,6 +204,8 @@ def test_a_process_that_took_over_a_game_another_has_just_abandoned_closes_it_an
         assert await _steps(new.store, table.id) == []  # its record replaced them, and nothing came after
         await old.shutdown()
         await new.shutdown()
+        old.store.close()
+        new.store.close()
 
     asyncio.run(run())
 
@@ -225,6 +228,12 @@ class Pause:
 
     async def wait(self) -> None:
         assert await asyncio.to_thread(self.reached.wait, 120), "the transaction never reached its pause"
+
+    def __enter__(self) -> Pause:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.go.set()  # a failed test must not leave the store's thread held
 
 
 async def _blocked_or_done(url: str, task: Awaitable[Any]) -> None:
@@ -264,12 +273,11 @@ def test_a_step_stored_while_another_process_abandons_the_game_waits_and_is_refu
     # wait and then be refused: stored, it would go on with a game whose every card is published.
     async def run(url: str) -> None:
         async with _two_owners(tmp_path, url) as (table, old, new, now):
-            pause = Pause(old, "abandon:locked")
-            abandon = asyncio.ensure_future(old.abandon(table.id, table.state.record(), table.seq, now))
-            await pause.wait()
-            step = asyncio.ensure_future(new.append_step(table.id, table.seq + 1, {"move": "the new owner's"}, now))
-            await _blocked_or_done(url, step)
-            pause.go.set()
+            with Pause(old, "abandon:locked") as pause:
+                abandon = asyncio.ensure_future(old.abandon(table.id, table.state.record(), table.seq, now))
+                await pause.wait()
+                step = asyncio.ensure_future(new.append_step(table.id, table.seq + 1, {"move": "new owner's"}, now))
+                await _blocked_or_done(url, step)
             assert await abandon
             with pytest.raises(TableClosed):
                 await step
@@ -286,14 +294,36 @@ def test_an_abandon_that_comes_while_another_process_stores_a_step_waits_and_kee
     # waits for its commit, then sees the step and leaves the game in play.
     async def run(url: str) -> None:
         async with _two_owners(tmp_path, url) as (table, old, new, now):
-            pause = Pause(new, "steps:locked")
-            step = asyncio.ensure_future(new.append_step(table.id, table.seq + 1, {"move": "the new owner's"}, now))
-            await pause.wait()
-            abandon = asyncio.ensure_future(old.abandon(table.id, table.state.record(), table.seq, now))
-            await _blocked_or_done(url, abandon)
-            pause.go.set()
+            with Pause(new, "steps:locked") as pause:
+                step = asyncio.ensure_future(new.append_step(table.id, table.seq + 1, {"move": "new owner's"}, now))
+                await pause.wait()
+                abandon = asyncio.ensure_future(old.abandon(table.id, table.state.record(), table.seq, now))
+                await _blocked_or_done(url, abandon)
             await step
             assert not await abandon
+            stored = await new.load_table(table.id)
+            assert stored is not None and stored.row.status == "playing"
+            assert (await _steps(new, table.id))[-1] == table.seq + 1
+
+    with fresh_postgres_database() as url:
+        asyncio.run(run(url))
+
+
+def test_a_holder_frozen_mid_transaction_is_ended_and_the_step_behind_it_goes_through(tmp_path: Path) -> None:
+    # The old owner freezes while its abandon holds the table's row: PostgreSQL ends its
+    # transaction after the hold limit (a second here), and the new owner's step, which waited
+    # on the row, is stored; the game stays in play. Without the limit the step would wait for
+    # as long as the frozen process's connection stood.
+    async def run(url: str) -> None:
+        async with _two_owners(tmp_path, url) as (table, old, new, now):
+            old.hold_limit = "1s"
+            with Pause(old, "abandon:locked") as pause:
+                abandon = asyncio.ensure_future(old.abandon(table.id, table.state.record(), table.seq, now))
+                await pause.wait()
+                step = asyncio.ensure_future(new.append_step(table.id, table.seq + 1, {"move": "new owner's"}, now))
+                await asyncio.wait_for(step, 120)  # the event: stored once the frozen holder is ended
+            with pytest.raises(DBAPIError):
+                await abandon  # thawed, the old owner finds its transaction gone
             stored = await new.load_table(table.id)
             assert stored is not None and stored.row.status == "playing"
             assert (await _steps(new, table.id))[-1] == table.seq + 1
@@ -321,12 +351,11 @@ def test_two_processes_creating_the_last_place_at_once_take_it_in_turn(tmp_path:
 
         async def run() -> None:
             first, second = Store(url), Store(url)
-            pause = Pause(first, "create:locked")
-            made = asyncio.ensure_future(first.create_table(table("first"), [], caps))
-            await pause.wait()
-            refused = asyncio.ensure_future(second.create_table(table("second"), [], caps))
-            await _blocked_or_done(url, refused)
-            pause.go.set()
+            with Pause(first, "create:locked") as pause:
+                made = asyncio.ensure_future(first.create_table(table("first"), [], caps))
+                await pause.wait()
+                refused = asyncio.ensure_future(second.create_table(table("second"), [], caps))
+                await _blocked_or_done(url, refused)
             await made
             with pytest.raises(CapReached) as reached:
                 await refused
@@ -336,3 +365,25 @@ def test_two_processes_creating_the_last_place_at_once_take_it_in_turn(tmp_path:
             second.close()
 
         asyncio.run(run())
+
+
+def test_a_game_another_process_abandoned_first_is_closed_here_by_the_sweep(tmp_path: Path) -> None:
+    # This process took the table over just before the old owner's abandon committed: its own
+    # sweep finds the game closed already, and lets it go rather than keep it in play for ever.
+    url = f"sqlite:///{tmp_path / 'g.db'}"
+
+    async def run() -> None:
+        clocks = Clocks()
+        old, table = await solo_table(tmp_path, clocks, url)
+        new = TableManager(Store(url), Settings(bot_delay=3600.0), clock=clocks.monotonic, wall=clocks.wall)
+        await new.restore()
+        taken = new.tables[table.id]
+        assert await old.store.abandon(table.id, table.state.record(), table.seq, clocks.wall())
+        clocks.wall_time += 2 * DAY
+        await new.sweep()
+        assert taken.status == "abandoned" and table.id not in new.tables
+        for manager in (old, new):
+            await manager.shutdown()
+            manager.store.close()
+
+    asyncio.run(run())

@@ -140,7 +140,7 @@ def serve_command(
     max_tables_per_client: Annotated[
         int,
         typer.Option(
-            min=1, rich_help_panel=LIMITS, help="Live tables one address may have created (then 429; per process)."
+            min=1, rich_help_panel=LIMITS, help="Live tables one address may have created (then 429; all processes)."
         ),
     ] = _default("max_tables_per_client"),
     max_game_steps: Annotated[

@@ -309,6 +309,12 @@ class Cluster:
             await self.unsubscribe(f"gf:t:{table_id}:in")
         await self.locks.unlock(table_id)
 
+    async def closed(self, table_id: str, status: str) -> None:
+        """The table's game was closed before its end (abandoned, stopped): stop serving it."""
+        log.info("table %s: closed (%s); letting it go", table_id, status)
+        with contextlib.suppress(Exception):
+            await self._release(table_id)
+
     async def lost(self, table_id: str) -> None:
         """Another process owns this table now: stop serving it here."""
         log.warning("table %s: another server process owns it now; handing it over", table_id)

@@ -29,7 +29,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
-from sqlalchemy import create_engine, delete, event, func, insert, make_url, select, tuple_, update
+from sqlalchemy import Select, create_engine, delete, event, func, insert, make_url, select, tuple_, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
@@ -45,6 +45,12 @@ server kills itself with SIGKILL, to show that a crash there leaves a consistent
 
 T = TypeVar("T")
 
+
+HOLD_LIMIT = "60s"
+"""How long a transaction that holds a lock another process waits for (a step's table rows, an
+abandon's row, the creation lock) may sit idle before PostgreSQL ends it: each process does its
+database work on one thread, so a holder frozen mid-transaction (a paused machine, a cut network)
+would otherwise stall every table of the processes waiting on it until TCP gave up, hours later."""
 
 CREATE_LOCK = 4654
 """The PostgreSQL advisory lock a cluster's processes create tables under (migrations hold 4653),
@@ -77,9 +83,11 @@ class TableClosed(Exception):
     """A step refused because its table is no longer live: another server process closed it
     (abandoned it) while this one still served it. Nothing was stored."""
 
-    def __init__(self, table_ids: Sequence[str]) -> None:
+    def __init__(self, table_ids: Sequence[str], status: str = "abandoned") -> None:
         super().__init__(f"table(s) {', '.join(table_ids)} no longer in play: step refused")
         self.table_ids = list(table_ids)
+        self.status = status
+        """The first closed table's status (a step batch of one table: that table's)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,6 +150,8 @@ class Store:
         self.engine = make_engine(url, synchronous)
         upgrade(self.engine)
         self._crash_at = os.environ.get(CRASH_VARIABLE)
+        self.hold_limit = HOLD_LIMIT
+        """What :meth:`_bounded` sets (a test shortens it)."""
         self.pauses: dict[str, Callable[[], None]] = {}
         """For the concurrency tests only: a point's name (see :meth:`crash_point`) and what to
         call there, on the database thread, inside the transaction (wait for the test)."""
@@ -215,6 +225,13 @@ class Store:
         finally:
             self._flushing = False
 
+    def _bounded(self, query: Select[Any]) -> Select[Any]:
+        """``query``, which takes a lock other processes wait for, setting (on PostgreSQL, in the
+        same round trip) how long its transaction may then sit idle: :attr:`hold_limit`."""
+        if self.engine.dialect.name != "postgresql":
+            return query
+        return query.add_columns(func.set_config("idle_in_transaction_session_timeout", self.hold_limit, True))
+
     def _insert_steps(self, session: Session, rows: list[dict[str, Any]]) -> None:
         """Insert steps, each only if its table is still in play (with :attr:`fenced`).
 
@@ -227,10 +244,11 @@ class Store:
         if self.fenced:
             ids = sorted({row["table_id"] for row in rows})
             live = select(TableRow.id).where(TableRow.id.in_(ids), TableRow.status.in_(LIVE))
-            found = set(session.scalars(live.with_for_update(key_share=True)))
+            found = {row[0] for row in session.execute(self._bounded(live.with_for_update(key_share=True)))}
             self.crash_point("steps:locked")
             if closed := [i for i in ids if i not in found]:
-                raise TableClosed(closed)
+                status = session.scalar(select(TableRow.status).where(TableRow.id == closed[0]))
+                raise TableClosed(closed, status or "abandoned")
         # A Core executemany: the ORM's unit of work is not needed for appends.
         session.execute(insert(StepRow), rows)
 
@@ -246,8 +264,8 @@ class Store:
 
         def add(s: Session) -> None:
             if caps is not None:
-                if s.get_bind().dialect.name == "postgresql":
-                    s.execute(select(func.pg_advisory_xact_lock(CREATE_LOCK)))
+                if self.engine.dialect.name == "postgresql":
+                    s.execute(self._bounded(select(func.pg_advisory_xact_lock(CREATE_LOCK))))
                 self.crash_point("create:locked")
                 _check_caps(s, caps)
             s.add(row)
@@ -389,7 +407,7 @@ class Store:
             # The row FOR UPDATE first: a step being stored holds it FOR KEY SHARE
             # (_insert_steps), and this waits for that step's commit; one that comes after
             # waits for this transaction, then finds the table closed and is refused.
-            s.execute(select(TableRow.id).where(TableRow.id == table_id).with_for_update())
+            s.execute(self._bounded(select(TableRow.id).where(TableRow.id == table_id).with_for_update()))
             self.crash_point("abandon:locked")
             # Fenced: still in play, and no step stored beyond the ones this process knows (a
             # step past them is another process's, which has the table now). A statement of its

@@ -83,6 +83,10 @@ class TableError(Exception):
         """Machine-readable specifics (which bot parameter, and what it allows)."""
 
 
+CLOSED = ("expired", "abandoned", "stopped")
+"""A table's statuses once it was closed before its game ended."""
+
+
 def abandoned() -> TableError:
     return TableError("abandoned", "this game was closed: nobody was at the table for too long", 410)
 
@@ -521,8 +525,11 @@ class TableManager:
             if table.status == "waiting" and not any(s.open for s in table.seats):
                 table.status = "playing"
                 await self.store.set_status(table.id, "playing", self.wall())
-            await self._advance(table)
-        return table
+            try:
+                await self._advance(table)
+            except TableError:
+                return None  # closed or taken by another process meanwhile: let go already
+        return table if self.tables.get(table.id) is table else None  # (stopped at the cap)
 
     # ------------------------------------------------------------------
     # Moves
@@ -567,7 +574,7 @@ class TableManager:
 
     async def take_back(self, table: LiveTable, seat: int) -> None:
         async with table.lock:
-            if table.seats[seat].standin:
+            if table.seats[seat].standin and table.status == "playing":
                 table.seats[seat].standin, table.seats[seat].standin_reason = False, None
                 await self._advance(table)
 
@@ -595,14 +602,14 @@ class TableManager:
             # That step number is taken: another process owns the table now (cluster.py).
             await self.hand_over(table)
             raise TableError("moved", "this table is served by another server process now: reconnect", 503) from None
-        except TableClosed:
-            # Another process closed the game as abandoned while this one was taking it over:
+        except TableClosed as closed:
+            # Another process closed the game (abandoned it) while this one was taking it over:
             # its record is public now, so the game must not go on here either.
-            self.tables.pop(table.id, None)
-            self._close(table, "abandoned")
-            if self.cluster is not None:
-                await self.cluster.lost(table.id)
-            raise abandoned() from None
+            if closed.status in CLOSED:
+                await self._closed_elsewhere(table, closed.status)
+                refuse_if_closed(table)
+            await self.hand_over(table)
+            raise TableError("moved", "this table is served by another server process now: reconnect", 503) from None
         table.seq += 1
         table.updated_at = self.wall()
         table.state = trial
@@ -622,13 +629,15 @@ class TableManager:
             self._broadcast(table, events)
 
     async def _next(self, table: LiveTable) -> None:
-        if table.status == "waiting":
-            return
+        if table.status not in ("playing", "finished"):
+            return  # waiting for its players, or closed before its end: nothing is owed
+
         for s in table.seats:
             if s.standin and s.standin_reason == "timeout" and s.timeout_seq is not None and table.seq > s.timeout_seq:
                 # A move clock ran out: the bot made that one move; the seat is the player's again.
                 s.standin, s.standin_reason, s.timeout_seq = False, None, None
-        while table.state.is_chance_node():
+        cap = self.settings.max_game_steps
+        while table.state.is_chance_node() and table.seq < cap:  # at the cap, not even a deal
             await self._commit(table, table.game.chance_step(table.state, table.rng("chance")))
         if table.state.is_terminal():
             if table.status != "finished":
@@ -639,7 +648,7 @@ class TableManager:
                 table.finished_mono = self.clock()
             self._cancel_timers(table)
             return
-        if table.seq >= self.settings.max_game_steps:
+        if table.seq >= cap:
             await self._stop(table)
             return
         seat, seq = table.state.current_player, table.seq
@@ -706,8 +715,8 @@ class TableManager:
     async def _sand_out(self, table: LiveTable, started: float) -> None:
         """The hourglass of a real-time turn has run out: the server calls time."""
         async with table.lock:
-            if table.turn_started != started or not table.game.turn_running(table.state):
-                return  # that turn ended in time
+            if table.turn_started != started or not table.game.turn_running(table.state) or table.status != "playing":
+                return  # that turn ended in time (or the game was closed)
             await self._commit(table, table.game.timeout_step(table.state))
             await self._advance(table)
 
@@ -715,7 +724,7 @@ class TableManager:
         """A move clock ran out: a bot makes this one move, then the seat is the player's again."""
         async with table.lock:
             s = table.seats[seat]
-            if table.seq == seq and table.state.current_player == seat and not s.standin:
+            if table.seq == seq and table.state.current_player == seat and not s.standin and table.status == "playing":
                 s.standin, s.standin_reason, s.timeout_seq = True, "timeout", seq
                 await self._advance(table)
 
@@ -955,8 +964,9 @@ class TableManager:
                 if self.cluster is not None and not await self.cluster.still_owns(table_id):
                     continue
                 if await self.store.abandon(table_id, table.state.record(), table.seq, self.wall()):
-                    self.tables.pop(table_id, None)
-                    self._close(table, "abandoned")
+                    await self._closed_elsewhere(table, "abandoned")
+                else:
+                    await self._not_closed(table)
         archived = [
             t.id
             for t in self.tables.values()
@@ -970,12 +980,27 @@ class TableManager:
         """Close a game that reached ``max_game_steps`` without ending (under its lock): unrated,
         without a result, its record kept in place of its steps, as an abandoned game's is."""
         if await self.store.abandon(table.id, table.state.record(), table.seq, self.wall(), status="stopped"):
-            self.tables.pop(table.id, None)
-            self._close(table, "stopped")
-            if self.cluster is not None:
-                await self.cluster.lost(table.id)
-        else:  # a step past ours is stored: another process has the table now
+            await self._closed_elsewhere(table, "stopped")
+        else:
+            await self._not_closed(table)
+
+    async def _not_closed(self, table: LiveTable) -> None:
+        """An abandon or a stop of this process found the game no longer its own to close: either
+        another process closed it first (then it is closed here too), or another stored a step
+        past this one's (it has the table now)."""
+        stored = await self.store.load_table(table.id)
+        if stored is not None and stored.row.status in CLOSED:
+            await self._closed_elsewhere(table, stored.row.status)
+        else:
             await self.hand_over(table)
+
+    async def _closed_elsewhere(self, table: LiveTable, status: str) -> None:
+        """The game is closed in the database (by this process or another): close it here, tell
+        its sockets, and let the table go."""
+        self.tables.pop(table.id, None)
+        self._close(table, status)
+        if self.cluster is not None:
+            await self.cluster.closed(table.id, status)
 
     def _close(self, table: LiveTable, status: str) -> None:
         """A table closed by the sweep (under its lock): its clocks stop, and its sockets are told."""

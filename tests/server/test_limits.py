@@ -289,6 +289,10 @@ def test_settings_that_contradict_each_other_are_named_as_the_command_line_spell
         Settings(bot_deadline=5.0, bot_seconds=10.0)
     with pytest.raises(ValueError, match=r"--analysis-seconds \(0.0 s\) must be more than 0"):
         Settings(analysis_seconds=0.0)
+    # A game the server lets run must be one it can replay.
+    with pytest.raises(ValueError, match=r"--max-replay-steps \(100\) must be at least --max-game-steps \(6000\)"):
+        Settings(max_replay_steps=100)
+    assert Settings(max_game_steps=100, max_replay_steps=100).max_replay_steps == 100
 
 
 @pytest.mark.parametrize(

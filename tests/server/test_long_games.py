@@ -91,7 +91,8 @@ def test_a_game_that_reaches_the_cap_where_a_deal_is_owed_stops_without_dealing(
     pair = {"game": "digging", "players": 2, "seats": [{"kind": "human"}, {"kind": "human"}]}
 
     async def run() -> None:
-        manager = TableManager(Store(f"sqlite:///{tmp_path / 'g.db'}"), Settings(max_game_steps=100_000))
+        settings = Settings(max_game_steps=100_000, max_replay_steps=100_000)
+        manager = TableManager(Store(f"sqlite:///{tmp_path / 'g.db'}"), settings)
         table, _ = await manager.create(pair)
         for seat, name in enumerate(("ann", "bob")):
             await manager.claim(table, seat, name)

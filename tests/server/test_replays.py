@@ -191,11 +191,16 @@ def test_play_again_keeps_the_seats_bots_and_options_and_each_player_accepts(ser
 def test_a_game_longer_than_a_replay_is_built_for_is_refused_with_413(tmp_path: Any) -> None:
     """Hands that score nothing let a legal record run on for ever, and every frame is a whole
     view: an audit's 973 kB record took 68 s and 5.4 GB to replay. Past --max-replay-steps,
-    the stored game's replay and a record sent are both refused, and the server answers on."""
-    server = LiveServer(tmp_path / "long.db", max_replay_steps=100).start()
+    a stored game's replay (one played before the caps were lowered) and a record sent are both
+    refused, and the server answers on."""
+    server = LiveServer(tmp_path / "long.db").start()
     try:
         tid = server.create([BOTS, BOTS], partnership=False)["table"]["id"]
         wait_for(lambda: finished(server, tid), "the bots to finish")
+    finally:
+        server.stop()
+    server = LiveServer(tmp_path / "long.db", max_game_steps=100, max_replay_steps=100).start()
+    try:
         record = server.get(f"/api/tables/{tid}/record").json()
         assert sum(len(hand["moves"]) for hand in record["hands"]) > 100
         for r in (server.get(f"/api/tables/{tid}/replay?seat=0"), server.post("/api/replay", {"record": record})):

@@ -155,7 +155,7 @@ def serve_command(
     ] = _default("max_record"),
     max_replay_steps: Annotated[
         int, typer.Option(min=100, rich_help_panel=LIMITS,
-                          help="Steps of a game the replay viewer shows (a longer one: 413).")
+                          help="Steps of a game the replay viewer shows (longer: 413); at least --max-game-steps.")
     ] = _default("max_replay_steps"),
     ws_max_message: Annotated[
         int, typer.Option(min=256, rich_help_panel=LIMITS, help="Bytes of one WebSocket message.")

@@ -128,6 +128,12 @@ class Settings:
             raise ValueError(f"--redis takes a Redis URL (redis://host:6379/0), not {self.redis!r}")
         if self.max_game_steps < 1:
             raise ValueError(f"--max-game-steps must be at least 1, not {self.max_game_steps}")
+        if self.max_replay_steps < self.max_game_steps:
+            # Otherwise a game played here to the end, or stopped at the cap, could not be replayed here.
+            raise ValueError(
+                f"--max-replay-steps ({self.max_replay_steps}) must be at least --max-game-steps "
+                f"({self.max_game_steps}): every game this server lets run must be one it can replay"
+            )
         if self.bot_workers < 1:
             raise ValueError(f"--bot-workers must be at least 1, not {self.bot_workers}")
         if not self.bot_deadline > self.bot_seconds:

@@ -83,10 +83,6 @@ class TableError(Exception):
         """Machine-readable specifics (which bot parameter, and what it allows)."""
 
 
-CLOSED = ("expired", "abandoned", "stopped")
-"""A table's statuses once it was closed before its game ended."""
-
-
 def abandoned() -> TableError:
     return TableError("abandoned", "this game was closed: nobody was at the table for too long", 410)
 
@@ -112,20 +108,21 @@ def _bots_only(seats: Sequence[Mapping[str, Any]]) -> bool:
     return bool(seats) and all(spec.get("kind") == "bot" for spec in seats)
 
 
-def refuse_if_closed(table: LiveTable) -> None:
-    """Refuse what is asked of a table closed before its game ended (expired, abandoned, stopped)."""
-    if table.status == "expired":
-        raise expired()
-    if table.status == "abandoned":
-        raise abandoned()
-    if table.status == "stopped":
-        raise stopped()
-
-
 def expired() -> TableError:
     """The refusal of anything asked of a table the sweep closed (claims, and moves from a socket
     opened before it was)."""
     return TableError("expired", "this table waited too long for its players and was closed", 410)
+
+
+_REFUSALS = {"expired": expired, "abandoned": abandoned, "stopped": stopped}
+CLOSED = tuple(_REFUSALS)
+"""A table's statuses once it was closed before its game ended."""
+
+
+def refuse_if_closed(table: LiveTable) -> None:
+    """Refuse what is asked of a table closed before its game ended (expired, abandoned, stopped)."""
+    if (refusal := _REFUSALS.get(table.status)) is not None:
+        raise refusal()
 
 
 class Outbox(Protocol):
@@ -606,7 +603,7 @@ class TableManager:
             # Another process closed the game (abandoned it) while this one was taking it over:
             # its record is public now, so the game must not go on here either.
             if closed.status in CLOSED:
-                await self._closed_elsewhere(table, closed.status)
+                await self._let_go_closed(table, closed.status)
                 refuse_if_closed(table)
             await self.hand_over(table)
             raise TableError("moved", "this table is served by another server process now: reconnect", 503) from None
@@ -631,7 +628,6 @@ class TableManager:
     async def _next(self, table: LiveTable) -> None:
         if table.status not in ("playing", "finished"):
             return  # waiting for its players, or closed before its end: nothing is owed
-
         for s in table.seats:
             if s.standin and s.standin_reason == "timeout" and s.timeout_seq is not None and table.seq > s.timeout_seq:
                 # A move clock ran out: the bot made that one move; the seat is the player's again.
@@ -964,7 +960,7 @@ class TableManager:
                 if self.cluster is not None and not await self.cluster.still_owns(table_id):
                     continue
                 if await self.store.abandon(table_id, table.state.record(), table.seq, self.wall()):
-                    await self._closed_elsewhere(table, "abandoned")
+                    await self._let_go_closed(table, "abandoned")
                 else:
                     await self._not_closed(table)
         archived = [
@@ -980,7 +976,7 @@ class TableManager:
         """Close a game that reached ``max_game_steps`` without ending (under its lock): unrated,
         without a result, its record kept in place of its steps, as an abandoned game's is."""
         if await self.store.abandon(table.id, table.state.record(), table.seq, self.wall(), status="stopped"):
-            await self._closed_elsewhere(table, "stopped")
+            await self._let_go_closed(table, "stopped")
         else:
             await self._not_closed(table)
 
@@ -990,13 +986,13 @@ class TableManager:
         past this one's (it has the table now)."""
         stored = await self.store.load_table(table.id)
         if stored is not None and stored.row.status in CLOSED:
-            await self._closed_elsewhere(table, stored.row.status)
+            await self._let_go_closed(table, stored.row.status)
         else:
             await self.hand_over(table)
 
-    async def _closed_elsewhere(self, table: LiveTable, status: str) -> None:
+    async def _let_go_closed(self, table: LiveTable, status: str) -> None:
         """The game is closed in the database (by this process or another): close it here, tell
-        its sockets, and let the table go."""
+        its sockets, and let the table go (and, in a cluster, tell the other processes)."""
         self.tables.pop(table.id, None)
         self._close(table, status)
         if self.cluster is not None:

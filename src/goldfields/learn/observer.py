@@ -27,7 +27,7 @@ import numpy as np
 from ..bots.net import GAME, evaluator, relative_action
 from ..bots.registry import make_bot
 from ..core import registry
-from .selfplay import Decision, Examples
+from .selfplay import Decision, Examples, decisions
 
 
 @dataclass(frozen=True)
@@ -54,21 +54,8 @@ class ObserverPlay:
         teacher = evaluator(self.teacher)
         encoding = encoding_for(GAME)
         rows: list[tuple[np.ndarray, list[int], list[float], int]] = []
-        decisions = 0
-        while not state.is_terminal():
-            if state.is_chance_node():
-                state.apply_chance(state.sample_chance(rng))
-                continue
-            if decisions >= self.max_decisions:
-                raise RuntimeError(f"observer game {seed} ({self.players} players) is still going after "
-                                   f"{decisions} decisions: its bots are stalling it")  # fmt: skip
-            seat = state.current_player
-            view = state.view(seat)
-            legal = view.legal_actions()
-            if len(legal) == 1:
-                state.apply_action(legal[0])
-                continue
-            decisions += 1
+        game = f"observer game {seed} ({self.players} players)"
+        for seat, view, legal in decisions(state, rng, self.max_decisions, game):
             target = teacher.evaluate(view.data, seat, legal)[0].tolist()
             for observer in range(self.players):
                 if observer != seat:

@@ -11,7 +11,8 @@ visits among them, and, once the game is over, what each seat scored in
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,6 +22,7 @@ from ..bots.ismcts import ISMCTSBot
 from ..bots.net import GAME, SEATS, relative_action
 from ..bots.registry import make_bot
 from ..core import registry
+from ..core.game import GameState, SeatView
 from ..digging.actions import NUM_ACTIONS
 
 Decision = tuple[np.ndarray, list[int], Sequence[float], int, Sequence[float]]
@@ -113,6 +115,29 @@ def _game_sizes(x: np.ndarray) -> tuple[int, ...]:
     return tuple(b - a for a, b in zip(starts, [*starts[1:], len(x)], strict=True))
 
 
+def decisions(state: GameState, rng: random.Random, limit: int, game: str) -> Iterator[tuple[int, SeatView, list[int]]]:
+    """The decisions of a game played on from ``state`` to its end: the seat to move, its view and
+    its legal moves, wherever it has a choice. The caller plays one of them before asking for the
+    next; deals are drawn from ``rng`` and a lone legal move is played here.
+
+    A game still going after ``limit`` decisions is an error that names it (``game``)."""
+    made = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_chance(state.sample_chance(rng))
+            continue
+        if made >= limit:
+            raise RuntimeError(f"{game} is still going after {made} decisions: its bots are stalling it")
+        seat = state.current_player
+        view = state.view(seat)
+        legal = view.legal_actions()
+        if len(legal) == 1:
+            state.apply_action(legal[0])
+            continue
+        made += 1
+        yield seat, view, legal
+
+
 @dataclass(frozen=True)
 class SelfPlay:
     """How the teacher plays: ``iterations`` of ISMCTS a move, with the network ``net`` if given;
@@ -153,21 +178,9 @@ class SelfPlay:
             learner, opponent = make_bot(f"net:net={self.learner}", GAME), make_bot(self.opponent, GAME)
         encoding = encoding_for(GAME)
         rows: list[tuple[np.ndarray, list[int], list[float], int]] = []
-        moves_in_hand = [0] * self.players
-        while not state.is_terminal():
-            if state.is_chance_node():
-                state.apply_chance(state.sample_chance(rng))
-                moves_in_hand = [0] * self.players
-                continue
-            if len(rows) >= self.max_decisions:
-                raise RuntimeError(f"self-play game {seed} ({self.players} players) is still going after "
-                                   f"{len(rows)} decisions: its bots are stalling it")  # fmt: skip
-            seat = state.current_player
-            view = state.view(seat)
-            legal = view.legal_actions()
-            if len(legal) == 1:
-                state.apply_action(legal[0])
-                continue
+        explored: Counter[tuple[int, int]] = Counter()  # moves drawn by visits, per (hand, seat)
+        game = f"self-play game {seed} ({self.players} players)"
+        for seat, view, legal in decisions(state, rng, self.max_decisions, game):
             rel = [relative_action(a, seat, self.players) for a in legal]
             if teacher is not None:
                 label = teacher.act(view, rng)
@@ -184,11 +197,12 @@ class SelfPlay:
                 mover = learner if definition.side_of(params, seat) == self.learner_side else opponent
                 state.apply_action(mover.act(view, rng))
                 continue
-            if moves_in_hand[seat] < self.explore_moves:
+            hand = (view.data["hand_no"], seat)
+            if explored[hand] < self.explore_moves:
                 action = rng.choices(legal, weights=visits)[0]
             else:
                 action = legal[max(range(len(legal)), key=lambda i: visits[i])]
-            moves_in_hand[seat] += 1
+            explored[hand] += 1
             state.apply_action(action)
         returns = state.returns()
         return Examples.of_game(encoding.size, self.players, [(*row, returns) for row in rows])

@@ -215,9 +215,7 @@ class NetEvaluator:
         logits, _ = self.net.forward_one(self._x)
         scores = logits.take(_relative_table(observer, state.num_players))  # by absolute action id
         np.minimum(scores - scores.take(legal).max(), 0.0, out=scores)
-        if temperature != 1.0:
-            scores /= temperature
-        rated = np.exp(scores)
+        rated = _sharpened(scores, temperature)
         rated /= rated.take(legal).sum()
         more = np.flatnonzero(rated >= GUESS_FLOOR).tolist()
         moves = list(dict.fromkeys([*legal, *more]))
@@ -229,13 +227,18 @@ class NetEvaluator:
         logits, value = self.net.forward_one(self._x)
         rel = _relative_table(seat, players).take(legal)
         chosen = logits.take(rel)
-        chosen = chosen - chosen.max()
-        if temperature != 1.0:
-            chosen /= temperature
-        chosen = np.exp(chosen)
+        chosen = _sharpened(chosen - chosen.max(), temperature)
         prior = chosen / chosen.sum()
         v = value.tolist()
         return prior, np.array([v[(s - seat) % players] for s in range(players)])
+
+
+def _sharpened(shifted: np.ndarray, temperature: float) -> np.ndarray:
+    """``exp(shifted / temperature)``, in place: the unnormalised prior of logits already shifted
+    so that the largest that counts is 0 (no overflow, however sharp)."""
+    if temperature != 1.0:
+        shifted /= temperature
+    return np.exp(shifted, out=shifted)
 
 
 GUESS_FLOOR = 1e-3

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import io
 import random
 
 import pytest
 import typer
+from rich.text import Text
 from typer.testing import CliRunner
 
 from goldfields.cli import play
@@ -15,6 +17,7 @@ from goldfields.digging import new_game
 from goldfields.terminal import render_digger, render_digging
 from goldfields.terminal.commands import DEFAULT_LOG_LINES, Verb, parse
 from goldfields.terminal.front import Names
+from goldfields.terminal.screen import make_console
 from goldfields.terminal.seating import SeatingError, plan_seats
 
 from .support import capture_screen
@@ -180,3 +183,29 @@ def test_cli_bad_options_exit_with_status_2(args: list[str], message: str) -> No
     assert result.exit_code == 2
     assert message in result.output
     assert result.output.count("known bots") <= 1  # listed once, with what each bot is
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize(("no_color", "env", "colours", "bold"), [
+    (True, {}, False, False),  # --no-color: plain text, for a screen reader or a log
+    (False, {"NO_COLOR": "1"}, False, True),  # the NO_COLOR convention: the colours alone go
+    (False, {}, True, True),
+])  # fmt: skip
+def test_no_color_prints_plain_text_in_a_terminal(
+    monkeypatch: pytest.MonkeyPatch, no_color: bool, env: dict[str, str], colours: bool, bold: bool
+) -> None:
+    for name in ("NO_COLOR", "FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("TERM", "xterm-256color")
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    out = _Terminal()
+    make_console(no_color=no_color, file=out).print(Text("UNDER ATTACK", style="bold red"))
+    printed = out.getvalue()
+    assert "UNDER ATTACK" in printed
+    assert ("\x1b[31m" in printed or "\x1b[1;31m" in printed) is colours, repr(printed)
+    assert ("\x1b[1m" in printed or "\x1b[1;31m" in printed) is bold, repr(printed)

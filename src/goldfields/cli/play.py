@@ -114,7 +114,9 @@ TakebacksOption = Annotated[bool, _takebacks("undo also goes back past the other
 # Not offered after a game's name (a saved game names its own), only taken to say where it goes
 # rather than "no such option".
 MisplacedResume = Annotated[Path | None, typer.Option("--resume", metavar="FILE", hidden=True)]
-NoColorOption = Annotated[bool, typer.Option("--no-color", help="Plain text, no colours (NO_COLOR works too).")]
+NoColorOption = Annotated[
+    bool, typer.Option("--no-color", help="Plain text: no colours, no bold (NO_COLOR takes away the colours alone).")
+]
 WidthOption = Annotated[
     int | None, typer.Option("--width", metavar="COLUMNS", min=40, help="Screen width (default: the terminal's).",
                              show_default=False)

@@ -25,10 +25,13 @@ THINKING_AFTER = 0.5
 
 
 def make_console(no_color: bool = False, width: int | None = None, file: IO[str] | None = None) -> Console:
-    """A console for play: no automatic highlighting or emoji, so card codes print as typed."""
+    """A console for play: no automatic highlighting or emoji, so card codes print as typed.
+
+    ``no_color`` (``--no-color``) prints plain text, with no escape codes at all, for a screen
+    reader or a log; ``NO_COLOR`` in the environment, left to Rich, takes away only the colours."""
     return Console(
         file=file,
-        no_color=no_color or None,  # None lets NO_COLOR in the environment decide
+        color_system=None if no_color else "auto",
         width=width,
         highlight=False,
         emoji=False,

@@ -221,7 +221,12 @@ def test_a_designer_sets_the_rules_from_the_command_line_and_the_report_names_th
     # A rule the game does not have, or one written without its value, is named with the known ones.
     bad = runner.invoke(_app(), ["arena", "digging", "heuristic", "random", "-n", "2", "--rule", "nope=1",
                                  "--out", str(tmp_path / "bad")])
-    assert bad.exit_code == 2 and "unknown Digging rule option(s) nope; known: close_needs_chest" in bad.output
+    assert bad.exit_code == 2 and "Digging has no rule or parameter 'nope'; its rules: close_needs_chest" in bad.output
+    # Digger's rules include a parameter that is not a rule option (crates): both kinds are named.
+    bad = runner.invoke(_app(), ["arena", "digger", "heuristic", "random", "random", "--rule", "nope=1",
+                                 "--out", str(tmp_path / "bad")])
+    assert bad.exit_code == 2, bad.output
+    assert "its rules: crate_values, crates, knock_probability, stack_seconds, time_limit" in bad.output
     bare = runner.invoke(_app(), ["arena", "digging", "heuristic", "random", "-n", "2", "--rule", "full_deck",
                                   "--out", str(tmp_path / "bad")])
     assert bare.exit_code == 2 and "write NAME=VALUE" in bare.output

@@ -49,7 +49,7 @@ def test_demo_of_digging_under_a_rule_option(tmp_path: Path) -> None:
 @pytest.mark.parametrize("command", [["demo", "digging", "-n", "2"], ["play", "digging", "-n", "2"]],
                          ids=lambda c: c[0])  # fmt: skip
 @pytest.mark.parametrize(("rule", "message"), [
-    ("nope=1", "unknown Digging rule option(s) nope; known: close_needs_chest"),
+    ("nope=1", "Digging has no rule or parameter 'nope'; its rules: close_needs_chest"),
     ("full_deck=maybe", "rule option full_deck must be true or false, not 'maybe'"),
     ("full_deck", "--rule 'full_deck': write NAME=VALUE"),
 ])  # fmt: skip

@@ -66,6 +66,12 @@ class GameSpec:
         """This table with some parameters or rule options set anew (as :meth:`make` takes them)."""
         data = self.params.to_json()
         top = {f.name for f in fields(self.definition.params_type)} - {"players", "partnership", "options"}
+        options = getattr(self.params, "options", None)
+        known = top | ({f.name for f in fields(options)} if options is not None else set())
+        if unknown := sorted(set(rules) - known):
+            # Named here, not by the options' own check, which knows only the rule options.
+            raise ValueError(f"{self.definition.title} has no rule or parameter {unknown[0]!r}; "
+                             f"its rules: {', '.join(sorted(known))}")
         for key, value in rules.items():
             if key in top:
                 data[key] = value

@@ -88,6 +88,31 @@ def test_defect_6_an_adjudicated_end_terminates_and_is_paid_once():
     assert truncated and not terminated and reward == 0.0
 
 
+@pytest.mark.parametrize(("game", "cap", "says_over"), [
+    ("digging", {"players": 2, "max_moves": 10}, lambda v: not v["to_move"].any()),
+    ("digger", {"max_turns": 3}, lambda v: list(v["waiting"]) == [0.0, 0.0, 1.0]),
+])  # fmt: skip
+def test_the_last_observation_of_a_game_cut_by_its_cap_says_the_game_is_over(game, cap, says_over):
+    """The engine is still mid-game where a cap cuts it; the agent's last observation must still
+    read as a finished game's, as the encoding's table says (nobody to move, the game over)."""
+    env = GoldfieldsEnv(game, seat=0, **cap)
+    obs, info = env.reset(seed=0)
+    assert not says_over(env.encoding.views(obs))
+    terminated = False
+    while not terminated:
+        obs, _, terminated, _, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+    assert info["adjudicated"] and says_over(env.encoding.views(obs))
+
+
+def test_a_cap_that_ends_the_game_before_the_agents_first_move_is_refused_at_reset():
+    env = GoldfieldsEnv("digger", seat=2, max_turns=2)
+    with pytest.raises(ValueError, match=r"the table's cap \(max_turns=2\) ends the game before seat 2 has a move"):
+        env.reset(seed=0)
+    env = GoldfieldsEnv("digger", seat=2, max_turns=3)  # one turn more: seat 2 digs
+    _, info = env.reset(seed=0)
+    assert info["action_mask"].any()
+
+
 def test_defect_4_bot_objects_are_accepted_beside_spec_strings():
     from goldfields.bots.random_bot import RandomBot
 

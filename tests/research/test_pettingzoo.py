@@ -139,3 +139,12 @@ def test_an_agent_cannot_call_the_hourglass_on_itself() -> None:
     with pytest.raises(ValueError, match=r"G3: timeout is the clock's to call"):
         env.step(TIMEOUT)
     assert env.match.state.to_json() == before
+
+
+@pytest.mark.parametrize(("make", "table", "option"), [
+    (digging_env, {"players": 2, "full_deck": True}, "full_deck"),
+    (digger_env, {"time_limit": 20}, "time_limit"),
+])  # fmt: skip
+def test_a_rule_option_given_as_a_parameter_is_told_where_it_goes(make, table, option) -> None:
+    with pytest.raises(ValueError, match=rf"unknown parameter\(s\) {option}; .*a rule option goes in options="):
+        make(**table)

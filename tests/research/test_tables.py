@@ -7,6 +7,8 @@ import random
 import pytest
 
 from goldfields.clocks import TimeModel
+from goldfields.core.game import RuleError
+from goldfields.digger.actions import TIMEOUT
 from goldfields.research.tables import DiggerSpec, DiggingSpec, Match, side_returns
 
 
@@ -115,3 +117,51 @@ def test_a_digging_spec_claims_a_partnership_only_when_it_plays_one():
     assert DiggingSpec(4).partnership is True and DiggingSpec(4).is_partnership is True
     assert DiggingSpec(4, partnership=False).partnership is False
     assert DiggingSpec(4).utility_sum == 2.0
+
+
+def _random_match(spec: DiggingSpec, seed: int) -> tuple[Match, list[int]]:
+    """A match dealt from ``seed``, its moves drawn from a generator of their own (so that a cap
+    changes nothing before it), and the moves after which a hand ended."""
+    match, moves = Match(spec, random.Random(seed)), random.Random(seed + 1000)
+    ends = []
+    while not match.over:
+        deals = match.deals
+        match.apply(moves.choice(match.state.legal_actions()))
+        if match.deals != deals:
+            ends.append(match.moves)
+    return match, ends
+
+
+def test_a_game_cut_where_a_hand_ended_is_won_on_its_totals_alone():
+    """Cut between hands, the hand just scored is in the totals already, though its mines (and
+    so its points) still show: counting them again once gave seat 1 the win at 21 to 19."""
+    _, ends = _random_match(DiggingSpec(2), 2)
+    assert len(ends) >= 2
+    flipped = 0
+    for cap in ends:
+        match, _ = _random_match(DiggingSpec(2, max_moves=cap), 2)
+        assert match.truncated and match.state.is_chance_node()
+        obs = match.state.observation(None)
+        assert match.returns() == side_returns(obs["totals"], ((0,), (1,)))
+        twice = [t + p for t, p in zip(obs["totals"], obs["points"], strict=True)]
+        flipped += side_returns(twice, ((0,), (1,))) != match.returns()
+    assert flipped  # this deal has a cut where counting the hand twice gives the other seat the win
+
+
+def test_a_refused_move_leaves_a_timed_game_as_it_was_its_clock_too():
+    """The clock's jitter is drawn when a move is stamped: a refused move must not draw it, or
+    the same seed would give another game after any mistake."""
+
+    def play(refuse_at: int | None) -> list[object]:
+        spec = DiggerSpec(3, max_turns=6, time_model=TimeModel(jitter=0.2))
+        match, moves = Match(spec, random.Random(7)), random.Random(8)
+        while not match.over:
+            legal = match.state.legal_actions()
+            if match.moves == refuse_at:
+                illegal = next(a for a in range(TIMEOUT) if a not in legal)  # (the timeout is the clock's)
+                with pytest.raises(RuleError):
+                    match.apply(illegal)
+            match.apply(moves.choice(legal))
+        return [match.state.observation(None)["elapsed"], match.state.record()]
+
+    assert play(None) == play(3) == play(10)

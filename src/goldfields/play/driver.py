@@ -140,8 +140,14 @@ class Driver:
         return self.clock.stamp(self.state, action, rng)
 
     def apply(self, action: int, at: float | None = None) -> list[Event]:
-        """Apply a decision at time ``at`` (stamped by the clock when not given)."""
+        """Apply a decision at time ``at`` (stamped by the clock when not given). A refused
+        decision raises :class:`RuleError` and leaves the game as it was, the clock's generator too."""
         if at is None:
+            if self.clock is not None and action not in self.state.legal_actions():
+                # Refused on a copy before the stamp draws its jitter: a refused move that moved the
+                # generator would change every later time, and the same seed would give another game.
+                # (The clock's own actions, which no seat chooses, pass this.)
+                self.state.clone().apply_action(action)
             at = self.stamp(action)
         events = self.state.apply_action(action, at=at)
         self._stepped(action, events)

@@ -78,6 +78,8 @@ class Encoding:
     pieces: tuple[Piece, ...]
     encoder: Callable[[Mapping[str, Any], Any], Any] | None = None
     state_encoder: Callable[[Any, int | None, Any], Any] | None = None
+    marks_over: Callable[[Any], None] | None = None
+    """Writes into a vector what says the game is over (:meth:`encode_state`'s ``over``)."""
     slices: dict[str, slice] = field(init=False)
     size: int = field(init=False)
 
@@ -87,17 +89,26 @@ class Encoding:
             raise NotImplementedError(f"the {self.game} encoding has no encoder")
         return self.encoder(obs, out)
 
-    def encode_state(self, state: Any, seat: int | None, out: Any = None) -> Any:
+    def encode_state(self, state: Any, seat: int | None, out: Any = None, over: bool = False) -> Any:
         """``encode(state.observation(seat), out)``, computed faster when the game has a state encoder.
 
         A state encoder reads the engine's state directly, only the fields
         that ``observation(seat)`` exposes, and gives the same vector bit for
         bit (tests/research/test_encoding.py checks it on random positions of
         every table); without one this is the observation path.
+
+        ``over``: the episode is over where the engine's game is not, because
+        a table's cap (``max_moves``, ``max_turns``) cut it. The vector then
+        says the game is over as it does at a natural end, so that an agent
+        never sees a last observation whose seat is still to move.
         """
         if self.state_encoder is not None:
-            return self.state_encoder(state, seat, out)
-        return self.encode(state.observation(seat), out)
+            vector = self.state_encoder(state, seat, out)
+        else:
+            vector = self.encode(state.observation(seat), out)
+        if over and self.marks_over is not None:
+            self.marks_over(vector)
+        return vector
 
     def __post_init__(self) -> None:
         self.slices = {}
@@ -851,10 +862,20 @@ def encode_digger_state(state: Any, seat: int | None, out: Any = None) -> Any:
     return vector if out is None else _done(vector, out)
 
 
+def _digging_over(v: Any) -> None:
+    v[_SLICES_DIGGING["to_move"]] = 0.0  # nobody is to move
+
+
+def _digger_over(v: Any) -> None:
+    v[_SLICES_DIGGER["waiting"]] = (0.0, 0.0, 1.0)  # nothing in the air: the game is over
+
+
 DIGGING.encoder = encode_digging
 DIGGING.state_encoder = encode_digging_state
+DIGGING.marks_over = _digging_over
 DIGGER.encoder = encode_digger
 DIGGER.state_encoder = encode_digger_state
+DIGGER.marks_over = _digger_over
 
 
 def encoding_for(game: str) -> Encoding:

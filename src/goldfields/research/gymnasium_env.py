@@ -155,7 +155,7 @@ class GoldfieldsEnv(gymnasium.Env):
             match.apply(action)
 
     def _obs(self) -> Any:
-        return self.encoding.encode_state(self.match.state, self.seat)
+        return self.encoding.encode_state(self.match.state, self.seat, over=self.match.over)
 
     def _legal(self) -> list[int]:
         match = self.match
@@ -187,6 +187,12 @@ class GoldfieldsEnv(gymnasium.Env):
         self._match = Match(self.table, self._rng)
         self._ended_illegally = False
         self._play_others()
+        if self._match.over:
+            # Only a cap this short ends a game before the agent's first move. An episode with no
+            # step to take would fail at its first step(), and in a vector env, the whole batch's.
+            cap = ", ".join(f"{name}={getattr(self.table, name)}" for name in ("max_moves", "max_turns")
+                            if getattr(self.table, name, 0))  # fmt: skip
+            raise ValueError(f"the table's cap ({cap}) ends the game before seat {self.seat} has a move: raise it")
         return self._obs(), self._info()
 
     def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
@@ -228,7 +234,7 @@ class GoldfieldsEnv(gymnasium.Env):
     def _fill(self, obs: Any, mask: Any) -> None:
         """Write the observation and the legal-action mask into rows of a batch (the vector env's)."""
         match = self.match
-        self.encoding.encode_state(match.state, self.seat, out=obs)
+        self.encoding.encode_state(match.state, self.seat, out=obs, over=match.over)
         mask.fill(0)
         if not (match.over or self._ended_illegally):
             mask[match.state.legal_actions()] = 1

@@ -82,7 +82,8 @@ class GoldfieldsObserver:
     def set_from(self, state: Any, player: int) -> None:
         engine = state.engine_state()
         if self.with_public:
-            self.encoding.encode_state(engine, None if self.public_only else player, out=self.tensor)
+            self.encoding.encode_state(engine, None if self.public_only else player, out=self.tensor,
+                                       over=state.is_terminal())  # fmt: skip
             return
         self.tensor.fill(0.0)
         if self.public_only:
@@ -90,7 +91,7 @@ class GoldfieldsObserver:
         # Private only: the pieces the encoding marks as the seat's own knowledge. (Comparing with a
         # spectator's vector would not do: the spectator sits at seat 0, so for any other seat every
         # seat-relative piece differs.)
-        seat = self.encoding.encode_state(engine, player)
+        seat = self.encoding.encode_state(engine, player, over=state.is_terminal())
         for piece in self.encoding.pieces:
             if piece.private:
                 where = self.encoding.slices[piece.name]

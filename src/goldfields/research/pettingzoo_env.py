@@ -56,7 +56,18 @@ from pettingzoo.utils import wrappers  # noqa: E402
 
 from ..core.game import RuleError  # noqa: E402
 from .encoding import action_mask, as_action, encoding_for  # noqa: E402
-from .tables import DiggerSpec, DiggingSpec, Match, Spec, clock_refusal, env_time_model, make_env_spec  # noqa: E402
+from .tables import (  # noqa: E402
+    DIGGER,
+    DIGGING,
+    DiggerSpec,
+    DiggingSpec,
+    Match,
+    Spec,
+    clock_refusal,
+    env_time_model,
+    make_env_spec,
+    refuse_unknown,
+)
 
 
 class GoldfieldsAEC(pettingzoo.AECEnv):
@@ -120,7 +131,7 @@ class GoldfieldsAEC(pettingzoo.AECEnv):
     def observe(self, agent: str) -> dict[str, Any]:
         seat = self._seat(agent)
         state = self.match.state
-        obs = self.encoding.encode_state(state, seat)
+        obs = self.encoding.encode_state(state, seat, over=self.match.over)
         if agent == self.agent_selection and not self.match.over:
             mask = action_mask(state.legal_actions(), self._num_actions)
         else:
@@ -215,14 +226,16 @@ def env(game: str, render_mode: str | None = None, **table: Any) -> Any:
     return _wrap(GoldfieldsAEC(make_env_spec(game, **table), render_mode))
 
 
-def digging_env(**kwargs: Any) -> Any:
+def digging_env(render_mode: str | None = None, **table: Any) -> Any:
     """A wrapped Digging AEC environment (see :class:`DiggingAEC` for the arguments)."""
-    return _wrap(DiggingAEC(**kwargs))
+    refuse_unknown(DIGGING, table)  # a rule option passed on its own is told where it goes
+    return _wrap(DiggingAEC(**table, render_mode=render_mode))
 
 
-def digger_env(**kwargs: Any) -> Any:
+def digger_env(render_mode: str | None = None, **table: Any) -> Any:
     """A wrapped Digger AEC environment (see :class:`DiggerAEC` for the arguments)."""
-    return _wrap(DiggerAEC(**kwargs))
+    refuse_unknown(DIGGER, table)
+    return _wrap(DiggerAEC(**table, render_mode=render_mode))
 
 
 __all__ = ["DiggerAEC", "DiggingAEC", "GoldfieldsAEC", "digger_env", "digging_env", "env"]

@@ -25,7 +25,7 @@ stays 1, or 2 in the partnership game).
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any
 
@@ -193,7 +193,10 @@ class DiggingSpec:
         if state.is_terminal() and not truncated:
             return state.returns()
         obs = state.observation(None)
-        points = [t + p for t, p in zip(obs["totals"], obs["points"], strict=True)]
+        # Between hands (cut where a hand ended) the hand just scored is in the totals already,
+        # though its mines, and so its points, are still shown.
+        points = obs["totals"] if state.is_chance_node() else [
+            t + p for t, p in zip(obs["totals"], obs["points"], strict=True)]  # fmt: skip
         return side_returns(points, self.sides)
 
     def team(self, seat: int) -> int:
@@ -430,15 +433,21 @@ def make_spec(game: str, **kwargs: Any) -> Spec:
     except registry.UnknownGame as err:
         raise ValueError(str(err)) from None
     if game in SPECS:
-        accepted = sorted(f.name for f in fields(SPECS[game]) if f.init)
-        unknown = sorted(set(kwargs) - set(accepted))
-        if unknown:
-            options = {f.name for f in fields(_options_class(game))}
-            rule = sorted(set(unknown) & options)
-            hint = f"; a rule option goes in options=, e.g. options={{{rule[0]!r}: ...}}" if rule else ""
-            raise ValueError(f"{game}: unknown parameter(s) {', '.join(unknown)}; known: {', '.join(accepted)}{hint}")
+        refuse_unknown(game, kwargs)
     spec: Spec = SPECS[game](**kwargs) if game in SPECS else GameSpec.make(game, **kwargs)
     return spec
+
+
+def refuse_unknown(game: str, table: Mapping[str, Any]) -> None:
+    """Refuse a shipped game's table argument its spec does not take, and say where a rule
+    option given as an argument of its own goes."""
+    accepted = sorted(f.name for f in fields(SPECS[game]) if f.init)
+    unknown = sorted(set(table) - set(accepted))
+    if unknown:
+        options = {f.name for f in fields(_options_class(game))}
+        rule = sorted(set(unknown) & options)
+        hint = f"; a rule option goes in options=, e.g. options={{{rule[0]!r}: ...}}" if rule else ""
+        raise ValueError(f"{game}: unknown parameter(s) {', '.join(unknown)}; known: {', '.join(accepted)}{hint}")
 
 
 def _options_class(game: str) -> Any:

@@ -154,6 +154,25 @@ def test_a_run_growing_drops_the_reports_of_the_smaller_run_until_it_ends(
     assert len(_lines(tmp_path / "summary.csv")) == 3
 
 
+def test_a_resume_that_adds_no_game_leaves_the_finished_run_as_it_was(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Stopped, or failing, before its first new game, a resume that would add games has added
+    none: the run stays finished, its reports and its count of games in place."""
+    run_tournament(_tournament(tmp_path, games=4), progress=False)
+    before = {name: (tmp_path / name).read_bytes() for name in ("arena.json", "summary.csv", "sides.csv")}
+    with monkeypatch.context() as patch:
+        _stop_after(patch, 0)
+        with pytest.raises(Interrupted):
+            run_tournament(_tournament(tmp_path, games=8), progress=False, resume=True)
+    with pytest.raises(runner_module.ClusterError, match=r"nothing answers at 127\.0\.0\.1:1"):
+        run_tournament(_tournament(tmp_path, games=8, ray_address="127.0.0.1:1"), progress=False, resume=True)
+    with pytest.raises(runner_module.ClusterError):  # nor is a finished run replaced for a cluster not there
+        run_tournament(_tournament(tmp_path, games=4, ray_address="127.0.0.1:1"), progress=False, replace=True)
+    assert {name: (tmp_path / name).read_bytes() for name in before} == before
+    assert run_tournament(_tournament(tmp_path, games=4), progress=False, resume=True).resumed == 4
+
+
 def test_a_fresh_run_leaves_a_folder_that_is_not_a_run_alone(tmp_path: Path) -> None:
     mine = tmp_path / "mine"
     (mine / "records").mkdir(parents=True)

@@ -146,20 +146,27 @@ def _unreachable(address: str) -> str | None:
     return None
 
 
+def check_cluster(address: str) -> None:
+    """Raise :class:`ClusterError` when the Ray cluster at ``address`` cannot be used: before
+    anything is written, so that a run is not replaced or grown for a cluster that is not there."""
+    try:
+        import ray
+    except ImportError:
+        raise ClusterError("--ray needs the 'ray' package: pip install 'ray>=2.9'") from None
+    if not ray.is_initialized() and (problem := _unreachable(address)) is not None:
+        raise ClusterError(problem)
+
+
 def ray_map(fn: Callable[[A], R], items: Sequence[A], address: str,
             on_each: Callable[[R], None] | None = None, in_order: bool = False) -> list[R]:  # fmt: skip
     """``[fn(x) for x in items]`` as Ray tasks on the cluster at ``address`` (``local``: start
     one here), in the items' order; ``on_each`` hears of each result as it comes (``in_order``:
     once every result before it has come too)."""
-    try:
-        import ray
-    except ImportError:
-        raise ClusterError("--ray needs the 'ray' package: pip install 'ray>=2.9'") from None
+    check_cluster(address)
+    import ray
+
     started = False
     if not ray.is_initialized():
-        problem = _unreachable(address)
-        if problem is not None:
-            raise ClusterError(problem)
         ours = signal.getsignal(signal.SIGTERM) if threading.current_thread() is threading.main_thread() else None
         if address == "local":
             ray.init(include_dashboard=False, log_to_driver=False)

@@ -221,6 +221,8 @@ class RunStore:
         self.labels = entrant_labels(lineup)
         self.records = bool(manifest["records"])
         self.done: list[GameResult] = []
+        self._stale: tuple[str, ...] = ()
+        """Reports a resume that adds games removes with its first game."""
         self.note: str | None = None
         """What a resume by other code than the run's games came from should be told (see
         :func:`~goldfields.arena.provenance.change_note`); known only once the folder is locked, so
@@ -250,28 +252,28 @@ class RunStore:
                 raise ResumeError(f"cannot resume {out}: its run has other parameters ({'; '.join(diff)})")
             self.done = read_journal(out)
             self.note = change_note(saved, len(self.done))
+            manifest = manifest | {"made_with": played_by(saved, len(self.done))}
+            stored = manifest | {"games": saved["games"]}
             if _adds_games(saved, manifest):
                 added = f"{_total(saved)} to {_total(manifest)} games"
                 self.note = f"{self.note}; {added}" if self.note else f"the run grows from {added}"
-                # The finished run's reports would pass for the grown one's until it ends.
-                for name in ("summary.csv", "sides.csv", "chart.png"):
-                    (out / name).unlink(missing_ok=True)
+                self._stale = ("summary.csv", "sides.csv", "chart.png")
             else:
                 # The same deals (--games 101 where a deal is two games, say): the run, and what it asked, stay.
-                manifest = manifest | {"games": saved["games"]}
-            manifest = manifest | {"made_with": played_by(saved, len(self.done))}
+                manifest = stored
             if self.records:
                 self.done = [self._with_record(r) for r in self.done]
         else:
             self._check_overwrite()
             self._clear()
-            manifest = manifest | {"made_with": []}
+            manifest = stored = manifest | {"made_with": []}
         out.mkdir(parents=True, exist_ok=True)
-        # The code's version joins the manifest with the first game it plays (a resume that plays
-        # nothing, or is stopped before a game ends, has added no games of another version).
+        # The code's version, and the games a resume adds, join the manifest with the first game
+        # played: a resume that plays nothing, or is stopped (or fails) before a game ends, leaves
+        # the run as it was (a finished run finished, its reports in place).
         self.manifest = manifest | {"made_with": with_this_version(manifest["made_with"], spec.game)}
-        self._version_due = self.manifest != manifest
-        write_atomic(out / MANIFEST, json.dumps(manifest, indent=1) + "\n")
+        self._manifest_due = self.manifest != stored
+        write_atomic(out / MANIFEST, json.dumps(stored, indent=1) + "\n")
         # Start the journal and games.csv afresh from the games known to be done, dropping
         # a cut line or a row written for a game whose journal line never made it.
         write_atomic(out / JOURNAL, "".join(json.dumps(r.to_json()) + "\n" for r in self.done))
@@ -335,11 +337,14 @@ class RunStore:
         if self.records:
             write_record(self.out / "records", result)
         self.all.append(result)
-        if self._version_due:
+        if self._manifest_due:
+            # A grown run's old reports would pass for its own until it ends: gone first.
+            for name in self._stale:
+                (self.out / name).unlink(missing_ok=True)
             # Before the journal line: a kill between the two then lists a version with no game,
             # which can only warn of a mix that is not there; the other order could hide one.
             write_atomic(self.out / MANIFEST, json.dumps(self.manifest, indent=1) + "\n")
-            self._version_due = False
+            self._manifest_due = False
         if not self._intact():
             self._rewrite()
             return

@@ -20,7 +20,7 @@ from ..core.words import plural
 from ..progress import LoggedProgress
 from .games import GameSpec
 from .report import EntrantSummary, summarise, write_chart, write_games_csv, write_sides_csv, write_summary_csv
-from .runner import OnDone, default_jobs, run_local, run_ray, sigterm_as_interrupt
+from .runner import OnDone, check_cluster, default_jobs, run_local, run_ray, sigterm_as_interrupt
 from .schedule import GameJob, deals_for, entrant_labels, per_deal, schedule
 from .stats import wilson
 from .store import ResumeError, RunStore, manifest_of, spec_of
@@ -124,6 +124,8 @@ def run_tournament(
     jobs = schedule(t.spec, t.lineup, t.deals, t.seed, t.seatings)
     if resume and t.out is None:
         raise ResumeError("resuming needs the run's output folder")
+    if t.ray_address:
+        check_cluster(t.ray_address)
     store = RunStore(t.out, t.spec, t.lineup, t.manifest(), resume, replace) if t.out is not None else None
     done = {r.index: r for r in store.done} if store else {}
     todo = [j for j in jobs if j.index not in done]

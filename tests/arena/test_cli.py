@@ -158,6 +158,17 @@ def test_without_players_a_longer_lineup_seats_one_bot_a_player(tmp_path: Path, 
     assert result.output.startswith(f"{table}:")
 
 
+@pytest.mark.parametrize(("bots", "rule", "said"), [
+    (3, "full_deck=true", "digging 3p individual (full_deck=true):"),  # a rule of the table the lineup makes
+    (4, "target_exceeded=true", "target_exceeded changes nothing at a digging 4p individual table"),
+])  # fmt: skip
+def test_a_rule_is_checked_on_the_table_the_lineup_seats(tmp_path: Path, bots: int, rule: str, said: str) -> None:
+    result = CliRunner(env={"COLUMNS": "300"}).invoke(
+        _app(), ["arena", "digging", *["random"] * bots, "--rule", rule, "-g", "1", "--jobs", "1", "-q",
+                 "--no-records", "-o", str(tmp_path)])  # fmt: skip
+    assert said in " ".join(result.output.split()), result.output
+
+
 @pytest.mark.parametrize(("args", "said"), [
     (["digger", "random", "random"], "digger 3p needs 3 bots, one per seat; got 2: random random; or -n 2 for a "
                                      "2-player table"),

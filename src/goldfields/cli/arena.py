@@ -6,7 +6,7 @@ import os
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 from rich.console import Console
@@ -198,10 +198,12 @@ def arena(
             # The run's table with its rules; any given here must be the same (checked below).
             spec = spec_of(saved).with_rules(rules)
         else:
-            spec = GameSpec.make(game, players, partnership, rules)
+            spec = GameSpec.make(game, players, partnership)
             if players is None and len(bots) > spec.sides:
                 # No --players: a lineup longer than the default table says how many sit down.
-                spec = _one_a_bot(game, len(bots), rules) or spec
+                spec = _one_a_bot(game, len(bots)) or spec
+            if rules:
+                spec = spec.with_rules(rules)  # on the table the lineup chose: a rule may fit that one alone
         t = Tournament(spec, tuple(bots), games=games or DEFAULT_GAMES, seed=seed or 0, jobs=jobs or default_jobs(),
                        ray_address=ray, out=out or (DEFAULT_OUT if force else free_folder(DEFAULT_OUT)),
                        records=True if records is None else records,
@@ -290,11 +292,11 @@ def arena(
                   + (f", {plural(written, 'record')} in {o}/records/" if written else ""))
 
 
-def _one_a_bot(game: str, bots: int, rules: dict[str, Any]) -> GameSpec | None:
+def _one_a_bot(game: str, bots: int) -> GameSpec | None:
     """The table that seats ``bots`` players, one bot each, or None if the game has none."""
     for partnership in (None, False):  # Digging's four: each for themselves, not two teams
         try:
-            seated = GameSpec.make(game, bots, partnership, rules)
+            seated = GameSpec.make(game, bots, partnership)
         except ValueError:
             return None  # a count the game cannot seat: the caller's error says so
         if seated.sides == bots:

@@ -365,7 +365,7 @@ def test_a_resume_by_other_code_is_said_and_kept_in_the_manifest(tmp_path: Path,
     assert json.loads((tmp_path / "same" / "arena.json").read_text())["made_with"] == first
 
     newer = {"goldfields": "9.9", "code": "0123456789ab"}
-    monkeypatch.setattr(provenance, "code_version", lambda game: newer)
+    monkeypatch.setattr(provenance, "code_version", lambda *_: newer)
     mixed = cli.invoke(_app(), ["arena", "--resume", str(tmp_path), "--quiet"])
     assert mixed.exit_code == 0, mixed.output
     said = " ".join(mixed.output.split())
@@ -374,7 +374,7 @@ def test_a_resume_by_other_code_is_said_and_kept_in_the_manifest(tmp_path: Path,
     shown = cli.invoke(_app(), ["arena", "--standing", str(tmp_path)])
     assert "its games come from 2 versions" in " ".join(shown.output.split())
     # A resume that plays no game (the run is finished) adds no version.
-    monkeypatch.setattr(provenance, "code_version", lambda game: {"goldfields": "10", "code": "c"})
+    monkeypatch.setattr(provenance, "code_version", lambda *_: {"goldfields": "10", "code": "c"})
     assert cli.invoke(_app(), ["arena", "--resume", str(tmp_path), "--quiet"]).exit_code == 0
     assert json.loads((tmp_path / "arena.json").read_text())["made_with"] == [*first, newer]
 
@@ -384,7 +384,7 @@ def test_a_resume_refused_by_the_lock_says_nothing_of_versions(tmp_path: Path,
     """The note on other code belongs to a resume that goes on; one refused at the lock plays nothing."""
     fcntl = pytest.importorskip("fcntl")
     _stopped_run(monkeypatch, tmp_path, 2)
-    monkeypatch.setattr(provenance, "code_version", lambda game: {"goldfields": "9.9", "code": "0123456789ab"})
+    monkeypatch.setattr(provenance, "code_version", lambda *_: {"goldfields": "9.9", "code": "0123456789ab"})
     with (tmp_path / "arena.lock").open("a") as held:
         fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
         refused = CliRunner(env={"COLUMNS": "200"}).invoke(_app(), ["arena", "--resume", str(tmp_path), "--quiet"])
@@ -540,10 +540,23 @@ def test_a_resume_into_a_run_of_two_versions_names_both_and_counts_three(
     first = manifest["made_with"][0]
     older = {"goldfields": "0.0.9", "code": "aaaaaaaaaaaa"}
     (tmp_path / "arena.json").write_text(json.dumps(manifest | {"made_with": [older, first]}))
-    monkeypatch.setattr(provenance, "code_version", lambda game: {"goldfields": "9.9", "code": "0123456789ab"})
+    monkeypatch.setattr(provenance, "code_version", lambda *_: {"goldfields": "9.9", "code": "0123456789ab"})
     resumed = CliRunner(env={"COLUMNS": "200"}).invoke(_app(), ["arena", "--resume", str(tmp_path), "--quiet"])
     said = " ".join(resumed.output.split())
     assert resumed.exit_code == 0, resumed.output
     assert "2 versions: goldfields 0.0.9 (code aaaaaaaaaaaa), goldfields" in said
     assert f"(code {first['code']}); this is 9.9 (code 0123456789ab)" in said
     assert "mix 3 programs" in said
+
+
+def test_a_network_named_by_its_path_counts_in_the_version_by_its_contents(tmp_path: Path) -> None:
+    """Retraining a network the lineup names by path changes the games as a code change would;
+    the observation encoding the networks read is part of the code."""
+    assert "research/encoding.py" in provenance.SHARED
+    net = tmp_path / "round-01.npz"
+    net.write_bytes(b"weights one")
+    lineup = (f"net:net={net}", "heuristic")
+    first = provenance.code_version("digging", lineup)
+    assert first != provenance.code_version("digging", ("heuristic", "heuristic"))
+    net.write_bytes(b"weights two")
+    assert provenance.code_version.__wrapped__("digging", lineup) != first  # (uncached: the same process)

@@ -16,6 +16,7 @@ one session and not the next, does not count.
 from __future__ import annotations
 
 import hashlib
+import re
 import sys
 from functools import cache
 from pathlib import Path
@@ -27,9 +28,11 @@ from ..core import registry
 PACKAGE = Path(__file__).resolve().parent.parent
 """The installed ``goldfields`` package."""
 
-SHARED = ("core", "bots", "play", "clocks.py", "arena/games.py", "arena/schedule.py", "arena/worker.py")
-"""What beside the game's own package can change its moves: bots/models holds the networks; the
-arena's files choose the seeds, the clock's jitter and the step guard."""
+SHARED = ("core", "bots", "play", "clocks.py", "research/encoding.py", "arena/games.py", "arena/schedule.py",
+          "arena/worker.py")  # fmt: skip
+"""What beside the game's own package can change its moves: bots/models holds the shipped networks,
+and research/encoding.py the observation they read; the arena's files choose the seeds, the clock's
+jitter and the step guard. A network the lineup names by its path counts as well (:func:`code_version`)."""
 
 UNKNOWN = {"goldfields": "unknown", "code": "unknown"}
 """Stands for the version of games played before manifests recorded it."""
@@ -52,15 +55,28 @@ def _game_root(game: str) -> Path:
 
 
 @cache
-def code_version(game: str) -> dict[str, str]:
-    """The package version and a digest of the files that decide ``game``'s games (names and contents)."""
+def code_version(game: str, lineup: tuple[str, ...] = ()) -> dict[str, str]:
+    """The package version and a digest of the files that decide ``game``'s games (names and
+    contents), with the network files that the bot specs of ``lineup`` name by path."""
     digest = hashlib.sha256()
     roots = [(part, PACKAGE / part) for part in SHARED] + [(game, _game_root(game))]
+    roots += [(name, Path(name)) for name in _network_paths(lineup)]
     for label, root in roots:
         for path in _files(root):
             name = f"{label}/{path.relative_to(root)}" if root.is_dir() else label
             digest.update(name.encode() + b"\0" + path.read_bytes() + b"\0")
     return {"goldfields": __version__, "code": digest.hexdigest()[:12]}
+
+
+def _network_paths(lineup: tuple[str, ...]) -> list[str]:
+    """The network files (``.npz`` and the ``.json`` beside it) that bot specs name by path
+    (``net:net=runs/round-05.npz``): retraining one changes the games as a code change would."""
+    found: list[str] = []
+    for spec in lineup:
+        for word in re.split(r"[:,=]", spec):
+            if word.endswith(".npz") and Path(word).is_file():
+                found += [word, *([meta] if Path(meta := word[:-4] + ".json").is_file() else [])]
+    return sorted(set(found))
 
 
 def versions_of(manifest: dict[str, Any]) -> list[dict[str, str]]:
@@ -76,9 +92,9 @@ def played_by(manifest: dict[str, Any], played: int) -> list[dict[str, str]]:
     return versions_of(manifest) or ([UNKNOWN] if played else [])
 
 
-def with_this_version(made: list[dict[str, str]], game: str) -> list[dict[str, str]]:
-    """``made`` once this version has played a game of ``game`` into the run."""
-    now = code_version(game)
+def with_this_version(made: list[dict[str, str]], game: str, lineup: tuple[str, ...] = ()) -> list[dict[str, str]]:
+    """``made`` once this version has played a game of ``game`` (by ``lineup``) into the run."""
+    now = code_version(game, lineup)
     return made if made[-1:] == [now] else [*made, now]
 
 
@@ -94,7 +110,7 @@ def change_note(saved: dict[str, Any], played: int) -> str | None:
     nothing differs."""
     if not played:
         return None
-    before, now = played_by(saved, played), code_version(saved["game"])
+    before, now = played_by(saved, played), code_version(saved["game"], tuple(saved.get("lineup", ())))
     last = before[-1]
     if last == now:
         return None

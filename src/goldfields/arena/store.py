@@ -271,7 +271,7 @@ class RunStore:
         # The code's version, and the games a resume adds, join the manifest with the first game
         # played: a resume that plays nothing, or is stopped (or fails) before a game ends, leaves
         # the run as it was (a finished run finished, its reports in place).
-        self.manifest = manifest | {"made_with": with_this_version(manifest["made_with"], spec.game)}
+        self.manifest = manifest | {"made_with": with_this_version(manifest["made_with"], spec.game, self.lineup)}
         self._manifest_due = self.manifest != stored
         write_atomic(out / MANIFEST, json.dumps(stored, indent=1) + "\n")
         # Start the journal and games.csv afresh from the games known to be done, dropping

@@ -71,3 +71,35 @@ def test_one_seating_plays_each_deal_once_as_named() -> None:
     assert len(jobs) == 4 and len({j.chance_seed for j in jobs}) == 4
     assert all(j.seat_entrants == (0, 1, 2) for j in jobs)
     assert per_deal(3, "one") == 1
+
+
+def _per_turn(moves: list[str]) -> list[tuple[list[str], list[str]]]:
+    """Each turn's rolls (faces) and knocks (``safe`` / ``knock``), in order."""
+    turns: list[tuple[list[str], list[str]]] = []
+    for move in moves:
+        word = move.split()
+        if word[0] == "roll" and move.endswith("@0"):
+            turns.append(([], []))
+        if word[0] == "roll" and word[1] != "timeout":
+            turns[-1][0].append(word[1])
+        elif word[0] == "steal":
+            turns[-1][1].append(word[-1])
+    return turns
+
+
+def test_duplicate_digger_deals_pair_each_turns_rolls_and_knocks_in_every_rotation() -> None:
+    """Turn t's k-th roll, and its k-th knock (G5), are the same in every rotation of a deal,
+    however many steals each rotation's digger tried: knocks once came from the dice's stream."""
+    from goldfields.arena.worker import run_job
+
+    spec = GameSpec.make("digger", 3, None, {"knock_probability": 0.5})
+    results = [run_job(job) for job in schedule(spec, ("heuristic", "random", "random"), deals=6, seed=0)]
+    compared = {"rolls": 0, "knocks": 0}
+    for deal in range(6):
+        games = [_per_turn(r.record["moves"]) for r in results if r.deal == deal]
+        for t in range(min(len(g) for g in games)):
+            for what, i in (("rolls", 0), ("knocks", 1)):
+                for k in range(min(len(g[t][i]) for g in games)):
+                    assert len({g[t][i][k] for g in games}) == 1, (deal, t, what, k)
+                    compared[what] += 1
+    assert compared["rolls"] > 50 and compared["knocks"] > 5

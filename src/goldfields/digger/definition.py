@@ -11,7 +11,7 @@ from ..core.definition import GameDefinition, Move, ParamError, Params, TurnCloc
 from ..core.game import GameState, RuleError
 from .actions import MAX_SEATS, NUM_ACTIONS, ROLL, TIMEOUT, NotationError, move_text, parse_move
 from .options import DiggerOptions
-from .state import DiggerState
+from .state import KNOCK_DUE, DiggerState
 
 Crates = str | Mapping[str, Any] | Sequence[str]
 
@@ -96,9 +96,11 @@ class Digger(GameDefinition[DiggerParams]):
 
     def chance_stream(self, state: GameState) -> object | None:
         # Each turn's dice come from a stream of their own, so that turn t of a
-        # deal gets the same rolls in every rotation of a duplicate deal.
+        # deal gets the same rolls in every rotation of a duplicate deal; its knocks
+        # (G5) from another, so that the k-th roll and the k-th knock of the turn
+        # stay paired however many steals the diggers of each rotation try.
         assert isinstance(state, DiggerState)
-        return state.turn
+        return (state.turn, "knock") if state.pending == KNOCK_DUE else state.turn
 
     def move_text(self, state: GameState, action: int, at: float | None = None, outcome: Any = None) -> str:
         assert isinstance(state, DiggerState)

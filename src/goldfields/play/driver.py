@@ -94,8 +94,9 @@ class Driver:
         self.bot_rngs = list(bot_rngs)
         # Drawn last, so that games without streams keep the chance sequence they always had.
         self._stream_base = chance_rng.getrandbits(64) if chance_key is not None else 0
-        self._stream_key: object = _NO_STREAM
-        self._stream_rng = chance_rng
+        # One generator per key, kept for the game: a game may go back to a stream it left (a
+        # turn's dice after its knock), and must go on where that stream stopped.
+        self._streams: dict[object, random.Random] = {}
         self._stamp_key: object = _NO_STREAM
         self._stamp_stream = self.stamp_rng
         self.steps = 0
@@ -112,9 +113,9 @@ class Driver:
         rng = self.chance_rng
         if self.chance_key is not None:
             key = self.chance_key(state)
-            if key != self._stream_key:
-                self._stream_key, self._stream_rng = key, random.Random(f"{self._stream_base}/{key}")
-            rng = self._stream_rng
+            rng = self._streams.get(key)
+            if rng is None:
+                rng = self._streams[key] = random.Random(f"{self._stream_base}/{key}")
         events = state.apply_chance(state.sample_chance(rng))
         self._stepped(None, events)
         return events

@@ -139,3 +139,11 @@ def test_the_real_clock_times_each_step_from_the_first_roll() -> None:
     state.apply_chance("YRGBW")
     now[0] = 131.0
     assert clock.stamp(state, STOP) == pytest.approx(0.99)
+
+
+@pytest.mark.parametrize("text", ["steal Y ²", "steal Y ٣", "steal Y " + "1" * 5000])
+def test_a_seat_written_in_other_digits_is_a_notation_error_not_a_crash(text: str) -> None:
+    from goldfields.digger.actions import NotationError
+
+    with pytest.raises(NotationError, match="the victim is a seat number"):
+        parse_move(text, 3)

@@ -350,3 +350,16 @@ def test_a_refusal_survives_pickling_whole() -> None:
         err.params,
         str(err),
     )
+
+
+@pytest.mark.parametrize(("text", "said"), [
+    ("play MG ²", "a mine card is played to a seat number"),
+    ("play MG ٣", "a mine card is played to a seat number"),
+    ("play G m²", "is played onto a mine, m1 to m9"),
+    ("play G m" + "1" * 5000, "is played onto a mine, m1 to m9"),
+])  # fmt: skip
+def test_a_number_written_in_other_digits_is_a_notation_error_not_a_crash(text: str, said: str) -> None:
+    from goldfields.digging.actions import NotationError, string_to_action
+
+    with pytest.raises(NotationError, match=said):
+        string_to_action(text, 4)

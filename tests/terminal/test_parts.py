@@ -209,3 +209,10 @@ def test_no_color_prints_plain_text_in_a_terminal(
     assert "UNDER ATTACK" in printed
     assert ("\x1b[31m" in printed or "\x1b[1;31m" in printed) is colours, repr(printed)
     assert ("\x1b[1m" in printed or "\x1b[1;31m" in printed) is bold, repr(printed)
+
+
+@pytest.mark.parametrize("line", ["²", "٣", "1" * 5000])
+def test_a_number_in_other_digits_or_of_any_length_is_read_as_a_move_not_a_crash(line: str) -> None:
+    """str.isdigit takes them, int() refuses them (or, past 4,300 digits, any): a move to check."""
+    assert parse(line).verb is Verb.MOVE
+    assert parse(f"log {line}").problem == f"log takes a number of lines or 'all', not {line!r}"

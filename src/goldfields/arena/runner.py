@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Generic, TypeVar
 
+from ..core.words import is_number
 from .schedule import GameJob
 from .worker import GameResult, run_job
 
@@ -137,7 +138,7 @@ def _unreachable(address: str) -> str | None:
     if address in ("local", "auto"):
         return None
     host, _, port = address.removeprefix("ray://").rpartition(":")
-    if not host or not port.isdigit():
+    if not host or not is_number(port):
         return f"{address!r} is not a Ray address: 'auto', 'local', 'HOST:PORT' or 'ray://HOST:PORT'"
     try:
         socket.create_connection((host.strip("[]"), int(port)), timeout=10).close()

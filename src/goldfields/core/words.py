@@ -11,3 +11,10 @@ def plural(count: int, word: str, many: str | None = None) -> str:
 def agree(subjects: int, verb: str) -> str:
     """The verb for one subject or several: ``agree(1, "win")`` -> ``wins``."""
     return verb + "s" if subjects == 1 else verb
+
+
+def is_number(text: str) -> bool:
+    """Whether ``text`` is a whole number written in ASCII digits, short enough to be a count,
+    a seat or a mine (``str.isdigit`` also takes ``²`` and digits of other scripts, which
+    ``int`` refuses, and any length)."""
+    return text.isascii() and text.isdigit() and len(text) <= 9

@@ -27,6 +27,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..core.words import is_number
 from .dice import BLACK, BLUE, COLOUR_OF, FACES, GEMS, NUM_DICE, TOKEN_COLOURS, faces_text, parse_faces
 
 ROLL = 0
@@ -162,7 +163,7 @@ def parse_move(text: str, players: int = MAX_SEATS) -> Move:
         colour = _token_colour(args[0], text)
         if colour == BLUE:
             raise NotationError(f"{text!r}: blue tokens are never stolen, only taken from the centre", "G2")
-        if not args[1].isdigit():
+        if not is_number(args[1]):
             raise NotationError(f"{text!r}: the victim is a seat number, from 0 to {players - 1} at this table")
         if int(args[1]) >= players:
             raise NotationError(f"{text!r}: there is no seat {int(args[1])}; the seats are 0 to {players - 1}",

@@ -21,6 +21,7 @@ at most nine mines exist in a hand (there are nine mine cards).
 
 from __future__ import annotations
 
+from ..core.words import is_number
 from .cards import CLOSE, CODE_OF, CODES, NUM_CODES
 
 DRAW = 0
@@ -136,14 +137,14 @@ def string_to_action(text: str, players: int = MAX_SEATS) -> int:
         code = _card(words[1])
         where = words[2].lower()
         if code <= 2:
-            if not where.isdigit():
+            if not is_number(where):
                 raise NotationError(f"a mine card is played to a seat number, e.g. 'play MG 0': {text!r}")
             if int(where) >= players:
                 # Readable, but D3: a mine opens in the display of a player at this table.
                 raise NotationError(f"{text!r}: there is no seat {int(where)}; the seats are 0 to {players - 1}",
                                     "D3")
             return open_action(code, int(where))
-        if not (where.startswith("m") and where[1:].isdigit()) or not 1 <= int(where[1:]) <= MAX_MINES:
+        if not (where.startswith("m") and is_number(where[1:])) or not 1 <= int(where[1:]) <= MAX_MINES:
             raise NotationError(f"'{words[1]}' is played onto a mine, m1 to m9: {text!r}")
         mine = int(where[1:]) - 1
         if code == CLOSE:

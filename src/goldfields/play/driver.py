@@ -113,9 +113,10 @@ class Driver:
         rng = self.chance_rng
         if self.chance_key is not None:
             key = self.chance_key(state)
-            rng = self._streams.get(key)
-            if rng is None:
-                rng = self._streams[key] = random.Random(f"{self._stream_base}/{key}")
+            stream = self._streams.get(key)
+            if stream is None:
+                stream = self._streams[key] = random.Random(f"{self._stream_base}/{key}")
+            rng = stream
         events = state.apply_chance(state.sample_chance(rng))
         self._stepped(None, events)
         return events

@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
+from ..core.words import is_number
+
 DEFAULT_LOG_LINES = 40
 
 
@@ -58,7 +60,7 @@ def parse(line: str) -> Command:
     text = line.strip()
     if not text:
         return Command(Verb.EMPTY)
-    if text.isdigit():
+    if is_number(text):
         return Command(Verb.NUMBER, text, int(text))
     word, _, rest = text.partition(" ")
     rest = rest.strip()
@@ -73,7 +75,7 @@ def parse(line: str) -> Command:
             return Command(Verb.LOG, number=DEFAULT_LOG_LINES)
         if rest.lower() == "all":
             return Command(Verb.LOG, number=None)
-        if rest.isdigit() and int(rest) > 0:
+        if is_number(rest) and int(rest) > 0:
             return Command(Verb.LOG, number=int(rest))
         return Command(Verb.LOG, problem=f"log takes a number of lines or 'all', not {rest!r}")
     if rest:

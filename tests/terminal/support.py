@@ -35,6 +35,9 @@ class ScriptedKeyboard:
         self.prompts: list[str] = []
         self.limit = limit
 
+    def discard(self) -> None:
+        pass  # the policy answers each prompt as it comes: nothing is typed ahead
+
     def read(self, prompt: str, expired: Expired | None = None) -> str | None:
         self.prompts.append(prompt)
         if len(self.prompts) > self.limit:

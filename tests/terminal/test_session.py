@@ -6,6 +6,7 @@ import itertools
 import json
 import random
 import re
+from collections import Counter
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -250,6 +251,21 @@ def test_saving_over_a_file_the_game_did_not_write_is_asked_first(tmp_path: Any)
     assert json.loads(other.read_text())["game"] == "digging"
 
 
+def test_saving_to_a_pipe_is_refused_and_leaves_it_a_pipe(tmp_path: Any) -> None:
+    import os
+    import stat
+
+    screen, out = capture_screen()
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    answers = iter([f"save {fifo}", "quit", "n"])
+    session = digging_session(2, bots=["random"], seed=29, screen=screen,
+                              keyboard=ScriptedKeyboard(lambda p: next(answers)))
+    assert session.run() == 0
+    assert f"Not saved: {fifo} is not a regular file" in " ".join(out.getvalue().split())
+    assert stat.S_ISFIFO(fifo.stat().st_mode)
+
+
 def test_a_resumed_game_saves_over_the_file_it_came_from_without_asking(tmp_path: Any) -> None:
     saved = tmp_path / "game.json"
     first = iter(["1", f"save {saved}", "quit", "n"])
@@ -440,3 +456,52 @@ def test_a_forced_reply_before_any_search_is_held_and_counts_for_nothing() -> No
     for took, forced in [(0.0, True), (0.3, False), (0.0, True), (0.5, False), (0.0, True), (0.2, False)]:
         session._hold(1, bot, took, forced)
     assert slept == pytest.approx([0.4, 0.3, 0.4, 0.1])  # the budget, then the median of the searches so far
+
+
+class TypedAhead(ScriptedKeyboard):
+    """A player who presses Enter once too often after each move: the extra line waits, typed
+    ahead, for whatever prompt comes next, unless the session drops it first."""
+
+    def __init__(self, policy: Any) -> None:
+        super().__init__(policy)
+        self.ahead: list[str] = []
+        self.taken_ahead: list[str] = []  # the prompts a typed-ahead line answered
+
+    def discard(self) -> None:
+        self.ahead.clear()
+
+    def read(self, prompt: str, expired: Any = None) -> str | None:
+        if self.ahead:
+            self.taken_ahead.append(prompt)
+            return self.ahead.pop()
+        line = super().read(prompt, expired)
+        if "your move" in prompt:
+            self.ahead.append("")
+        return line
+
+
+def test_a_line_typed_ahead_never_answers_a_hand_over_or_the_end_of_a_hand() -> None:
+    """At a hot seat an Enter typed after a move once answered "Pass the keyboard to seat 0" before
+    it was shown, and seat 0's hand appeared in front of seat 1. And a move typed at the end of a
+    hand is refused, not taken for Enter."""
+    screen, out = capture_screen()
+    prompts = itertools.count()
+    ends: Counter[str] = Counter()
+
+    def policy(prompt: str) -> Answer:
+        if next(prompts) > 400:
+            return "quit"
+        if "Pass the keyboard" in prompt:
+            return ""
+        if "is over" in prompt:
+            ends[prompt] += 1
+            return "1" if ends[prompt] == 1 else ""  # a move first: refused; then Enter
+        return "1" if "your move" in prompt else "n"
+
+    keyboard = TypedAhead(policy)
+    session = digging_session(2, humans=2, seed=5, screen=screen, keyboard=keyboard)
+    session.run()
+    handovers = [p for p in keyboard.prompts if "Pass the keyboard" in p]
+    assert not [p for p in keyboard.taken_ahead if "Pass the keyboard" in p or "is over" in p]
+    assert len(handovers) > 20 and ends  # many hand-overs, and a hand's end
+    assert "no move now: the next hand is dealt when you press Enter" in " ".join(out.getvalue().split())

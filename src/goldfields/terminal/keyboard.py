@@ -35,6 +35,11 @@ IDLE_SECONDS = 0.25
 
 
 class Keyboard(Protocol):
+    def discard(self) -> None:
+        """Forget what was typed and not yet read: a line typed ahead, for a turn that is over,
+        must not answer the next prompt (a hot seat's hand-over, above all)."""
+        ...
+
     def read(self, prompt: str, expired: Expired | None = None) -> str | None:
         """Show ``prompt`` and return the next line typed, without its line end.
 
@@ -60,7 +65,7 @@ class TerminalKeyboard:
         self.screen.prompt(prompt)
         while not self._lines:
             if expired is not None and expired():
-                self._drop_typeahead()
+                self.discard()
                 self.screen.blank()
                 return None
             if self._can_wait:
@@ -85,7 +90,7 @@ class TerminalKeyboard:
         *lines, self._partial = text.split("\n")
         self._lines.extend(lines)
 
-    def _drop_typeahead(self) -> None:
+    def discard(self) -> None:
         """Keys typed for a turn that is over must not become moves in the next one."""
         self._lines.clear()
         self._partial = ""

@@ -255,10 +255,20 @@ class Session:
             return
         self.screen.blank()
         self.screen.show(scoring)
+        self._pause(self.front.hand_over_prompt(views), viewer, "the next hand is dealt when you press Enter")
+
+    def _pause(self, prompt: str, viewer: int | None, why: str) -> None:
+        """Wait for Enter alone at ``prompt`` (a hand-over, the end of a hand): what was typed
+        ahead is dropped, and a move typed there is refused, not taken for Enter. Help, rules,
+        log, save and quit work as anywhere."""
+        self.keyboard.discard()
         while True:
-            command = parse(self._ask(self.front.hand_over_prompt(views)))
-            if command.verb in (Verb.EMPTY, Verb.NUMBER, Verb.MOVE, Verb.SHOW, Verb.UNDO):
+            command = parse(self._ask(prompt))
+            if command.verb is Verb.EMPTY:
                 return
+            if command.verb in (Verb.NUMBER, Verb.MOVE, Verb.SHOW, Verb.UNDO) and not command.problem:
+                self.screen.error(f"no move now: {why}")
+                continue
             self._command(command, viewer)
 
     def _live_viewer(self) -> int | None:
@@ -366,7 +376,8 @@ class Session:
         # Hidden hands: the last player's screen was cleared when their turn ended. A game
         # without secrets (Digger) keeps it, so the next player sees how the last turn ended.
         self.screen.say(f"{self.names.long(seat)} is next.", style="bold")
-        self._ask(f"Pass the keyboard to seat {seat}, then press Enter.> ")
+        self._pause(f"Pass the keyboard to seat {seat}, then press Enter.> ", None,
+                    f"seat {seat}'s hand is shown once seat {seat} has the keyboard and presses Enter")  # fmt: skip
         self.at_keyboard = seat
         self._redraw = True
 
@@ -412,6 +423,10 @@ class Session:
 
     def _save(self, name: str, seat: int | None) -> bool:
         target = Path(name).expanduser()
+        if target.exists() and not target.is_file() and not target.is_dir():
+            # A pipe or a device: writing the record beside it and renaming would replace it.
+            self.screen.error(f"Not saved: {target} is not a regular file; give another name")
+            return False
         # Another file of that name may be another game's only copy: replacing it is asked, unless
         # this game wrote it (a second save) or was resumed from it.
         if target.is_file() and target.resolve() not in self._own_files:

@@ -47,7 +47,8 @@ DIGGER_RULES = """\
 
 **On the table:** five dice (blue, yellow, red, green, white, black faces); 50 tokens,
 ten each of blue `B` (water), yellow `Y` (gold), red `R` (ruby), green `G` (emerald),
-white `W` (diamond), all in the centre; a crate card per player; a 30-second hourglass.
+white `W` (diamond), all in the centre; a crate card per player; an hourglass (30 seconds in the
+box; this table's is named at the start of the game, and `--time-limit` sets another).
 
 - **G1 Crates.** A crate card says what each gem is worth to its owner. White side (the
   same for all): Y 2, R 3, G 4, W 6. Black side: a different card per player. Blue is

@@ -504,4 +504,8 @@ def test_a_line_typed_ahead_never_answers_a_hand_over_or_the_end_of_a_hand() -> 
     handovers = [p for p in keyboard.prompts if "Pass the keyboard" in p]
     assert not [p for p in keyboard.taken_ahead if "Pass the keyboard" in p or "is over" in p]
     assert len(handovers) > 20 and ends  # many hand-overs, and a hand's end
-    assert "no move now: the next hand is dealt when you press Enter" in " ".join(out.getvalue().split())
+    shown = " ".join(out.getvalue().split())
+    assert "no move now: the next hand is dealt when you press Enter" in shown
+    # The scoring closes the hand for everyone: no "Seat K has played." for the move that ended it.
+    for scoring in re.finditer(r"Hand \d+ is over\.", shown):
+        assert "has played" not in shown[scoring.end():shown.find("is next.", scoring.end())]

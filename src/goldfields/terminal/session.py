@@ -367,7 +367,9 @@ class Session:
         self._since[seat] = len(self.events)  # the next recap starts after this move's own lines
         # Hot seat: once a player's turn is over, their hand must leave the screen at once.
         # (A game without secrets keeps the screen: the next player sees how the turn ended.)
-        if self.hot_seat and self.front.private_hands and self.state.current_player != seat:
+        # (A move that ended the hand has cleared it already, for the scoring everyone reads.)
+        if (self.hot_seat and self.front.private_hands and self.state.current_player != seat
+                and self.at_keyboard is not None):  # fmt: skip
             self.screen.clear()
             self.screen.say(f"Seat {seat} has played.")
             self.at_keyboard = None

@@ -509,3 +509,21 @@ def test_a_line_typed_ahead_never_answers_a_hand_over_or_the_end_of_a_hand() -> 
     # The scoring closes the hand for everyone: no "Seat K has played." for the move that ended it.
     for scoring in re.finditer(r"Hand \d+ is over\.", shown):
         assert "has played" not in shown[scoring.end():shown.find("is next.", scoring.end())]
+
+
+def test_a_bots_move_that_ends_a_hand_is_told_before_the_hands_scoring() -> None:
+    """Told only in the next hand's recap, the scoring showed a mine the player never saw opened."""
+    screen, out = capture_screen()
+    prompts = itertools.count()
+
+    def policy(prompt: str) -> Answer:
+        if next(prompts) > 300 or "is over" in prompt:
+            return "quit"
+        return "1" if "move" in prompt.lower() else "n"
+
+    session = digging_session(2, bots=["random"], seed=2, screen=screen, keyboard=ScriptedKeyboard(policy))
+    session.run()
+    shown = out.getvalue()
+    assert session._last_decider == 1  # the bot's move ended the hand
+    end = shown.index("Hand 1 is over.")
+    assert "seat 1 opens a silver mine as m4 in seat 0 (you)'s display." in shown[:end]

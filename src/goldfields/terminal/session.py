@@ -225,7 +225,8 @@ class Session:
         """Keep the events (for the log and the recaps); ``live``: show them now, as the screen's seat may."""
         self.events.extend(events)
         self.steps += 1
-        if live:
+        # A move that ends a hand is told before the hand's scoring, which shows its outcome.
+        if live or any(ev.kind in self.front.hand_end_events for ev in events):
             viewer = self._live_viewer()
             names = self.names.seen_by(viewer)
             for ev in events:

@@ -63,8 +63,9 @@ HELP = "\n\n".join(
         "'heuristic #2'.",
         "Prints win rates with Wilson and deal-bootstrap 95% intervals, points per hand (in a game of hands, "
         "as Digging's) and per game, and Elo (for three or more entrants); writes games.csv, "
-        "summary.csv, chart.png and one JSON game record per game (records/, readable by 'goldfields replay') "
-        "into --out.",
+        "summary.csv, sides.csv (wins by side of the table, whoever sat there), chart.png, arena.json (the "
+        "run's parameters), results.jsonl (its journal) and one JSON game record per game (records/, readable "
+        "by 'goldfields replay') into --out.",
         "Every game is saved as it ends (a row of games.csv, its record, a line of results.jsonl), so a run "
         "stopped by Ctrl-C, SIGTERM or a crash keeps its games: 'goldfields arena --resume OUT' plays the rest, "
         "with the same results as an uninterrupted run.",

@@ -560,3 +560,15 @@ def test_a_network_named_by_its_path_counts_in_the_version_by_its_contents(tmp_p
     assert first != provenance.code_version("digging", ("heuristic", "heuristic"))
     net.write_bytes(b"weights two")
     assert provenance.code_version.__wrapped__("digging", lineup) != first  # (uncached: the same process)
+
+
+def test_a_grown_resume_stopped_before_its_first_game_says_to_resume_with_its_games(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    run_tournament(_tournament(tmp_path, games=4), progress=False)
+    _stop_after(monkeypatch, 0)
+    args = ["arena", "--resume", str(tmp_path), "--games", "8", "--jobs", "1"]
+    stopped = CliRunner(env={"COLUMNS": "300"}).invoke(_app(), args)
+    assert stopped.exit_code == 130, stopped.output
+    assert f"Continue with: goldfields arena --resume {tmp_path} --games 8" in " ".join(stopped.output.split())
+    assert json.loads((tmp_path / "arena.json").read_text())["games"] == 4  # the run is as it was

@@ -213,6 +213,7 @@ def test_no_color_prints_plain_text_in_a_terminal(
 
 @pytest.mark.parametrize("line", ["²", "٣", "1" * 5000])
 def test_a_number_in_other_digits_or_of_any_length_is_read_as_a_move_not_a_crash(line: str) -> None:
-    """str.isdigit takes them, int() refuses them (or, past 4,300 digits, any): a move to check."""
+    """str.isdigit takes them; int() refuses ² and, past 4,300 digits, any number, and the notation
+    writes numbers in ASCII digits: each is a move to check, which the engine refuses with a reason."""
     assert parse(line).verb is Verb.MOVE
     assert parse(f"log {line}").problem == f"log takes a number of lines or 'all', not {line!r}"

@@ -4,9 +4,21 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
 from pathlib import Path
 
-from .driver import GAME_OVER, HANDOVER, MOVE_PROMPT, finish, play_to_end, random_chooser, replay, spawn
+from .driver import (
+    ENV,
+    GAME_OVER,
+    HANDOVER,
+    MOVE_PROMPT,
+    finish,
+    goldfields_command,
+    play_to_end,
+    random_chooser,
+    replay,
+    spawn,
+)
 
 
 def test_two_players_against_a_random_bot_to_the_end() -> None:
@@ -241,3 +253,13 @@ def test_a_game_under_a_rule_is_saved_replayed_and_resumed_under_it(tmp_path: Pa
     child, _ = spawn("play", "--resume", str(record), "--rule", "full_deck=false")
     child.expect("keeps the rules it was started with")
     assert finish(child) == 2
+
+
+def test_piped_answers_play_a_whole_game_through_the_ends_of_hands() -> None:
+    """Lines piped in are a script's answers to come, not keys typed ahead: the pause at the end
+    of a hand drops typed-ahead keys at a terminal only. (It once emptied a pipe at hand 1.)"""
+    answers = "1\n\n" * 4000  # a move where one is asked, Enter where a pause waits (a move there is refused)
+    command = [*goldfields_command(), "play", "digging", "-n", "2", "-b", "random", "-s", "3", "--no-color"]
+    done = subprocess.run(command, input=answers, capture_output=True, text=True, env=ENV, timeout=600)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr
+    assert done.stdout.count("is over.") >= 2 and "The game is over." in done.stdout

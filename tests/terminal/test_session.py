@@ -527,3 +527,22 @@ def test_a_bots_move_that_ends_a_hand_is_told_before_the_hands_scoring() -> None
     assert session._last_decider == 1  # the bot's move ended the hand
     end = shown.index("Hand 1 is over.")
     assert "seat 1 opens a silver mine as m4 in seat 0 (you)'s display." in shown[:end]
+
+
+def test_a_keyboard_with_read_alone_still_plays_past_the_end_of_a_hand() -> None:
+    """discard() is optional for an injected keyboard (docs/terminal.md, For programs and tests)."""
+
+    class ReadOnly:
+        def __init__(self) -> None:
+            self.prompts = 0
+
+        def read(self, prompt: str, expired: Any = None) -> str | None:
+            self.prompts += 1
+            if self.prompts > 600:
+                return "quit" if "move" in prompt.lower() else "n"
+            return "1" if "move" in prompt.lower() else ""
+
+    screen, out = capture_screen()
+    session = digging_session(2, bots=["random"], seed=3, screen=screen, keyboard=ReadOnly())
+    session.run()
+    assert "Hand 2" in out.getvalue()

@@ -62,6 +62,8 @@ def _signals_held() -> Iterator[None]:
 
 MANIFEST = "arena.json"
 JOURNAL = "results.jsonl"
+REPORTS = ("summary.csv", "sides.csv", "chart.png")
+"""Written when a run is complete: a run that grows loses them until it is complete again."""
 LOCK = "arena.lock"
 """Held (an advisory lock) by the process playing into the folder: two runs at once would each
 replace the other's journal and play the same games."""
@@ -257,7 +259,7 @@ class RunStore:
             if _adds_games(saved, manifest):
                 added = f"{_total(saved)} to {_total(manifest)} games"
                 self.note = f"{self.note}; {added}" if self.note else f"the run grows from {added}"
-                self._stale = ("summary.csv", "sides.csv", "chart.png")
+                self._stale = REPORTS
             else:
                 # The same deals (--games 101 where a deal is two games, say): the run, and what it asked, stay.
                 manifest = stored
@@ -272,8 +274,9 @@ class RunStore:
         # played: a resume that plays nothing, or is stopped (or fails) before a game ends, leaves
         # the run as it was (a finished run finished, its reports in place).
         self.manifest = manifest | {"made_with": with_this_version(manifest["made_with"], spec.game, self.lineup)}
+        self._stored = stored
         self._manifest_due = self.manifest != stored
-        write_atomic(out / MANIFEST, json.dumps(stored, indent=1) + "\n")
+        self._write_manifest()
         # Start the journal and games.csv afresh from the games known to be done, dropping
         # a cut line or a row written for a game whose journal line never made it.
         write_atomic(out / JOURNAL, "".join(json.dumps(r.to_json()) + "\n" for r in self.done))
@@ -319,7 +322,7 @@ class RunStore:
 
     def _clear(self) -> None:
         """Remove what an earlier run left, so no stale record or summary passes for this run's."""
-        for name in (JOURNAL, "games.csv", "summary.csv", "sides.csv", "chart.png"):
+        for name in (JOURNAL, "games.csv", *REPORTS):
             (self.out / name).unlink(missing_ok=True)
         records = self.out / "records"
         if records.is_dir():
@@ -344,8 +347,8 @@ class RunStore:
                 (self.out / name).unlink(missing_ok=True)
             # Before the journal line: a kill between the two then lists a version with no game,
             # which can only warn of a mix that is not there; the other order could hide one.
-            write_atomic(self.out / MANIFEST, json.dumps(self.manifest, indent=1) + "\n")
             self._manifest_due = False
+            self._write_manifest()
         if not self._intact():
             self._rewrite()
             return
@@ -368,12 +371,19 @@ class RunStore:
         return all(_same_file(handle, path) for handle, path in pairs) and self._sizes == tuple(
             (self.out / name).stat().st_size for name in (JOURNAL, "games.csv"))  # fmt: skip
 
+    def _write_manifest(self) -> None:
+        """The run's manifest as it stands: before the first game this process plays, the run's
+        own (a resume stopped then has changed nothing); from it on, with this version and the
+        games a resume adds."""
+        manifest = self._stored if self._manifest_due else self.manifest
+        write_atomic(self.out / MANIFEST, json.dumps(manifest, indent=1) + "\n")
+
     def _rewrite(self) -> None:
         """Write the manifest, the journal and games.csv again from what the store holds, and append
         to the new files (see :meth:`_intact`)."""
         self._journal.close()
         self._csv_file.close()
-        write_atomic(self.out / MANIFEST, json.dumps(self.manifest, indent=1) + "\n")
+        self._write_manifest()
         write_atomic(self.out / JOURNAL, "".join(json.dumps(r.to_json()) + "\n" for r in self.all))
         write_games_csv(self.out / "games.csv", self.spec, self.lineup, self.all, self.records)
         self._journal = (self.out / JOURNAL).open("a")

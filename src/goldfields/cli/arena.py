@@ -279,8 +279,10 @@ def arena(
             print_error(err)
             raise typer.Exit(2) from None
         except Interrupted as stop:
+            # A resume that grew the run and was stopped before a new game keeps the run's own count.
+            grown = f" --games {t.games}" if resume is not None and t.games > saved["games"] else ""
             console.print(f"stopped after {stop.done} of {stop.total} games; every finished game is saved in "
-                          f"{t.out}/. Continue with: goldfields arena --resume {t.out}")
+                          f"{t.out}/. Continue with: goldfields arena --resume {t.out}{grown}")
             raise typer.Exit(128 + stop.signum) from None
     if result.resumed:
         now = len(result.results) - result.resumed

@@ -15,6 +15,7 @@ def agree(subjects: int, verb: str) -> str:
 
 def is_number(text: str) -> bool:
     """Whether ``text`` is a whole number written in ASCII digits, short enough to be a count,
-    a seat or a mine (``str.isdigit`` also takes ``²`` and digits of other scripts, which
-    ``int`` refuses, and any length)."""
+    a seat or a mine. (``str.isdigit`` also takes ``²``, which ``int`` refuses, digits of other
+    scripts, which the notation does not use, and a number of any length, which ``int`` refuses
+    past 4,300 digits.)"""
     return text.isascii() and text.isdigit() and len(text) <= 9

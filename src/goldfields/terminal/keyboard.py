@@ -35,10 +35,9 @@ IDLE_SECONDS = 0.25
 
 
 class Keyboard(Protocol):
-    def discard(self) -> None:
-        """Forget what was typed and not yet read: a line typed ahead, for a turn that is over,
-        must not answer the next prompt (a hot seat's hand-over, above all)."""
-        ...
+    """What a session reads lines from. A keyboard may also have ``discard()``, to forget what was
+    typed and not yet read (the session calls it, where there is one, before a hot seat's hand-over
+    and the end of a hand: a line typed ahead for a turn that is over must not answer those)."""
 
     def read(self, prompt: str, expired: Expired | None = None) -> str | None:
         """Show ``prompt`` and return the next line typed, without its line end.
@@ -65,7 +64,7 @@ class TerminalKeyboard:
         self.screen.prompt(prompt)
         while not self._lines:
             if expired is not None and expired():
-                self.discard()
+                self._drop_typeahead()
                 self.screen.blank()
                 return None
             if self._can_wait:
@@ -91,6 +90,12 @@ class TerminalKeyboard:
         self._lines.extend(lines)
 
     def discard(self) -> None:
+        """Drop what was typed ahead at a terminal. Piped or redirected input is left alone: its
+        lines are not typed ahead but the rest of the input, a script's answers to come."""
+        if os.isatty(self.fd):
+            self._drop_typeahead()
+
+    def _drop_typeahead(self) -> None:
         """Keys typed for a turn that is over must not become moves in the next one."""
         self._lines.clear()
         self._partial = ""

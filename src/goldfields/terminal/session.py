@@ -262,7 +262,8 @@ class Session:
         """Wait for Enter alone at ``prompt`` (a hand-over, the end of a hand): what was typed
         ahead is dropped, and a move typed there is refused, not taken for Enter. Help, rules,
         log, save and quit work as anywhere."""
-        self.keyboard.discard()
+        if (discard := getattr(self.keyboard, "discard", None)) is not None:
+            discard()
         while True:
             command = parse(self._ask(prompt))
             if command.verb is Verb.EMPTY:

@@ -226,6 +226,8 @@ def test_a_game_closed_as_abandoned_says_so_to_whoever_watches(new_page: Any, tm
             notice.get_by_role("link", name="Game record").click()
         assert json.loads(Path(download.value.path()).read_text())["game"] == "digging"
         notice.get_by_role("link", name="Watch the replay").click()
+        # Until the replay has loaded, the page may have no body to read the step from.
+        page.wait_for_url(re.compile(r"/replay\.html\?t="))
         page.wait_for_function("document.body.dataset.step === '0'")  # the deal: Ann never moved
         expect(page.locator("#step")).to_contain_text("Step 1 of 1")
         expect(page.locator(".turn-banner")).to_contain_text("abandoned: nobody came back to it")
@@ -253,6 +255,7 @@ def test_a_game_stopped_at_the_length_cap_says_so_and_keeps_its_replay(new_page:
             notice.get_by_role("link", name="Game record").click()
         assert json.loads(Path(download.value.path()).read_text())["game"] == "digging"
         notice.get_by_role("link", name="Watch the replay").click()
+        page.wait_for_url(re.compile(r"/replay\.html\?t="))
         # It opens on the last step, which ends on the closing status; the deal was still in play.
         expect(page.locator(".turn-banner")).to_contain_text("stopped: too long")
         page.locator("#first").click()

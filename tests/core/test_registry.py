@@ -17,6 +17,7 @@ from goldfields.bots import make_bot
 from goldfields.clocks import stamp_time
 from goldfields.core import registry
 from goldfields.core.definition import ParamError
+from goldfields.core.game import RuleError
 from goldfields.play import play_game
 from goldfields.records import replay
 
@@ -111,6 +112,27 @@ def test_digger_writes_timed_moves_in_both_directions() -> None:
     assert game.move_text(state, 0, 4.25, (5, 2, 3, 0, 1)) == "roll KRGBY @4.25"
     assert game.read_move(state, "roll KRGBY @4.25") == (0, 4.25, (5, 2, 3, 0, 1))
     assert game.move_text(state, 1, 12.0) == "stop @12"
+
+
+def test_a_players_move_is_the_decision_alone_for_every_front_end() -> None:
+    # The terminal, the server and the research tables read a player's move with read_decision:
+    # what only the game decides (Digger's dice G2, its clock G4, its timeout G3) is refused by
+    # name, never read as the plain move; a state stays as it was.
+    game = registry.get("digger")
+    state = game.new_state(game.params())
+    before = state.to_json()
+    assert game.read_decision(state, " roll ") == 0
+    for text, rule in (("roll KRGBY", "G2"), ("roll @0.5", "G4"), ("roll KRGBY @0.5", "G2"), ("timeout", "G3")):
+        with pytest.raises(RuleError) as err:
+            game.read_decision(state, text)
+        assert err.value.rule == rule, (text, err.value)
+    assert state.to_json() == before
+    digging = registry.get("digging")
+    deal = digging.new_state(digging.params())
+    while deal.is_chance_node():
+        deal.apply_chance(deal.sample_chance(random.Random(1)))
+    first = deal.legal_actions()[0]
+    assert digging.read_decision(deal, deal.action_to_string(first)) == first
 
 
 def test_one_rounding_rule_keeps_time_forward_and_never_crosses_the_limit() -> None:

@@ -61,10 +61,17 @@ def test_digger_bad_input_and_shortcuts() -> None:
     child.expect("A turn begins with a roll: type r")
     child.expect(MOVE_PROMPT)
     child.sendline("timeout")
-    child.expect("timeout is the hourglass's call")
+    child.expect("timeout is the clock's to call")
     child.expect(MOVE_PROMPT)
     child.sendline("steal B 1")
     child.expect("G2")  # blue is never stolen
+    child.expect(MOVE_PROMPT)
+    # The dice and the clock are the game's: a move written with either is refused, not read as the plain one.
+    child.sendline("roll KKKKK @0")
+    child.expect("G2: 'roll KKKKK @0': chance decides how a move turns out: write just the move")
+    child.expect(MOVE_PROMPT)
+    child.sendline("roll @0.1")
+    child.expect("G4: 'roll @0.1': the clock times a move: write just the move")
     child.expect(MOVE_PROMPT)
     child.sendline("rules")
     child.expect("G3 Stopping and the hourglass")

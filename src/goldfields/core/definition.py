@@ -308,6 +308,33 @@ class GameDefinition(ABC, Generic[P]):
     """The rulings a front end names when a player writes what only it may
     decide: a chance outcome, a time, or a clock's action."""
 
+    def clock_refusal(self, state: GameState, action: int) -> RuleError | None:
+        """The refusal of an action the engine takes but no player may choose (None for any other).
+
+        Digger's timeout is applied by whoever keeps the clock, whenever the hourglass runs out:
+        a player who sent it would end their turn at a time of their choosing."""
+        if action not in self.clock_actions(state):
+            return None
+        move = state.action_to_string(action)
+        return RuleError(self.refusal_rules["clock"], f"{move} is the clock's to call, not a move a player may choose")
+
+    def read_decision(self, state: GameState, text: str) -> int:
+        """The action a player's move names: the decision alone, as every front end takes it.
+
+        Raises :class:`~goldfields.core.game.RuleError` for text that cannot be read, and, naming
+        the ruling, for text that writes what only the game decides: a chance outcome (Digger's
+        dice), a time, or the clock's own action. Such a move is never read as the plain one, so
+        a player who tries it learns why (a record's moves are read by :meth:`read_move`)."""
+        move = self.read_move(state, text)
+        if (clock := self.clock_refusal(state, move.action)) is not None:
+            raise clock
+        written, rules = text.strip(), self.refusal_rules
+        if move.outcome is not None:
+            raise RuleError(rules["chance"], f"{written!r}: chance decides how a move turns out: write just the move")
+        if move.at is not None:
+            raise RuleError(rules["time"], f"{written!r}: the clock times a move: write just the move")
+        return move.action
+
     def chance_json(self, outcome: Any) -> Any:
         """A chance outcome as JSON data that ``apply_chance`` takes back (stored by the server)."""
         return list(outcome) if isinstance(outcome, tuple) else outcome

@@ -41,16 +41,10 @@ DIGGER = DIGGER_GAME.name
 
 
 def clock_refusal(state: GameState, action: int) -> RuleError | None:
-    """The refusal of an action the engine takes but no seat may choose (None for any other).
-
-    Digger's timeout is applied by whoever keeps the clock, whenever the hourglass runs: an agent
-    that sent it would end its own turn at a time of its choosing. The engines check every other
-    decision themselves."""
-    definition = registry.get(state.game_name)
-    if action not in definition.clock_actions(state):
-        return None
-    move = state.action_to_string(action)
-    return RuleError(definition.refusal_rules["clock"], f"{move} is the clock's to call, not a move a seat may choose")
+    """The refusal of an action the engine takes but no seat may choose (None for any other):
+    Digger's timeout, the clock's to call (see ``GameDefinition.clock_refusal``). The engines
+    check every other decision themselves."""
+    return registry.game_of(state).clock_refusal(state, action)
 
 
 def refusal(state: GameState, action: int) -> RuleError | None:

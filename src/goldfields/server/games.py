@@ -125,23 +125,15 @@ class TableGame:
         """The step for a move a client sent in the notation. Raises RuleError.
 
         A client writes only its decision: the server draws chance and keeps time."""
-        move = self.definition.read_move(state, text)
-        rules = self.definition.refusal_rules
-        if move.action in self.definition.clock_actions(state):
-            raise RuleError(rules["clock"], f"{text.strip()!r}: the server keeps the clock, a player cannot call it")
-        if move.outcome is not None:
-            raise RuleError(rules["chance"], f"{text.strip()!r}: the server draws chance: write just the move")
-        if move.at is not None:
-            raise RuleError(rules["time"], f"{text.strip()!r}: the server keeps the time: write just the move")
-        return self.bot_step(state, move.action, elapsed, rng, config)
+        return self.bot_step(state, self.definition.read_decision(state, text), elapsed, rng, config)
 
     def bot_step(
         self, state: GameState, action: int, elapsed: float | None, rng: random.Random, config: Mapping[str, Any]
     ) -> dict[str, Any]:
         """The step for a decision: stamped with the server's clock, with the chance it causes drawn now."""
         definition = self.definition
-        if action in definition.clock_actions(state):
-            raise RuleError(definition.refusal_rules["clock"], "the server keeps the clock, a player cannot call it")
+        if (clock := definition.clock_refusal(state, action)) is not None:
+            raise clock
         if action not in state.legal_actions():
             state.apply_action(action)  # raises the rule-naming error, changes nothing
             raise RuleError("turn", f"{state.action_to_string(action)!r} is not a legal move now")

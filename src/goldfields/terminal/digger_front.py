@@ -167,11 +167,6 @@ class DiggerFront(GameFront):
             return STOP
         return "A turn begins with a roll: type r (the hourglass starts with it)."
 
-    def refuse(self, state: GameState, action: int) -> str | None:
-        if action == TIMEOUT:
-            return "timeout is the hourglass's call, not the digger's: press Enter to stop instead."
-        return None
-
     # -- time ------------------------------------------------------------
     def stamp_human(self, state: GameState, action: int) -> float | None:
         return self.real.stamp(_digger(state), action)

@@ -198,10 +198,6 @@ class GameFront(ABC):
         """What Enter alone does: an action, a message to show, or None (prompt again)."""
         return None
 
-    def refuse(self, state: GameState, action: int) -> str | None:
-        """Why a human may not choose ``action`` although the engine would take it (Digger's timeout)."""
-        return None
-
     # -- time ------------------------------------------------------------
     def stamp_human(self, state: GameState, action: int) -> float | None:
         return None

@@ -46,6 +46,7 @@ from rich.markdown import Markdown
 
 from ..bots import Bot, BotError
 from ..core.game import Event, GameState, RuleError
+from ..core.registry import game_of
 from ..core.words import plural
 from ..play.driver import Driver
 from ..records import save as save_record
@@ -313,10 +314,6 @@ class Session:
                 if isinstance(choice, str):
                     self.screen.error(choice)
                     continue
-                refused = self.front.refuse(state, choice)
-                if refused:
-                    self.screen.error(refused)
-                    continue
                 try:
                     events = state.apply_action(choice, self.front.stamp_human(state, choice))
                 except RuleError as err:
@@ -359,7 +356,7 @@ class Session:
             return f"There is no move {command.number}: the moves are numbered 1 to {len(legal)}."
         text = self.front.expand(command.text)
         try:
-            return self.state.string_to_action(text)
+            return game_of(self.state).read_decision(self.state, text)
         except RuleError as err:
             if err.rule != "notation":  # readable, but against a rule (a seat not at this table)
                 return f"Not allowed: {err}"

@@ -546,3 +546,24 @@ def test_a_keyboard_with_read_alone_still_plays_past_the_end_of_a_hand() -> None
     session = digging_session(2, bots=["random"], seed=3, screen=screen, keyboard=ReadOnly())
     session.run()
     assert "Hand 2" in out.getvalue()
+
+
+@pytest.mark.parametrize("width", [40, 120])
+def test_the_recap_is_cut_to_screen_rows_so_wrapped_lines_leave_the_moves_in_sight(width: int) -> None:
+    # On a narrow terminal a recap line wraps: the limit counts the rows the lines take, not the
+    # lines, and keeps the latest ones with a note of how many earlier lines are left out.
+    from goldfields.core.game import Event
+    from goldfields.terminal.session import RECAP_LINES, RECAP_LINES_COMPACT
+
+    screen, _ = capture_screen(width=width)
+    session = digging_session(2, bots=["random"], seed=1, screen=screen, keyboard=ScriptedKeyboard(lambda p: "quit"))
+    lines = [f"line {i}: " + "word " * 12 for i in range(8)]  # 70 columns: two rows at 40, one at 120
+    session.front.recap = lambda views, names, width: list(lines)  # type: ignore[method-assign]
+    session.events.append(Event("news", {}))
+    shown = session._recap(0)
+    assert screen.compact  # 25 rows: the compact limit of 6 rows holds at both widths
+    assert sum(screen.rows(line) for line in shown) <= RECAP_LINES_COMPACT < RECAP_LINES
+    if width == 120:
+        assert shown == ["(3 earlier lines: type log to see them)", *lines[-5:]]  # 1 + 5 one-row lines
+    else:
+        assert shown == ["(6 earlier lines: type log to see them)", *lines[-2:]]  # 1 + 2 + 2 rows

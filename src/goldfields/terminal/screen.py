@@ -53,6 +53,10 @@ class Screen:
     def height(self) -> int:
         return self.console.height
 
+    def rows(self, line: str) -> int:
+        """How many screen rows ``line`` takes once the console wraps it."""
+        return len(Text(line).wrap(self.console, self.width))
+
     @property
     def compact(self) -> bool:
         """A small terminal (80x24, a phone): draw the short form of the table."""

@@ -335,11 +335,18 @@ class Session:
             return []
         names = self.names.seen_by(seat)
         lines = self.front.recap([ev.view(seat) for ev in news], names, self.screen.width)
+        # The limit is on screen rows, so that a narrow terminal's wrapped lines still leave the
+        # table and the moves in sight; the latest lines are kept, and at least one.
         limit = RECAP_LINES_COMPACT if self.screen.compact else RECAP_LINES
-        if len(lines) > limit:
-            hidden = len(lines) - limit + 1
-            lines = [f"({plural(hidden, 'earlier line')}: type log to see them)", *lines[-(limit - 1) :]]
-        return lines
+        rows = [self.screen.rows(line) for line in lines]
+        if sum(rows) <= limit:
+            return lines
+        kept, used = 1, 1 + rows[-1]  # the first row is the note of what is left out
+        while used + rows[-1 - kept] <= limit:
+            used += rows[-1 - kept]
+            kept += 1
+        hidden = len(lines) - kept
+        return [f"({plural(hidden, 'earlier line')}: type log to see them)", *lines[-kept:]]
 
     def _choice(self, command: Command, legal: list[int]) -> int | str | None:
         """The action a move line names, or a message saying why it names none."""

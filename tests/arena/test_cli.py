@@ -176,7 +176,8 @@ def test_a_rule_is_checked_on_the_table_the_lineup_seats(tmp_path: Path, bots: i
                                   "up to Digger's 5"),
     (["digging", *["random"] * 5], "digging 4p partnership needs 2 bots, one per team; got 5"),
     (["digging", "random", "random", "random", "--individual"], "digging 4p individual needs 4 bots, one per seat; "
-                                                                 "got 3"),
+                                                                 "got 3: random random random; or -n 3 for a 3-player "
+                                                                 "table without --individual"),
 ])  # fmt: skip
 def test_a_lineup_no_table_seats_is_refused_with_the_tables_that_would(tmp_path: Path, args: list[str],
                                                                       said: str) -> None:  # fmt: skip

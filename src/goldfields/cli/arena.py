@@ -215,9 +215,10 @@ def arena(
             most = spec.definition.max_players
             beyond = (f"; more bots than that sit one a player, up to {spec.definition.title}'s {most}"
                       if players is None and resume is None and len(bots) > most else "")  # fmt: skip
-            if (players is None and resume is None and not individual
-                    and spec.definition.min_players <= len(bots) < spec.sides):  # fmt: skip
+            if players is None and resume is None and spec.definition.min_players <= len(bots) < spec.sides:
                 beyond = f"; or -n {len(bots)} for a {len(bots)}-player table"
+                if individual:  # a smaller table is individual already, and refuses the flag
+                    beyond += f" without --individual (each of {len(bots)} players plays for themselves)"
             raise ValueError(f"{spec.label} needs {spec.sides} bots, one per {what}; got {len(bots)}: "
                              f"{' '.join(bots)}{beyond}")
         if resume is not None:

@@ -39,6 +39,20 @@ def random_net(path: Path, inputs: int = INPUTS, hidden: int = 32, seed: int = 0
     return path
 
 
+def test_a_network_retrained_to_the_same_path_is_read_again_in_the_same_process(tmp_path: Path) -> None:
+    # A notebook that retrains into one file and plays it again must not play the old weights.
+    path = str(random_net(tmp_path / "n.npz", seed=1))
+    first = evaluator(path)
+    assert evaluator(path) is first  # unchanged: read once
+    # (Another size too: a file's time stamp may not move within a few milliseconds.)
+    random_net(tmp_path / "n.npz", hidden=16, seed=2)
+    second = evaluator(path)
+    assert second is not first and load_net(path) is second.net
+    assert first.net.hidden[0][0].shape == (INPUTS, 32) and second.net.hidden[0][0].shape == (INPUTS, 16)
+    with np.load(path) as data:
+        assert np.array_equal(second.net.hidden[0][0], data["w0"])
+
+
 def test_an_open_action_names_its_display_from_the_movers_seat() -> None:
     mine = 0  # MG
     assert relative_action(A.open_action(mine, 2), seat=2, players=4) == A.open_action(mine, 0)

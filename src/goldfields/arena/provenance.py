@@ -54,18 +54,30 @@ def _game_root(game: str) -> Path:
     return path.parent if path.name == "__init__.py" else path
 
 
-@cache
 def code_version(game: str, lineup: tuple[str, ...] = ()) -> dict[str, str]:
     """The package version and a digest of the files that decide ``game``'s games (names and
-    contents), with the network files that the bot specs of ``lineup`` name by path."""
-    digest = hashlib.sha256()
-    roots = [(part, PACKAGE / part) for part in SHARED] + [(game, _game_root(game))]
-    roots += [(name, Path(name)) for name in _network_paths(lineup)]
-    for label, root in roots:
-        for path in _files(root):
-            name = f"{label}/{path.relative_to(root)}" if root.is_dir() else label
-            digest.update(name.encode() + b"\0" + path.read_bytes() + b"\0")
+    contents), with the network files that the bot specs of ``lineup`` name by path.
+
+    The code is read once a process (the modules it loaded are what plays); the network files
+    each time, as the bots read a network again once its file changes (``bots.net.load_net``)."""
+    digest = _code_digest(game).copy()
+    for name in _network_paths(lineup):
+        _add(digest, name, Path(name))
     return {"goldfields": __version__, "code": digest.hexdigest()[:12]}
+
+
+@cache
+def _code_digest(game: str) -> Any:
+    digest = hashlib.sha256()
+    for label, root in [(part, PACKAGE / part) for part in SHARED] + [(game, _game_root(game))]:
+        _add(digest, label, root)
+    return digest
+
+
+def _add(digest: Any, label: str, root: Path) -> None:
+    for path in _files(root):
+        name = f"{label}/{path.relative_to(root)}" if root.is_dir() else label
+        digest.update(name.encode() + b"\0" + path.read_bytes() + b"\0")
 
 
 def _network_paths(lineup: tuple[str, ...]) -> list[str]:

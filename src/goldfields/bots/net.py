@@ -23,7 +23,7 @@ import random
 import zipfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cache, cached_property
+from functools import cache, cached_property, lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any, ClassVar
@@ -129,12 +129,29 @@ def shipped_networks() -> tuple[str, ...]:
 
 
 def load_net(name: str) -> PolicyValueNet:
-    """A shipped model by name (``default``) or a ``.npz`` file written by :meth:`PolicyValueNet.save`."""
-    return _load(name)
+    """A shipped model by name (``default``) or a ``.npz`` file written by :meth:`PolicyValueNet.save`.
+
+    A file is read again once it changes (a network retrained to the same path in one session)."""
+    return _load(name, file_stamp(name))
 
 
-@cache
-def _load(name: str) -> PolicyValueNet:
+def file_stamp(name: str) -> tuple[tuple[int, int], ...] | None:
+    """When and how large a network file and its description are (None for a shipped name): the
+    key under which a read of them is kept, so that a rewritten file is never played stale."""
+    if not name.endswith(".npz"):
+        return None
+    stamps = []
+    for path in (Path(name), Path(name[:-4] + ".json")):
+        try:
+            stat = path.stat()
+        except OSError:
+            stat = None
+        stamps.append((stat.st_mtime_ns, stat.st_size) if stat else (0, -1))
+    return tuple(stamps)
+
+
+@lru_cache(maxsize=16)
+def _load(name: str, stamp: tuple[tuple[int, int], ...] | None) -> PolicyValueNet:
     if name.endswith(".npz"):
         path = Path(name)
         if not path.is_file():
@@ -260,9 +277,14 @@ def _relative_table(seat: int, players: int) -> np.ndarray:
     return np.array([relative_action(a, seat, players) for a in range(A.NUM_ACTIONS)], dtype=np.intp)
 
 
-@cache
 def evaluator(name: str) -> NetEvaluator:
-    return NetEvaluator(load_net(name))
+    """The evaluator of network ``name`` (see :func:`load_net`), made once per version of its file."""
+    return _evaluator(name, file_stamp(name))
+
+
+@lru_cache(maxsize=16)
+def _evaluator(name: str, stamp: tuple[tuple[int, int], ...] | None) -> NetEvaluator:
+    return NetEvaluator(_load(name, stamp))
 
 
 @dataclass

@@ -224,6 +224,7 @@ def test_a_designer_sets_the_rules_from_the_command_line_and_the_report_names_th
         sides = list(csv.DictReader(f))
     assert [row["side"] for row in sides] == ["seat 0", "seat 1", "seat 2"]
     assert all(row["games"] == "1" and row["parity"] == "0.3333" for row in sides)
+    assert all(float(row["deal_ci95_low"]) <= float(row["win_rate"]) <= float(row["deal_ci95_high"]) for row in sides)
     assert [round(100 * float(row["win_rate"]), 1) for row in sides] == shares
     params = json.loads((out / "arena.json").read_text())["params"]
     assert params["crates"] == "black" and params["options"] == {"time_limit": 20.0}

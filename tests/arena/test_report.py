@@ -158,3 +158,30 @@ def test_the_median_game_length_of_an_even_number_of_games_is_the_mean_of_the_mi
                for i, length in enumerate((207, 296))]  # fmt: skip
     line = sides_line(spec, results)
     assert line is not None and "decisions a game: median 251.5, 207 to 296" in line
+
+
+def test_a_sides_interval_under_rotations_resamples_deals_since_a_deal_favours_its_side_in_every_rotation() -> None:
+    from goldfields.arena.tournament import side_rows, sides_line
+    from goldfields.arena.worker import GameResult
+
+    # Twenty deals, each played in both rotations; the deal decides which seat wins, whoever sits
+    # there. Forty games at 50% give a Wilson interval fit for forty independent games, but the
+    # evidence is twenty deals: the deal bootstrap is the wider, honest one.
+    spec = GameSpec.make("digger", 2)
+    results = []
+    for deal in range(20):
+        seat = 0 if deal % 2 else 1
+        for rotation, bots in enumerate((("a", "b"), ("b", "a"))):
+            scores = (10, 5) if seat == 0 else (5, 10)
+            returns = (1.0, 0.0) if seat == 0 else (0.0, 1.0)
+            results.append(GameResult(len(results), deal, rotation, bots, (0, 1) if rotation == 0 else (1, 0),
+                                      scores, returns, (seat,), (scores,), 100 + len(results), {}, 1.0))
+    rows = side_rows(spec, results, seed=3)
+    assert [row["win_rate"] for row in rows] == [0.5, 0.5]
+    for row in rows:
+        assert row["deal_ci95_low"] < row["ci95_low"] - 0.03 and row["deal_ci95_high"] > row["ci95_high"] + 0.03
+    assert side_rows(spec, results, seed=3) == rows  # the run's seed fixes the resamples
+    line = sides_line(spec, results, seed=3)
+    assert line is not None
+    low, high = round(100 * rows[0]["deal_ci95_low"]), round(100 * rows[0]["deal_ci95_high"])
+    assert f"seat 0 50.0% (35–65; deal {low}–{high})" in line

@@ -219,13 +219,15 @@ def write_summary_csv(path: Path, summary: Sequence[EntrantSummary]) -> None:
 
 def write_sides_csv(path: Path, rows: Sequence[Mapping[str, Any]]) -> None:
     """How each side of the table did, whoever sat there (see ``tournament.side_rows``): win rate,
-    Wilson interval and parity over the distinct games."""
+    Wilson and deal-bootstrap intervals and parity over the distinct games."""
     f = io.StringIO(newline="")
     w = csv.writer(f)
-    w.writerow(["side", "games", "wins", "win_rate", "ci95_low", "ci95_high", "parity"])
+    w.writerow(["side", "games", "wins", "win_rate", "ci95_low", "ci95_high", "deal_ci95_low", "deal_ci95_high",
+                "parity"])
     for r in rows:
         w.writerow([r["side"], r["games"], f"{r['wins']:g}", f"{r['win_rate']:.4f}", f"{r['ci95_low']:.4f}",
-                    f"{r['ci95_high']:.4f}", f"{r['parity']:.4f}"])
+                    f"{r['ci95_high']:.4f}", f"{r['deal_ci95_low']:.4f}", f"{r['deal_ci95_high']:.4f}",
+                    f"{r['parity']:.4f}"])
     write_atomic(path, f.getvalue())
 
 

@@ -22,7 +22,7 @@ from .games import GameSpec
 from .report import EntrantSummary, summarise, write_chart, write_games_csv, write_sides_csv, write_summary_csv
 from .runner import OnDone, check_cluster, default_jobs, run_local, run_ray, sigterm_as_interrupt
 from .schedule import GameJob, deals_for, entrant_labels, per_deal, schedule
-from .stats import wilson
+from .stats import bootstrap_rates, wilson
 from .store import ResumeError, RunStore, manifest_of, spec_of
 from .worker import GameResult
 
@@ -188,7 +188,7 @@ def save(t: Tournament, results: Sequence[GameResult], summary: Sequence[Entrant
     t.out.mkdir(parents=True, exist_ok=True)
     write_games_csv(t.out / "games.csv", t.spec, t.lineup, results, t.records)
     write_summary_csv(t.out / "summary.csv", summary)
-    write_sides_csv(t.out / "sides.csv", side_rows(t.spec, results) if results else [])
+    write_sides_csv(t.out / "sides.csv", side_rows(t.spec, results, t.seed) if results else [])
     if not write_chart(t.out / "chart.png", t.spec, summary, len(results)):
         Console(stderr=True).print("note: matplotlib is not installed, so no chart.png was written")
         return False
@@ -264,23 +264,34 @@ def distinct_games(results: Sequence[GameResult]) -> list[GameResult]:
     return list({_identity(r): r for r in results}.values())
 
 
-def side_rows(spec: GameSpec, results: Sequence[GameResult]) -> list[dict[str, Any]]:
+def side_rows(spec: GameSpec, results: Sequence[GameResult], seed: int | str = 0) -> list[dict[str, Any]]:
     """How each side of the table did, whoever sat there, over the distinct games: the rows of
-    ``sides.csv``."""
+    ``sides.csv``. Beside the Wilson interval (games as independent trials) is the deal bootstrap
+    (``seed``, the run's, fixes its resamples): a deal's rotations share its cards or dice, so a deal
+    that favours a side favours it in every rotation, and only the deals are independent."""
     games = distinct_games(results)
     n = len(games)
+    by_deal: dict[int, tuple[list[float], list[int]]] = {}
+    for r in games:
+        deal_won, deal_played = by_deal.setdefault(r.deal, ([0.0] * spec.sides, [0] * spec.sides))
+        for side in range(spec.sides):
+            deal_won[side] += r.returns[spec.seats_of(side)[0]]  # a partner's return is the team's
+            deal_played[side] += 1
+    deals = [by_deal[d] for d in sorted(by_deal)]
+    boot = bootstrap_rates([d[0] for d in deals], [d[1] for d in deals], f"sides/{seed}")
     rows = []
     for side in range(spec.sides):
         seats = spec.seats_of(side)
-        won = sum(r.returns[seats[0]] for r in games)  # a partner's return is the team's
+        won = sum(d[0][side] for d in deals)
         lo, hi = wilson(won, n)
         rows.append({"side": f"{'seats' if len(seats) > 1 else 'seat'} {'+'.join(map(str, seats))}",
                      "games": n, "wins": won, "win_rate": won / n, "ci95_low": lo, "ci95_high": hi,
+                     "deal_ci95_low": boot[side][0], "deal_ci95_high": boot[side][1],
                      "parity": 1 / spec.sides})  # fmt: skip
     return rows
 
 
-def sides_line(spec: GameSpec, results: Sequence[GameResult]) -> str | None:
+def sides_line(spec: GameSpec, results: Sequence[GameResult], seed: int | str = 0) -> str | None:
     """How each side of the table did, whoever sat there, and how long the games ran: a designer's
     first questions (does the first seat win more?), which the per-bot table cannot answer, since
     rotations put every bot on every side. ``None`` before the first game."""
@@ -288,8 +299,9 @@ def sides_line(spec: GameSpec, results: Sequence[GameResult]) -> str | None:
         return None
     games = distinct_games(results)
     n = len(games)
-    parts = [f"{row['side']} {100 * row['win_rate']:.1f}% ({100 * row['ci95_low']:.0f}–{100 * row['ci95_high']:.0f})"
-             for row in side_rows(spec, results)]  # fmt: skip
+    parts = [f"{row['side']} {100 * row['win_rate']:.1f}% ({100 * row['ci95_low']:.0f}–{100 * row['ci95_high']:.0f}; "
+             f"deal {100 * row['deal_ci95_low']:.0f}–{100 * row['deal_ci95_high']:.0f})"
+             for row in side_rows(spec, results, seed)]  # fmt: skip
     decisions = sorted(r.decisions for r in games)
     length = f"decisions a game: median {median(decisions):g}, {decisions[0]} to {decisions[-1]}"
     hands = sorted(len(r.hand_points) for r in games)

@@ -338,6 +338,6 @@ def print_summary(console: Console, t: Tournament, summary: Sequence[EntrantSumm
     timing = time_line(t.lineup, time_per_move(t.lineup, results))
     if timing:
         console.print(timing)
-    sides = sides_line(t.spec, results)
+    sides = sides_line(t.spec, results, t.seed)
     if sides:
         console.print(sides, markup=False)

@@ -29,15 +29,23 @@ class LiveServer(ServerProcess):
         return r.json()
 
     def ws(self, table_id: str) -> ClientConnection:
-        return connect(f"ws://127.0.0.1:{self.port}/api/tables/{table_id}/ws", open_timeout=10, max_size=None)
+        return connect(f"ws://127.0.0.1:{self.port}/api/tables/{table_id}/ws", open_timeout=30, max_size=None)
 
 
 def send(ws: ClientConnection, message: dict[str, Any]) -> None:
     ws.send(json.dumps(message))
 
 
-def receive(ws: ClientConnection, timeout: float = 20) -> dict[str, Any]:
+def receive(ws: ClientConnection, timeout: float = 60) -> dict[str, Any]:
     return json.loads(ws.recv(timeout=timeout))
+
+
+def answer(ws: ClientConnection, timeout: float = 60) -> dict[str, Any]:
+    """The next message that is not an update: the answer to what was sent. (A presence update,
+    a socket closed just before, say, may be handled late on a busy machine and come first.)"""
+    while (msg := receive(ws, timeout))["type"] == "update":
+        pass
+    return msg
 
 
 BOTS = {"kind": "bot", "bot": "random"}

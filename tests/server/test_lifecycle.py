@@ -86,7 +86,8 @@ def test_a_game_nobody_is_at_is_closed_as_abandoned_and_not_restored(database: P
     # Ann claimed her seat against a bot and never came (or left): the game pauses at her turn,
     # and after --abandoned-expiry it is closed. Bea, at her own table all along, keeps hers.
     # (The rule's arithmetic, from when the last player left, is in test_abandoned.py.)
-    live = LiveServer(database, abandoned_expiry=2.0, sweep_every=0.1).start()
+    # 8 s: time enough, on a loaded machine, for Bea and the watcher to reach their tables first.
+    live = LiveServer(database, abandoned_expiry=8.0, sweep_every=0.1).start()
     try:
         bea = live.create([HUMAN, BOTS], claim=0)
         with live.ws(bea["table"]["id"]) as ws:
@@ -109,7 +110,7 @@ def test_a_game_nobody_is_at_is_closed_as_abandoned_and_not_restored(database: P
             assert summary["finished"] is False and summary["winners"] is None
             replay = live.get(f"/api/tables/{tid}/replay?seat=0").json()
             assert replay["frames"][0]["events"][0]["kind"] == "deal"  # the deal, up to where Ann stopped
-            time.sleep(3 * 2.0)
+            time.sleep(8.0 + 1.0)  # Bea's table is now twice the expiry old, and still hers
             assert live.get(f"/api/tables/{bea['table']['id']}").json()["status"] == "playing"
         live.stop()
         live = LiveServer(database, abandoned_expiry=3600.0).start()

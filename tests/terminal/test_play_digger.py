@@ -46,7 +46,7 @@ def test_the_sand_runs_out_while_the_digger_hesitates() -> None:
     child.sendline("r")
     child.expect(r"r roll, Enter stop; help\)> ")
     # Say nothing: the hourglass runs out by itself.
-    child.expect(r"Time! The sand has run out on seat 0 \(you\)", timeout=10)
+    child.expect(r"Time! The sand has run out on seat 0 \(you\)")
     child.expect(MOVE_PROMPT)
     child.sendline("quit")
     child.expect("Save the game")

@@ -76,7 +76,7 @@ def play_a_digger_game(make_page: Any, prefix: str) -> None:
                 seen["reload"] = True
         return all(p.evaluate("document.body.dataset.status") == "finished" for p in (ann, bea))
 
-    wait_until(play_some, timeout=150, step=0.02)
+    wait_until(play_some, timeout=400, step=0.02)
     assert seen["glass"] and seen["dice"] and seen["reload"]
     assert turns["ann"] >= 1 and turns["bea"] >= 1
     for page in (ann, bea):

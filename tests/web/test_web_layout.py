@@ -86,7 +86,28 @@ def test_hidden_things_stay_hidden_and_more_tables_survive_the_lobby_refresh(
         server.post("/api/tables", {"game": "digging", "name": f"U{i}", "seats": [HUMAN, bot("Rex")]})
     page.click("#refresh")
     expect(page.locator("#more-tables")).to_be_visible()
+    # A refresh (every 5 s, or the button) that starts while "More" waits for its answer replaces
+    # that load: it must load the second page too, or the click is lost.
+    held: list[Any] = []
+    lists = re.compile(r"/api/tables\?")
+
+    def hold_the_first_next_page(route: Any) -> None:
+        if "before=" in route.request.url and not held:
+            held.append(route)  # answered below, once the refresh has been drawn
+        else:
+            route.continue_()
+
+    page.route(lists, hold_the_first_next_page)
     page.click("#more-tables")
+    for _ in range(1800):  # the page's own wait, which lets Playwright hand the request over
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert held
+    page.click("#refresh")
+    expect(page.locator("#table-list > li.table-item")).to_have_count(55)
+    held[0].continue_()
+    page.unroute(lists)
     expect(page.locator("#table-list > li.table-item")).to_have_count(55)
     expect(page.locator("#more-tables")).to_be_hidden()
     # The next refreshes (every 5 s) reload both pages rather than fall back to the first.
@@ -180,9 +201,9 @@ def test_an_old_link_to_a_finished_table_shows_its_result_replay_and_record(
 
 
 def test_a_table_that_expires_while_open_says_so_and_takes_no_roll(new_page: Any, tmp_path: Path) -> None:
-    # Waiting tables expire after 15 s here (time enough to open the page, however loaded the
-    # machine); the page stays open on one, seated.
-    short = LiveServer(tmp_path / "short.db", waiting_expiry=15.0, sweep_every=0.2).start()
+    # Waiting tables expire after 45 s here (time enough to open the page, however loaded the
+    # machine: a table that expired first would be gone, not closed); the page stays open on one, seated.
+    short = LiveServer(tmp_path / "short.db", waiting_expiry=45.0, sweep_every=0.2).start()
     try:
         created = short.post("/api/tables", {"game": "digger", "seats": [{"kind": "human"}, {"kind": "human"}],
                                              "claim": 0})
@@ -209,14 +230,22 @@ def test_a_table_that_expires_while_open_says_so_and_takes_no_roll(new_page: Any
 
 
 def test_a_game_closed_as_abandoned_says_so_to_whoever_watches(new_page: Any, tmp_path: Path) -> None:
-    # Ann claimed her seat and never came: her game against a bot pauses, and is closed after
-    # --abandoned-expiry (15 s here: time enough to open the page). A spectator's page says why.
+    # Ann claimed her seat and went without a move: her game against a bot pauses, and is closed
+    # after --abandoned-expiry (15 s here). A spectator's page says why.
     short = LiveServer(tmp_path / "short.db", abandoned_expiry=15.0, sweep_every=0.2).start()
     try:
         created = short.post("/api/tables", {"game": "digging", "seats": [{"kind": "human"},
                                              {"kind": "bot", "bot": "random"}], "claim": 0, "partnership": False})
+        tid = created["table"]["id"]
         page = new_page()
-        page.goto(f"{short.base}/table.html?t={created['table']['id']}")
+        # Ann is at the table until the spectator's page is open, so the 15 s of absence start once
+        # it is, however long a busy machine takes to load the page.
+        with connect(f"ws://127.0.0.1:{short.port}/api/tables/{tid}/ws", open_timeout=30) as ann:
+            ann.send(json.dumps({"type": "hello", "seat": 0, "token": created["you"]["token"]}))
+            while json.loads(ann.recv(timeout=60)).get("type") != "update":
+                pass
+            page.goto(f"{short.base}/table.html?t={tid}")
+            expect(page.locator("#conn")).to_have_attribute("data-status", "online")
         notice = page.locator("#notice .notice.warn")
         expect(notice).to_contain_text("This game was closed: nobody was at the table", timeout=90_000)
         expect(notice.get_by_role("link", name="Back to the lobby")).to_have_attribute("href", "/")
@@ -305,8 +334,8 @@ def test_an_address_that_cannot_name_a_table_is_refused_at_once(new_page: Any) -
 
 
 def test_a_refused_chat_message_stays_in_the_input_and_is_told_once(new_page: Any, tmp_path: Path) -> None:
-    # A server with its rate limits on, two chat messages a minute.
-    strict = LiveServer(tmp_path / "strict.db", bot_delay=0.05, rate_limits=True, chat_rate="2/minute").start()
+    # A server with its rate limits on, two chat messages an hour (a minute could pass between them).
+    strict = LiveServer(tmp_path / "strict.db", bot_delay=0.05, rate_limits=True, chat_rate="2/hour").start()
     try:
         created = strict.post("/api/tables", {"game": "digging", "seats": [HUMAN, bot("Rex")], "claim": 0,
                                               "player_name": "Ann"})

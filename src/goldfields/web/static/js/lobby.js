@@ -480,16 +480,21 @@ function refreshTables() {
 async function moreTables() {
   if (!state.next) return;
   const load = ++loads;
+  // Counted before the answer: a refresh that starts meanwhile, and so replaces this load,
+  // loads the extra page as well, and the click is not lost.
+  state.pages = (state.pages || 1) + 1;
   try {
     const page = await api.tables(state.filters, state.next);
     if (load !== loads) return;
     const known = new Set(state.tables.map((tb) => tb.id));
     state.tables = state.tables.concat(page.tables.filter((tb) => !known.has(tb.id)));
     state.next = page.next;
-    state.pages = (state.pages || 1) + 1;
     renderTables();
   } catch (err) {
-    if (load === loads) fill(els.list, h("li.empty.error", errorText(err)));
+    if (load === loads) {
+      state.pages -= 1;
+      fill(els.list, h("li.empty.error", errorText(err)));
+    }
   }
 }
 

@@ -32,8 +32,14 @@ export function h(tag, attrs, ...children) {
       } else {
         for (const [c, on] of Object.entries(value)) if (on) el.classList.add(c);
       }
-    } else if (key === "style" && typeof value === "object") {
-      Object.assign(el.style, value);
+    } else if (key === "style") {
+      // Through the CSSOM, property by property: the Content-Security-Policy refuses a style
+      // attribute, and a custom property (--sand) is only set with setProperty.
+      if (typeof value !== "object") throw new TypeError("h(): give style as an object of properties");
+      for (const [prop, v] of Object.entries(value)) {
+        if (prop.startsWith("--")) el.style.setProperty(prop, String(v));
+        else el.style[prop] = v;
+      }
     } else if (key === "dataset") {
       Object.assign(el.dataset, value);
     } else if (value === true) {

@@ -221,7 +221,7 @@ function renderAnalysis() {
   const last = Math.max(1, frames.length - 1);
   fill(
     els.marks,
-    costly.map((d) => h(`span.mark${d.drop >= BAD ? ".bad" : ""}`, { style: `left: ${(100 * d.step) / last}%` })),
+    costly.map((d) => h(`span.mark${d.drop >= BAD ? ".bad" : ""}`, { style: { left: `${(100 * d.step) / last}%` } })),
   );
   const items = [...costly].sort((x, y) => y.drop - x.drop).map((d) =>
     h(

@@ -198,6 +198,31 @@ def test_a_mine_that_is_not_lit_answers_with_the_rule_it_breaks(new_page: Any, s
     raise AssertionError("no mine that a card in hand could not go to, in 40 turns")
 
 
+def test_a_seat_keeps_the_bot_level_chosen_for_it_and_the_level_names_its_bot(
+    new_page: Any, server: LiveServer
+) -> None:
+    # "Easy bot" and "Bot: random" name one bot: the menu shows the one the player picked.
+    page = new_page()
+    page.goto("/")
+    page.locator("#f-game").select_option("digger")
+    seat = page.locator('select[data-seat="1"]')
+    chosen = lambda: seat.evaluate("(s) => s.options[s.selectedIndex].text")  # noqa: E731
+    assert chosen() == "Medium bot"  # a new form's bots are at the medium level
+    seat.select_option(label="Easy bot")
+    assert chosen() == "Easy bot"
+    seat.select_option(label="Hard bot")
+    assert chosen() == "Hard bot"
+    seat.select_option(label="Bot: random")
+    assert chosen() == "Bot: random"
+    page.locator('select[data-seat="2"]').select_option(label="Hard bot")
+    page.fill("#player-name", "Ann")
+    page.click("#f-create")
+    page.wait_for_url(re.compile(r"/table\.html\?t=[\w-]+&seat=0$"))
+    table_id = page.evaluate("new URLSearchParams(location.search).get('t')")
+    bots = [s["bot"] for s in server.get(f"/api/tables/{table_id}")["seats"]]
+    assert bots[1:3] == ["random", "search"]
+
+
 def test_a_refused_move_is_told_in_the_players_language(new_page: Any, server: LiveServer) -> None:
     page = new_page()
     page.goto("/")

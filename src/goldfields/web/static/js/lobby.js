@@ -131,7 +131,7 @@ function defaults(game) {
     crates: "white",
     options: {},
     crateValues: {},
-    seats: Array.from({ length: info.max_players }, (_, i) => ({ kind: i === 0 ? "human" : "bot", bot: "heuristic" })),
+    seats: Array.from({ length: info.max_players }, (_, i) => (i === 0 ? { kind: "human" } : levelSeat(info, "medium"))),
     claim: 0,
     tableName: "",
     moveSeconds: "",
@@ -217,17 +217,19 @@ function renderForm() {
           onchange: (e) => {
             const v = e.target.value;
             if (v === "human") seat.kind = "human";
-            else { seat.kind = "bot"; seat.bot = v.slice(4); }
+            else if (v.startsWith("level:")) Object.assign(seat, levelSeat(info, v.slice(6)));
+            else Object.assign(seat, { kind: "bot", bot: v.slice(4), level: null });
             if (seat.kind !== "human" && f.claim === i) f.claim = f.seats.slice(0, f.players).findIndex((s) => s.kind === "human");
             rerender();
           },
         },
         h("option", { value: "human", selected: seat.kind === "human" }, t("lobby.human")),
-        Object.entries(info.levels || {}).map(([level, spec]) => h("option", { value: `bot:${spec}`,
-          selected: seat.kind === "bot" && seat.bot === spec && !botNames.includes(spec), title: t(`level.${level}Help`) },
+        // A level and the bot it names are two options of one value: the seat keeps which was chosen.
+        Object.keys(info.levels || {}).map((level) => h("option", { value: `level:${level}`,
+          selected: seat.kind === "bot" && seat.level === level, title: t(`level.${level}Help`) },
         t("lobby.levelBot", { level: t(`level.${level}`) }))),
-        botNames.map((b) => h("option", { value: `bot:${b}`, selected: seat.kind === "bot" && seat.bot === b, title: botText(b, info.bots[b]) },
-          t("lobby.botKind", { bot: b })))),
+        botNames.map((b) => h("option", { value: `bot:${b}`, selected: seat.kind === "bot" && !seat.level && seat.bot === b,
+          title: botText(b, info.bots[b]) }, t("lobby.botKind", { bot: b })))),
         seat.kind === "human"
           ? h("label.check.sit", h("input", { type: "radio", name: "claim", value: i, checked: f.claim === i,
             onchange: () => { f.claim = i; } }), " ", t("lobby.iSitHere"))
@@ -252,6 +254,12 @@ function renderForm() {
   }
   rows.push(h("div.actions", h("button.btn.primary#f-create", { type: "submit" }, t("lobby.create"))));
   fill(els.form, rows);
+}
+
+/** A bot seat at one of the game's levels (easy, medium, hard), which names its bot. */
+function levelSeat(info, level) {
+  const levels = info.levels || {};
+  return levels[level] ? { kind: "bot", bot: levels[level], level } : { kind: "bot", bot: "heuristic", level: null };
 }
 
 // Digger's crate cards (G1): a card gives its points for each gem; blue always scores nothing.

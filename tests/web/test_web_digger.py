@@ -197,3 +197,23 @@ def test_a_keyboard_player_keeps_their_place_among_the_digger_controls(new_page:
     for button in page.locator(".dg-controls .target").all():
         assert "null" not in (button.get_attribute("aria-label") or "") + button.inner_text()
         assert button.locator(".token[aria-hidden='true']").count() == 1
+
+
+def test_a_stop_is_logged_with_what_it_banked_and_boxed_then_the_score(new_page: Any, server: LiveServer) -> None:
+    # The score after a stop is the digger's total (steals included), not what the haul was worth:
+    # the line says so, and names the blue put in the box, as the terminal's log does.
+    page = new_page()
+    page.goto("/")
+    page.locator("#quick-digger").wait_for()
+    told = page.evaluate(
+        """async () => {
+        const { narrate } = await import("/js/narrate.js");
+        const name = (seat) => ["Dee", "Opal"][seat];
+        return [
+          narrate("digger", { kind: "stop", seat: 0, banked: { Y: 2, R: 1, W: 2 }, boxed: 2, score: 27 }, name),
+          narrate("digger", { kind: "stop", seat: 1, banked: {}, boxed: 0, score: 4 }, name),
+        ];
+    }"""
+    )
+    assert told == ["Dee stops and banks 2 yellow, 1 red, 2 white, boxes 2 blue; score 27.",
+                    "Opal stops and banks nothing; score 4."]  # fmt: skip

@@ -87,7 +87,9 @@ function digger(ev, name) {
     case "steal":
       return t("ev.steal", { who, colour: t(`colour.${ev.colour}`), from: name(ev.from) });
     case "stop":
-      return t("ev.stop", { who, tokens: tokens(ev.banked) || t("dg.nothing"), n: ev.score }) + at;
+      // The score is the digger's total after the stop (what it banked was told beside it).
+      return t("ev.stop", { who, tokens: tokens(ev.banked) || t("dg.nothing"),
+        boxed: ev.boxed ? t("ev.boxed", { n: ev.boxed }) : "", n: ev.score }) + at;
     case "timeout":
       return t(ev.cause === "late stop" ? "ev.lateStop" : "ev.timeout", { who, tokens: tokens(ev.returned) || t("dg.nothing") }) + at;
     case "knock":

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 from webplay import close_modal, digging_step, hand_codes, my_turn, wait_until
 
 from conftest import LiveServer, screenshot
@@ -221,6 +222,24 @@ def test_a_seat_keeps_the_bot_level_chosen_for_it_and_the_level_names_its_bot(
     table_id = page.evaluate("new URLSearchParams(location.search).get('t')")
     bots = [s["bot"] for s in server.get(f"/api/tables/{table_id}")["seats"]]
     assert bots[1:3] == ["random", "search"]
+
+
+def test_a_table_of_bots_alone_is_shared_to_watch_and_one_with_a_free_seat_to_play(
+    new_page: Any, server: LiveServer
+) -> None:
+    page = new_page()
+    page.goto("/")
+    page.locator("#f-game").select_option("digger")
+    page.locator("#f-players").select_option("2")
+    page.locator('select[data-seat="0"]').select_option(label="Easy bot")
+    page.click("#f-create")
+    share = page.locator("#share")
+    expect(share).to_contain_text("whoever opens it watches the game")
+    expect(share).not_to_contain_text("takes a free seat")
+    page.locator('select[data-seat="0"]').select_option("human")
+    page.locator('input[name="claim"][value="-1"]').check()  # just watch: seat 0 stays free
+    page.click("#f-create")
+    expect(share).to_contain_text("a friend opens it and takes a free seat")
 
 
 def test_a_refused_move_is_told_in_the_players_language(new_page: Any, server: LiveServer) -> None:

@@ -360,7 +360,7 @@ function showShare(table) {
     els.share,
     h("h2", icon("link"), " ", t("share.title")),
     h("p", t("share.created", { name: table.name })),
-    h("p", t("share.invite")),
+    h("p", t(table.seats.some((seat) => seat.open) ? "share.invite" : "share.watchOnly")),
     h("div.share-row", field,
       h("button.btn", { type: "button", onclick: async () => toast((await copyText(url, field)) ? t("share.copied") : t("share.copyFailed")) }, t("share.copy")),
       h("a.btn.primary", { href: seatLink(table.id, null) }, t("lobby.open"))),

@@ -66,6 +66,16 @@ def test_two_humans_share_a_table_through_a_claimed_seat(server: LiveServer) -> 
     assert any(t["id"] == tid for t in lobby)
 
 
+def test_a_player_who_gives_no_name_is_left_unnamed_for_each_client_to_name_in_its_language(
+    server: LiveServer,
+) -> None:
+    # Not "player 0" in English: the browser says "Seat 0", "Place 0" or "Platz 0" itself.
+    created = server.create([HUMAN, HUMAN], claim=0)
+    tid = created["table"]["id"]
+    assert server.post(f"/api/tables/{tid}/seats/1/claim", {"name": ""}).status_code == 200
+    assert [s["name"] for s in server.get(f"/api/tables/{tid}").json()["seats"]] == ["", ""]
+
+
 def test_bad_table_configurations_are_refused_clearly(server: LiveServer) -> None:
     r = server.post("/api/tables", {"game": "digging", "players": 3, "partnership": True, "seats": [HUMAN] * 3})
     assert r.status_code == 422 and "partnership" in r.json()["message"]

@@ -242,6 +242,15 @@ def test_a_table_of_bots_alone_is_shared_to_watch_and_one_with_a_free_seat_to_pl
     expect(share).to_contain_text("a friend opens it and takes a free seat")
 
 
+def test_a_player_without_a_name_is_named_by_seat_in_the_pages_language(new_page: Any, server: LiveServer) -> None:
+    page = new_page()
+    page.goto("/?lang=fr")
+    page.click("#quick-digging")  # no name given
+    page.wait_for_url(re.compile(r"/table\.html\?t=[\w-]+&seat=0$"))
+    expect(page.locator("body")).to_contain_text("Place 0")
+    expect(page.locator("body")).not_to_contain_text("player 0")
+
+
 def test_a_refused_move_is_told_in_the_players_language(new_page: Any, server: LiveServer) -> None:
     page = new_page()
     page.goto("/")

@@ -71,7 +71,7 @@ def frames(
         _track(definition, progress, len(out), state)
     if state is None:
         raise ValueError("the record holds no step")
-    return {"frames": out, "summary": _summary(definition, state, progress, name)}
+    return {"frames": out, "summary": _summary(definition, state, progress, names)}
 
 
 def summary(definition: GameDefinition[Any], record: Mapping[str, Any], names: Mapping[int, str]) -> dict[str, Any]:
@@ -82,7 +82,7 @@ def summary(definition: GameDefinition[Any], record: Mapping[str, Any], names: M
         _track(definition, progress, step, state)
     if state is None:
         raise ValueError("the record holds no step")
-    return _summary(definition, state, progress, _names(names))
+    return _summary(definition, state, progress, names)
 
 
 def _track(definition: GameDefinition[Any], progress: list[dict[str, Any]], step: int, state: GameState) -> None:
@@ -100,7 +100,7 @@ def _summary(
     definition: GameDefinition[Any],
     state: GameState,
     progress: list[dict[str, Any]],
-    name: Callable[[int], str],
+    names: Mapping[int, str],
 ) -> dict[str, Any]:
     # The sides that win together, from each seat's team as the observation gives it.
     teams = state.observation(None).get("teams") or list(range(state.num_players))
@@ -109,7 +109,8 @@ def _summary(
     return {
         "game": definition.name,
         "players": state.num_players,
-        "names": [name(s) for s in range(state.num_players)],
+        # "" for a player who gave no name: a client names the seat in its reader's language.
+        "names": [names.get(s) or "" for s in range(state.num_players)],
         "sides": sides,
         "hands": hands,
         "scores": list(state.scores()),

@@ -347,7 +347,7 @@ class TableManager:
         if claim is not None:
             token = secrets.token_urlsafe(18)
             seats[claim].token_hash = hash_token(token)
-            seats[claim].name = player_name or f"player {claim}"
+            seats[claim].name = player_name or ""  # no name: each client says "Seat N" in its own language
             seats[claim].player = player_id
         now = self.wall()
         table = LiveTable(
@@ -441,7 +441,7 @@ class TableManager:
             if not await self.store.claim_seat(table.id, seat, hash_token(token), name, start, now, player_id):
                 raise TableError("seat_taken", f"seat {seat} was just taken by someone else")
             s.token_hash = hash_token(token)
-            s.name = name or f"player {seat}"
+            s.name = name or ""
             s.player = player_id
             table.updated_at = now
             if start:

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 from webplay import my_turn, wait_until
 
 from conftest import LiveServer
@@ -75,6 +76,13 @@ def test_a_solo_game_against_bots_waits_for_its_player_to_come_back(new_page: An
     time.sleep(4.0)
     table = server.get(f"/api/tables/{tid}")
     assert str(table["seq"]) == seq and table["to_move"] == 0 and not table["seats"][0]["standin"]
+    # The lobby and a spectator say why nothing moves.
+    lobby = new_page()
+    lobby.goto("/")
+    expect(lobby.locator(f'.table-item[data-table="{tid}"] .status')).to_have_text("paused: waiting for its players")
+    lobby.goto(f"/table.html?t={tid}")
+    expect(lobby.locator("#notice")).to_contain_text("The game is paused: none of its players is at the table")
+    lobby.close()
     again = browser_context.new_page()
     again.goto(f"/table.html?t={tid}&seat=0")
     wait_until(lambda: my_turn(again), 60)

@@ -117,6 +117,13 @@ export function mySeats(table) {
   return seats.filter((s) => Number.isInteger(s)).sort((a, b) => a - b);
 }
 
+/** A game in play that waits for its players: none of them is at the table, so nothing moves
+ * (the server pauses it; a stand-in plays only while someone is there to play with). */
+export function paused(table) {
+  const humans = table.seats.filter((s) => s.kind === "human");
+  return table.status === "playing" && humans.length > 0 && !humans.some((s) => s.connected);
+}
+
 /** Where a seat is played: the token goes in the fragment. */
 export function seatLink(table, seat, token) {
   const base = `/table.html?t=${encodeURIComponent(table)}`;

@@ -1,6 +1,6 @@
 // index.html: play against bots in one click, create a table, join or watch one, share a link.
 
-import { absolute, api, myPlayer, mySeats, playerName, savePlayer, saveToken, seatLink, setPlayerName } from "./api.js";
+import { absolute, api, myPlayer, mySeats, paused, playerName, savePlayer, saveToken, seatLink, setPlayerName } from "./api.js";
 import { copyText, fill, h, icon, toast } from "./dom.js";
 import { applyI18n, botText, errorText, initLanguagePicker, onLanguage, optionText, rulesHtml, t } from "./i18n.js";
 import { installIcons } from "./icons.js";
@@ -441,7 +441,8 @@ function renderTables() {
         h("div.table-line",
           h("strong", tb.name),
           h("span.game-tag", t(`game.${tb.game}`)),
-          h(`span.status.status-${tb.status}`, t(`status.${tb.status}`)),
+          paused(tb) ? h("span.status.status-paused", t("status.paused"))
+            : h(`span.status.status-${tb.status}`, t(`status.${tb.status}`)),
           tb.config && tb.config.partnership ? h("span.muted", t("lobby.partnershipShort")) : null),
         h("div.chips", seats),
         h("div.actions", buttons),

@@ -2,7 +2,7 @@
 // The seat's token arrives in the link's #fragment, is kept in localStorage and removed from
 // the address bar, so a reload resumes the seat and a copied address never gives it away.
 
-import { absolute, api, forgetToken, loadToken, mySeats, playerName, saveToken, seatLink, setPlayerName } from "./api.js";
+import { absolute, api, forgetToken, loadToken, mySeats, paused, playerName, saveToken, seatLink, setPlayerName } from "./api.js";
 import { copyText, fill, h, icon, modal, modalOpen, toast } from "./dom.js";
 import { summaryView } from "./summary.js";
 import { applyI18n, errorText, initLanguagePicker, onLanguage, rulesHtml, seatLabel, t } from "./i18n.js";
@@ -474,6 +474,7 @@ function renderNotice() {
       h(
         "div.notice",
         t("table.watching"),
+        paused(table) ? [" ", h("strong.paused", t("table.pausedWatch"))] : null,
         mine.length
           ? [" ", h("a.btn", { href: seatLink(tableId, mine[0]) }, t("table.playSeat", { n: mine[0] }))]
           : null,

@@ -317,6 +317,7 @@ def test_the_lobby_offers_only_the_rule_options_that_change_the_table_chosen(
 
     page.locator("#f-players").select_option("2")
     assert {"full_deck", "close_needs_chest"} <= offered() and "target_exceeded" not in offered()
+    expect(page.locator("#create-form").get_by_text("team A")).to_have_count(0)  # no teams at two
     page.locator('input[name="full_deck"]').check()
     page.locator("#f-players").select_option("4")
     page.locator("#f-partnership").check()
@@ -458,6 +459,30 @@ def test_the_language_switch_changes_the_texts(new_page: Any, server: LiveServer
     page.keyboard.press("Escape")
     page.locator("#lang").select_option("en")
     expect(page.locator('[data-action="draw"]')).to_contain_text("Draw")
+
+
+def test_a_count_reads_in_the_singular_or_plural_of_each_language(new_page: Any, server: LiveServer) -> None:
+    # No "player(s)": French uses the singular for 0 and 1, English and German for 1 alone.
+    page = new_page()
+    page.goto("/")
+    page.locator("#quick-digging").wait_for()
+    told = page.evaluate(
+        """async () => {
+        const i18n = await import("/js/i18n.js");
+        const out = {};
+        for (const code of ["en", "fr", "de"]) {
+          i18n.setLang(code);
+          out[code] = [0, 1, 2].map((n) => i18n.t("table.waitingFor", { n }));
+        }
+        i18n.setLang("en");
+        return out;
+    }"""
+    )
+    assert told == {
+        "en": ["Waiting for 0 more players", "Waiting for 1 more player", "Waiting for 2 more players"],
+        "fr": ["Encore 0 joueur attendu", "Encore 1 joueur attendu", "Encore 2 joueurs attendus"],
+        "de": ["Es fehlen noch 0 Spieler", "Es fehlt noch 1 Spieler", "Es fehlen noch 2 Spieler"],
+    }
 
 
 def test_every_text_exists_in_every_language(new_page: Any, server: LiveServer) -> None:

@@ -82,6 +82,7 @@ def test_a_solo_game_against_bots_waits_for_its_player_to_come_back(new_page: An
     expect(lobby.locator(f'.table-item[data-table="{tid}"] .status')).to_have_text("paused: waiting for its players")
     lobby.goto(f"/table.html?t={tid}")
     expect(lobby.locator("#notice")).to_contain_text("The game is paused: none of its players is at the table")
+    expect(lobby.locator("#notify-btn")).to_be_hidden()  # a spectator has no turn to be told of
     lobby.close()
     again = browser_context.new_page()
     again.goto(f"/table.html?t={tid}&seat=0")

@@ -266,7 +266,8 @@ class DiggingView {
     this.fresh.pile = false;
     const info = [pile];
     if (view.hand_no >= 0) info.unshift(h("span.hand-no", t("dig.handNo", { n: view.hand_no + 1 })));
-    if (view.last_round !== null && view.last_round !== undefined) {
+    // (Not once the game is over: "0 turns left" says nothing then.)
+    if (view.last_round !== null && view.last_round !== undefined && !(table.status === "finished" || view.winners)) {
       info.push(h("span.last-round", t("dig.lastRound", { n: view.last_round })));
     }
     info.push(h("span.target", t("dig.target", { n: view.target })));

@@ -172,7 +172,7 @@ function renderForm() {
       h("label.check", h("input#f-partnership", {
         type: "checkbox", checked: f.partnership && f.players === 4, disabled: f.players !== 4,
         onchange: (e) => { f.partnership = e.target.checked; rerender(); },
-      }), " ", t("lobby.partnership"), h("span.field-hint", t("lobby.partnershipHint"))),
+      }), " ", t("lobby.partnership"), f.players === 4 ? h("span.field-hint", t("lobby.partnershipHint")) : null),
     );
   }
   if (f.game === "digger") {

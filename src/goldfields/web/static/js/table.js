@@ -210,6 +210,7 @@ async function onUpdate(msg) {
   if (state.log.length > 400) state.log.splice(0, state.log.length - 400);
   renderHeader();
   renderNotice();
+  renderNotifyButton(); // (the seat may have changed: a spectator who took one)
   state.view.update(msg);
   renderLog();
   // For tests and tools: the step this page shows, and the seat it plays.
@@ -292,6 +293,8 @@ function notifyOn() {
 }
 
 function renderNotifyButton() {
+  // A spectator never gets a turn to be told of.
+  els.notify.hidden = state.seat === null;
   const on = notifyOn();
   els.notify.setAttribute("aria-pressed", on ? "true" : "false");
   els.notify.title = on ? t("notify.on") : t("notify.off");

@@ -397,6 +397,17 @@ def test_a_rated_game_changes_the_players_rating_and_the_recovery_link_takes_the
     assert "Ann" in page.locator(".board tr.me").inner_text()
     assert page.locator(".board tbody tr").count() >= 1
     screenshot(page, "leaderboard")
+    # Opened without a ladder, the board shows the one this player has played most on.
+    page.goto("/leaderboard.html")
+    expect(page.locator("#board-mode")).to_have_value("partnership")
+    profile = server.get(f"/api/players/{player['id']}")
+    more = {"game": "digger", "mode": "3p", "rating": 3.0, "games": 5, "wins": 2}
+    page.route(re.compile(r"/api/players/[^/?]+$"),
+               lambda route: route.fulfill(json={**profile, "ratings": [*profile["ratings"], more]}))
+    page.goto("/leaderboard.html")
+    expect(page.locator("#board-game")).to_have_value("digger")
+    expect(page.locator("#board-mode")).to_have_value("3p")
+    page.unroute(re.compile(r"/api/players/[^/?]+$"))
 
     # Another device: the recovery link signs it in as Ann, and its address forgets the key.
     other = new_page()

@@ -67,6 +67,17 @@ async function start() {
     fill(main, h("div.notice.error", errorText(err)));
     return;
   }
+  // No ladder in the address: the one this browser's player has played most on, if any.
+  const mine = myPlayer();
+  if (mine && !params.get("game")) {
+    try {
+      const played = ((await api.player(mine.id)).ratings || []).filter((r) => r.games > 0);
+      played.sort((a, b) => b.games - a.games);
+      if (played.length) Object.assign(state, { game: played[0].game, mode: played[0].mode });
+    } catch {
+      /* the default ladder, then */
+    }
+  }
   await load();
 }
 

@@ -282,6 +282,14 @@ def test_pages_answer_head_as_they_answer_get(server: LiveServer) -> None:
     assert httpx.head(f"{server.base}/nope.html", timeout=10).status_code == 404
 
 
+def test_a_page_that_does_not_exist_is_a_page_saying_so_and_an_api_path_a_json_error(server: LiveServer) -> None:
+    page = server.get("/nothing.html")
+    assert page.status_code == 404 and page.headers["content-type"].startswith("text/html")
+    assert "Nothing here" in page.text and "script-src 'self'" in page.headers["Content-Security-Policy"]
+    api = server.get("/api/nothing")
+    assert api.status_code == 404 and api.json()["code"] == "not_found"
+
+
 def test_settings_that_contradict_each_other_are_named_as_the_command_line_spells_them() -> None:
     from goldfields.server.settings import Settings
 

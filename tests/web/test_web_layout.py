@@ -325,6 +325,24 @@ def not_live(server: LiveServer, tid: str) -> bool:
         return closed.rcvd is not None and closed.rcvd.code == 4404
 
 
+def test_a_mistyped_address_gets_a_page_in_the_visitors_language_and_a_missing_table_one_message(
+    new_page: Any,
+) -> None:
+    page = new_page(locale="de-DE")
+    page.goto("/nothing.html")
+    expect(page.locator("h1")).to_have_text("Hier ist nichts")
+    expect(page.get_by_role("link", name="Zurück zur Lobby")).to_have_attribute("href", "/")
+    # A table that does not exist says so alone: not also that this browser holds no key for the seat.
+    page.goto("/table.html?t=NoSuchTbl&seat=2")
+    expect(page.locator("#notice")).to_contain_text("Diesen Tisch gibt es nicht")
+    page.wait_for_timeout(500)  # for a toast that must not come: a loaded machine can only hide it
+    expect(page.locator(".toast-error")).to_have_count(0)
+    # Its replay says so too, without the empty panels of a game.
+    page.goto("/replay.html?t=NoSuchTbl")
+    expect(page.locator("#notice .notice.error")).to_be_visible()
+    expect(page.locator("#side")).to_be_hidden()
+
+
 def test_an_address_that_cannot_name_a_table_is_refused_at_once(new_page: Any) -> None:
     page = new_page()
     for bad in ("a%2Fb", "a%20b", "x" * 40):

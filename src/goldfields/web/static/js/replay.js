@@ -75,6 +75,7 @@ async function load() {
   fill(els.notice);
   const frames = state.data.frames;
   els.controls.hidden = false;
+  els.side.hidden = false; // the summary and the log: empty panels until there is a game to show
   els.slider.max = String(frames.length - 1);
   if (!state.loaded) {
     // The link's step, or the final position (where every hand is known).

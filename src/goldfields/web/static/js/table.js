@@ -45,6 +45,7 @@ const state = {
   myTurn: false,
   chat: [],
   chatPending: null, // the text of a chat message sent and not yet seen back
+  noToken: null, // a seat in the address this browser holds no key for: said once the table is known
 };
 
 function readSeat() {
@@ -59,7 +60,7 @@ function readSeat() {
   }
   const token = seat !== null ? loadToken(tableId, seat) : null;
   if (seat !== null && !token) {
-    toast(t("table.noToken", { n: seat }), "error", 8000);
+    state.noToken = seat; // told with the first update: a table that does not exist says only that
     seat = null;
   }
   state.seat = seat;
@@ -188,6 +189,10 @@ async function onMessage(msg) {
 
 async function onUpdate(msg) {
   state.msg = msg;
+  if (state.noToken !== null) {
+    toast(t("table.noToken", { n: state.noToken }), "error", 8000);
+    state.noToken = null;
+  }
   if (typeof msg.clock?.move_deadline_in === "number") {
     state.deadline = performance.now() + msg.clock.move_deadline_in * 1000;
   } else state.deadline = null;

@@ -518,3 +518,43 @@ def test_a_connection_that_falls_silent_is_opened_again(new_page: Any, server: L
         page.wait_for_timeout(100)
     assert len(opened) == 2
     expect(page.locator("#conn")).to_have_attribute("data-status", "online")
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_a_crowded_hand_keeps_every_card_inside_it_where_a_row_wraps(new_page: Any, viewport: dict[str, Any]) -> None:
+    # Copies of a card overlap their twin; a copy that started a row hung out of the hand.
+    page = new_page(**viewport)
+    updates: list[dict[str, Any]] = []
+
+    def keep(frame: Any) -> None:
+        msg = json.loads(frame if isinstance(frame, str) else frame.decode())
+        if msg.get("type") == "update" and msg.get("full"):
+            updates.append(msg)
+
+    page.on("websocket", lambda ws: ws.on("framereceived", keep))
+    page.goto("/")
+    page.click("#quick-digging")
+    page.locator(".hand .card").first.wait_for()
+    wait_until(lambda: bool(updates), timeout=60)
+    big = ["MG"] * 3 + ["MS"] * 2 + ["G"] * 6 + ["GG"] + ["S"] * 5 + ["C"] * 4 + ["B3", "B11"]
+    outside = page.evaluate(
+        """async ([msg, hand]) => {
+        const { mount } = await import("/js/digging.js");
+        const root = document.createElement("div");
+        document.querySelector("#game").replaceWith(root);
+        const view = mount(root, { seat: 0, send: () => false, name: (s) => `Seat ${s}`,
+          side: document.createElement("div"), tableId: msg.table.id, gameOver: () => {} });
+        view.update({ ...msg, events: [], view: { ...msg.view, hand, legal: [] } });
+        const box = root.querySelector(".hand").getBoundingClientRect();
+        return [...root.querySelectorAll(".hand .card")]
+          .filter((c) => {
+            const r = c.getBoundingClientRect();
+            return r.left < box.left - 1 || r.right > box.right + 1;
+          })
+          .map((c) => c.dataset.card);
+    }""",
+        [updates[-1], big],
+    )
+    assert outside == []
+    assert page.locator(".hand .card").count() == len(big)
+    fits(page, viewport["viewport"]["width"], "a hand of 23 cards")

@@ -500,8 +500,11 @@ class DiggingView {
     this.handTitle.textContent = t("dig.yourHand");
     let freshDone = false;
     const hand = view.hand || [];
-    // A big hand fans out: copies of one card overlap, so that the hand stays on one or two rows.
-    this.hand.classList.toggle("crowded", hand.length > 9);
+    // A big hand fans out: copies of one card overlap, so that the hand stays on one or two rows;
+    // so do many copies of one card (they keep to one run, below, which must fit a phone's row).
+    const run = (i) => { let n = 1; while (i + n < hand.length && hand[i + n] === hand[i]) n++; return n; };
+    const longest = hand.reduce((most, code, i) => (i > 0 && hand[i - 1] === code ? most : Math.max(most, run(i))), 0);
+    this.hand.classList.toggle("crowded", hand.length > 9 || longest > 4);
     const cards = hand.map((code, i) => {
       const selectable = canAct && legal.cards.has(code);
       const fresh = !freshDone && this.fresh.hand === code;
@@ -531,7 +534,14 @@ class DiggingView {
         },
       });
     });
-    fill(this.hand, cards.length ? cards : h("p.empty", t("dig.emptyHand")));
+    // Copies of one card go in one run, which wraps as a whole: a copy that overlaps its twin
+    // never starts a row, where it would hang out of the hand.
+    const runs = [];
+    cards.forEach((card, i) => {
+      if (i > 0 && hand[i - 1] === hand[i]) runs[runs.length - 1].append(card);
+      else runs.push(h("span.run", card));
+    });
+    fill(this.hand, runs.length ? runs : h("p.empty", t("dig.emptyHand")));
     this.hand.setAttribute("aria-label", t("dig.yourHand"));
 
     const buttons = [];

@@ -544,7 +544,7 @@ def test_a_crowded_hand_keeps_every_card_inside_it_where_a_row_wraps(new_page: A
         document.querySelector("#game").replaceWith(root);
         const view = mount(root, { seat: 0, send: () => false, name: (s) => `Seat ${s}`,
           side: document.createElement("div"), tableId: msg.table.id, gameOver: () => {} });
-        view.update({ ...msg, events: [], view: { ...msg.view, hand, legal: [] } });
+        view.update({ ...msg, events: [], view: { ...msg.view, hand, legal: ["draw"] } });
         const box = root.querySelector(".hand").getBoundingClientRect();
         return [...root.querySelectorAll(".hand .card")]
           .filter((c) => {
@@ -558,3 +558,8 @@ def test_a_crowded_hand_keeps_every_card_inside_it_where_a_row_wraps(new_page: A
     assert outside == []
     assert page.locator(".hand .card").count() == len(big)
     fits(page, viewport["viewport"]["width"], "a hand of 23 cards")
+    # On a phone the hand is pinned to the foot of the screen and scrolls inside itself: the
+    # moves stay in sight there, not below the cards.
+    expect(page.locator('[data-action="draw"]')).to_be_in_viewport()
+    if viewport is PHONE:
+        screenshot(page, "phone-crowded-hand", full_page=False)

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import expect
-from webplay import wait_until
+from webplay import replay_with_made_up_analysis, wait_until
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
@@ -455,16 +455,7 @@ def test_a_costly_move_clicked_in_the_replay_brings_the_board_into_sight(
                  for s in range(1, steps + 1, max(1, steps // 12))]
     analysis_file.write_text(json.dumps({"seat": 0, "decisions": decisions}))
     page = new_page(viewport={"width": 1280, "height": 640})
-
-    def digger_analysed(route: Any) -> None:  # a Digger game played quickest; its analysis is made up
-        games = route.fetch().json()
-        route.fulfill(json=[{**g, "analysis": g.get("analysis") or "made up"} for g in games])
-
-    page.route("**/api/games", digger_analysed)
-    page.goto("/replay.html")
-    page.set_input_files("#record-file", str(record_file))
-    page.locator("#analysis-panel").wait_for()
-    page.set_input_files("#an-file", str(analysis_file))
+    replay_with_made_up_analysis(page, record_file, analysis_file)
     page.wait_for_function("document.body.dataset.analysis === 'done'")
     last = page.locator("#an-list li button").last
     last.click()  # Playwright scrolls the list item into sight first, the board out of it

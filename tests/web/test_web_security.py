@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import expect
-from webplay import wait_until
+from webplay import replay_with_made_up_analysis, wait_until
 
 from conftest import LiveServer
 
@@ -53,26 +53,38 @@ def test_the_replays_costly_marks_and_the_hourglass_are_drawn_under_the_policy(
     decisions = [{"step": s, "played": "roll", "best": "stop", "drop": 0.3} for s in range(1, steps + 1, 2)]
     analysis_file.write_text(json.dumps({"seat": 0, "decisions": decisions}))
     page = new_page(bypass_csp=False)
-
-    def digger_analysed(route: Any) -> None:  # Digger offers no analysis; this one is made up
-        games = route.fetch().json()
-        route.fulfill(json=[{**g, "analysis": g.get("analysis") or "made up"} for g in games])
-
-    page.route("**/api/games", digger_analysed)
-    page.goto("/replay.html")
-    page.set_input_files("#record-file", str(record_file))
-    page.locator("#analysis-panel").wait_for()
-    page.set_input_files("#an-file", str(analysis_file))
+    replay_with_made_up_analysis(page, record_file, analysis_file)
     marks = page.locator("#marks .mark")
     expect(marks).to_have_count(len(decisions))
     lefts = [float(x.rstrip("%")) for x in marks.evaluate_all("els => els.map((e) => e.style.left)")]
     assert lefts == sorted(lefts) and len(set(lefts)) == len(lefts) and lefts[-1] > 50, lefts
 
-    # A seat that watches another dig sees the hourglass, drawn with how much sand is left.
+    # A seat that watches another dig sees the hourglass, drawn with how much sand is left. (Drawn
+    # from the seat's own first update, set at another's dig: a bot's turn is over too soon to catch.)
     table = server.post("/api/tables", {"game": "digger", "seats": [BOT, HUMAN], "claim": 1})
     watcher = new_page(bypass_csp=False)
+    updates: list[dict[str, Any]] = []
+
+    def keep(frame: Any) -> None:
+        msg = json.loads(frame if isinstance(frame, str) else frame.decode())
+        if msg.get("type") == "update" and msg.get("full"):
+            updates.append(msg)
+
+    watcher.on("websocket", lambda ws: ws.on("framereceived", keep))
     watcher.goto(f"/table.html?t={table['table']['id']}&seat=1#token={table['you']['token']}")
-    glass = watcher.locator(".glass")
-    glass.wait_for()
-    sand = glass.evaluate("(e) => e.style.getPropertyValue('--sand')")
+    watcher.locator(".dg-top").wait_for()
+    wait_until(lambda: bool(updates), timeout=60)
+    sand = watcher.evaluate(
+        """async (msg) => {
+        const { mount } = await import("/js/digger.js");
+        const root = document.createElement("div");
+        document.querySelector("#game").replaceWith(root);
+        const view = mount(root, { seat: 1, send: () => false, name: (s) => `Seat ${s}`,
+          side: document.createElement("div"), tableId: msg.table.id, gameOver: () => {} });
+        view.update({ ...msg, events: [], view: { ...msg.view, digger: 0, started: true, remaining: 12,
+          winners: null } });
+        return root.querySelector(".glass:not(.hidden-glass)").style.getPropertyValue("--sand");
+    }""",
+        updates[-1],
+    )
     assert sand and 0.0 <= float(sand) <= 1.0, sand

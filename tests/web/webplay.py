@@ -116,3 +116,19 @@ def digger_step(page: Any, max_rolls: int = 4) -> str | None:
     button.click()
     page.wait_for_function(f"document.body.dataset.seq !== {seq!r}", timeout=90_000)
     return move
+
+
+def replay_with_made_up_analysis(page: Any, record_file: Any, analysis_file: Any) -> None:
+    """Open a Digger record, and an analysis of it, in the replay viewer. Digger offers no
+    analysis (a Digger game is the quickest to play to its end), so the server's list of games
+    is answered as if it did, and the analysis is made up."""
+
+    def analysed(route: Any) -> None:
+        games = route.fetch().json()
+        route.fulfill(json=[{**g, "analysis": g.get("analysis") or "made up"} for g in games])
+
+    page.route("**/api/games", analysed)
+    page.goto("/replay.html")
+    page.set_input_files("#record-file", str(record_file))
+    page.locator("#analysis-panel").wait_for()
+    page.set_input_files("#an-file", str(analysis_file))

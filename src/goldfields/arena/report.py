@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..files import write_atomic
 from .games import GameSpec
 from .schedule import entrant_labels
 from .stats import bootstrap_rates, bradley_terry_elo, wilson
@@ -155,20 +156,6 @@ def write_record(folder: Path, result: GameResult) -> None:
 def write_records(folder: Path, results: Sequence[GameResult]) -> None:
     for r in results:
         write_record(folder, r)
-
-
-def write_atomic(path: Path, text: str | bytes) -> None:
-    """Write a file by renaming a finished temporary one over it, so no reader sees half a file."""
-    tmp = path.with_name(path.name + ".tmp")
-    try:
-        if isinstance(text, bytes):
-            tmp.write_bytes(text)
-        else:
-            with tmp.open("w", newline="") as f:
-                f.write(text)
-        os.replace(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)
 
 
 def games_csv_header(spec: GameSpec) -> list[str]:

@@ -40,9 +40,10 @@ try:
 except ImportError:  # not POSIX
     fcntl = None  # type: ignore[assignment]
 
+from ..files import write_atomic
 from .games import GameSpec
 from .provenance import change_note, played_by, with_this_version
-from .report import games_csv_row, write_atomic, write_games_csv, write_record
+from .report import games_csv_row, write_games_csv, write_record
 from .schedule import SEATINGS, deals_for, entrant_labels, per_deal
 from .worker import GameResult
 

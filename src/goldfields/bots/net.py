@@ -18,6 +18,7 @@ inference needs no PyTorch. ``load_net("default")`` reads the shipped model.
 
 from __future__ import annotations
 
+import io
 import json
 import random
 import zipfile
@@ -33,6 +34,7 @@ import numpy as np
 from ..core.game import GameState, SeatView
 from ..digging import actions as A
 from ..digging.definition import DIGGING
+from ..files import write_atomic
 from .base import Bot, Budget, legal_actions_of, networks, param
 from .digging_search import without_stalling
 
@@ -110,9 +112,12 @@ class PolicyValueNet:
                 np.concatenate([self.policy[1], self.value[1]]))  # fmt: skip
 
     def save(self, path: Path) -> None:
-        """Write ``path`` (``.npz``) and its description beside it (``.json``)."""
-        np.savez_compressed(path, **self.arrays())  # type: ignore[arg-type]
-        path.with_suffix(".json").write_text(json.dumps(dict(self.meta), indent=2) + "\n")
+        """Write ``path`` (``.npz``) and its description beside it (``.json``), each whole at once:
+        a bot that plays the file while it is rewritten reads the old network or the new one."""
+        arrays = io.BytesIO()
+        np.savez_compressed(arrays, **self.arrays())  # type: ignore[arg-type]
+        write_atomic(path, arrays.getvalue())
+        write_atomic(path.with_suffix(".json"), json.dumps(dict(self.meta), indent=2) + "\n")
 
 
 def _sigmoid(x: np.ndarray) -> np.ndarray:

@@ -98,7 +98,7 @@ def analyze(
                       f"{100 * d.best_win:.0f}", f"{100 * d.drop:.0f}")  # fmt: skip
     console.print(table)
     if json_out is not None:
-        from ..arena.report import write_atomic
+        from ..files import write_atomic
 
         path = free_path(json_out, force)
         write_atomic(path, json.dumps({"seat": seat, "bot": bot, "decisions": [d.to_json() for d in decisions]},

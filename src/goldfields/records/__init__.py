@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core import registry
+from ..files import write_atomic
 
 OK, ILLEGAL, MALFORMED = 0, 1, 2
 
@@ -59,7 +60,5 @@ def save(record: dict[str, Any], path: str | Path) -> Path:
         raise FileNotFoundError(2, f"the folder {folder} {what}", str(folder))
     if path.is_dir():
         raise IsADirectoryError(21, f"{path} is a folder; name a file in it", str(path))
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
-    tmp.replace(path)  # never leave a half-written record behind
+    write_atomic(path, json.dumps(record, indent=1) + "\n")  # never leave a half-written record behind
     return path

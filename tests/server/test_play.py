@@ -76,6 +76,17 @@ def test_a_player_who_gives_no_name_is_left_unnamed_for_each_client_to_name_in_i
     assert [s["name"] for s in server.get(f"/api/tables/{tid}").json()["seats"]] == ["", ""]
 
 
+def test_a_game_nobody_is_at_says_it_is_paused_until_a_player_comes(server: LiveServer) -> None:
+    created = server.create([HUMAN, BOTS], claim=0)
+    tid = created["table"]["id"]
+    summary = server.get(f"/api/tables/{tid}").json()
+    assert summary["status"] == "playing" and summary["paused"] is True  # Ann has not come
+    with server.ws(tid) as ws:
+        send(ws, {"type": "hello", "seat": 0, "token": created["you"]["token"]})
+        assert receive(ws)["table"]["paused"] is False
+        assert server.get(f"/api/tables/{tid}").json()["paused"] is False
+
+
 def test_bad_table_configurations_are_refused_clearly(server: LiveServer) -> None:
     r = server.post("/api/tables", {"game": "digging", "players": 3, "partnership": True, "seats": [HUMAN] * 3})
     assert r.status_code == 422 and "partnership" in r.json()["message"]

@@ -787,6 +787,7 @@ def _stored_summary(stored: StoredTable) -> dict[str, Any]:
             }
             for s in stored.seats
         ],
+        "paused": None,  # who is at the table is known to the process that holds it
     }
 
 

@@ -125,6 +125,11 @@ class TableSummary(BaseModel):
     rematch: dict[str, Any] | None = Field(
         default=None, description='Once a player asked for a rematch: {"table": its id, "by": their seat}.'
     )
+    paused: bool | None = Field(
+        default=None,
+        description="A game in play that waits for its players: none of them is at the table, so nothing moves. "
+        "null where the process answering does not hold the table (another server process, or none).",
+    )
 
 
 class SeatToken(BaseModel):

@@ -204,6 +204,16 @@ class LiveTable:
         """An empty seat a rematch keeps for the player who sat there: open, but not to strangers."""
         return seat.open and seat.index in self.config.get("reserved", ())
 
+    @property
+    def unattended(self) -> bool:
+        """No player is at the table: the game pauses until one comes back. A stand-in plays
+        for a player who left only while someone else is there to play with. So a game against
+        bots waits for its one player (a phone switching apps) instead of being played out,
+        and a table of humans who never came, or all left, costs the bots nothing (otherwise
+        claimed seats that never connect would be a way round ``--max-bot-tables``)."""
+        humans = [s for s in self.seats if s.kind == "human"]
+        return bool(humans) and not any(s.present for s in humans)
+
     def summary(self) -> dict[str, Any]:
         state = self.state
         return {
@@ -217,6 +227,7 @@ class LiveTable:
             "to_move": state.current_player if state.current_player >= 0 else None,
             "created_at": self.created_at,
             "rematch": self.rematch,
+            "paused": self.status == "playing" and self.unattended,
             "seats": [
                 {
                     "seat": s.index,
@@ -668,7 +679,7 @@ class TableManager:
                         lambda: self._spawn(table, self._out_of_time(table, seat, seq)))  # fmt: skip
             table.deadlines["move"] = (due, given)
             table.move_for = (seat, seq)
-        elif not table.seats[seat].present and not self._unattended(table):
+        elif not table.seats[seat].present and not table.unattended:
             self._timer(
                 table, "grace", self.settings.grace_seconds, lambda: self._spawn(table, self._stand_in(table, seat))
             )
@@ -729,24 +740,14 @@ class TableManager:
         async with table.lock:
             s = table.seats[seat]
             if s.kind == "human" and not s.present and not s.standin and table.status == "playing" \
-                    and not self._unattended(table):
+                    and not table.unattended:
                 s.standin, s.standin_reason = True, "away"
                 await self._advance(table)
 
     def _bot_plays(self, table: LiveTable, seat: int) -> bool:
         """A bot moves for ``seat`` now: a bot's seat, or a stand-in's while the table is attended."""
         s = table.seats[seat]
-        return table.controlled_by_bot(seat) and not (s.standin_reason == "away" and self._unattended(table))
-
-    @staticmethod
-    def _unattended(table: LiveTable) -> bool:
-        """No player is at the table: the game pauses until one comes back. A stand-in plays
-        for a player who left only while someone else is there to play with. So a game against
-        bots waits for its one player (a phone switching apps) instead of being played out,
-        and a table of humans who never came, or all left, costs the bots nothing (otherwise
-        claimed seats that never connect would be a way round ``--max-bot-tables``)."""
-        humans = [s for s in table.seats if s.kind == "human"]
-        return bool(humans) and not any(s.present for s in humans)
+        return table.controlled_by_bot(seat) and not (s.standin_reason == "away" and table.unattended)
 
     # ------------------------------------------------------------------
     # Connections
@@ -773,7 +774,7 @@ class TableManager:
 
     def _left(self, table: LiveTable, seat: Seat) -> None:
         """A seat may have been left empty: its player has the grace period to come back."""
-        if not seat.present and table.status == "playing" and not self._unattended(table):
+        if not seat.present and table.status == "playing" and not table.unattended:
             index = seat.index
             grace = self.settings.grace_seconds
             self._timer(table, f"away{index}", grace, lambda: self._spawn(table, self._stand_in(table, index)))
@@ -1007,7 +1008,7 @@ class TableManager:
     def _abandoned(self, table: LiveTable, now_wall: float) -> bool:
         """A game in play that nobody has been at, and nobody has moved in, for ``abandoned_expiry``."""
         idle = now_wall - max(table.updated_at, table.seen_at)
-        return table.status == "playing" and self._unattended(table) and idle >= self.settings.abandoned_expiry
+        return table.status == "playing" and table.unattended and idle >= self.settings.abandoned_expiry
 
     async def sweeper(self) -> None:
         """Run :meth:`sweep` for as long as the server runs."""

@@ -118,10 +118,9 @@ export function mySeats(table) {
 }
 
 /** A game in play that waits for its players: none of them is at the table, so nothing moves
- * (the server pauses it; a stand-in plays only while someone is there to play with). */
+ * (the server pauses it, and says so; a table another server process holds says nothing). */
 export function paused(table) {
-  const humans = table.seats.filter((s) => s.kind === "human");
-  return table.status === "playing" && humans.length > 0 && !humans.some((s) => s.connected);
+  return table.paused === true;
 }
 
 /** Where a seat is played: the token goes in the fragment. */

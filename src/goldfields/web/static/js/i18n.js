@@ -1617,12 +1617,18 @@ export function onLanguage(fn) {
   listeners.push(fn);
 }
 
+// One PluralRules a language: t() asks it for every count drawn, many times an update.
+const PLURALS = {};
+function pluralRules(code) {
+  return (PLURALS[code] ??= new Intl.PluralRules(code));
+}
+
 export function t(key, params) {
   // A count in {n} picks the language's singular where it has one (`key.one`: French uses it
   // for 0 and 1, English and German for 1), so no text needs "player(s)".
-  const one = params && typeof params.n === "number" && new Intl.PluralRules(current).select(params.n) === "one";
+  const one = params && typeof params.n === "number" && pluralRules(current).select(params.n) === "one";
   let text = one ? STRINGS[current][`${key}.one`] ?? STRINGS[current][key] : STRINGS[current][key];
-  if (text === undefined) text = en[key];
+  if (text === undefined) text = one ? en[`${key}.one`] ?? en[key] : en[key];
   if (text === undefined) return key;
   if (params) text = text.replace(/\{(\w+)\}/g, (m, name) => (name in params ? show(params[name]) : m));
   return text;

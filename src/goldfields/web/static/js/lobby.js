@@ -486,8 +486,11 @@ function refreshTables() {
   return loadPages(state.pages || 1);
 }
 
+let moreInFlight = false;
+
 async function moreTables() {
-  if (!state.next) return;
+  if (!state.next || moreInFlight) return; // a second click would count its page twice
+  moreInFlight = true;
   const load = ++loads;
   // Counted before the answer: a refresh that starts meanwhile, and so replaces this load,
   // loads the extra page as well, and the click is not lost.
@@ -504,6 +507,8 @@ async function moreTables() {
       state.pages -= 1;
       fill(els.list, h("li.empty.error", errorText(err)));
     }
+  } finally {
+    moreInFlight = false;
   }
 }
 

@@ -115,9 +115,10 @@ def test_digger_writes_timed_moves_in_both_directions() -> None:
 
 
 def test_a_players_move_is_the_decision_alone_for_every_front_end() -> None:
-    # The terminal, the server and the research tables read a player's move with read_decision:
-    # what only the game decides (Digger's dice G2, its clock G4, its timeout G3) is refused by
-    # name, never read as the plain move; a state stays as it was.
+    # The terminal and the server read a player's move with read_decision (the research tables take
+    # action numbers, and refuse the timeout with clock_refusal): what only the game decides
+    # (Digger's dice G2, its clock G4, its timeout G3) is refused by name, never read as the
+    # plain move; a state stays as it was.
     game = registry.get("digger")
     state = game.new_state(game.params())
     before = state.to_json()

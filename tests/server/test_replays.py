@@ -247,3 +247,22 @@ def test_a_replay_is_sent_compressed_to_a_client_that_takes_gzip_and_plain_to_on
     assert int(packed.headers["content-length"]) * 4 < int(plain.headers["content-length"])
     assert packed.json() == plain.json() and plain.headers["content-type"] == "application/json"
     assert packed.headers["x-content-type-options"] == "nosniff"
+
+
+def test_the_summary_and_replay_leave_an_unnamed_seat_unnamed_for_the_client_to_name() -> None:
+    # The browser names such a seat in its reader's language; the server's own English log
+    # lines still need a word for it.
+    import random
+
+    from goldfields.bots import make_bot
+    from goldfields.play import play_game
+    from goldfields.server import replays
+
+    game = registry.get("digger")
+    final = play_game(lambda: game.new_state(game.params(players=2)), [make_bot("random", "digger")] * 2,
+                      random.Random(4))  # fmt: skip
+    names = {0: "", 1: "Bea"}
+    assert replays.summary(game, final.record(), names)["names"] == ["", "Bea"]
+    shown = replays.frames(game, final.record(), None, names)
+    assert shown["summary"]["names"] == ["", "Bea"]
+    assert any("seat 0" in line for frame in shown["frames"] for line in frame["log"])

@@ -61,7 +61,7 @@ def test_digger_bad_input_and_shortcuts() -> None:
     child.expect("A turn begins with a roll: type r")
     child.expect(MOVE_PROMPT)
     child.sendline("timeout")
-    child.expect("timeout is the clock's to call")
+    child.expect("timeout is the clock's to call, not a move a player may choose. Press Enter to stop instead.")
     child.expect(MOVE_PROMPT)
     child.sendline("steal B 1")
     child.expect("G2")  # blue is never stolen

@@ -167,6 +167,10 @@ class DiggerFront(GameFront):
             return STOP
         return "A turn begins with a roll: type r (the hourglass starts with it)."
 
+    def refusal_hint(self, rule: str) -> str:
+        # G3: the timeout is the hourglass's; the digger's own way to end a turn is stop.
+        return ". Press Enter to stop instead." if rule == DIGGER.refusal_rules["clock"] else ""
+
     # -- time ------------------------------------------------------------
     def stamp_human(self, state: GameState, action: int) -> float | None:
         return self.real.stamp(_digger(state), action)

@@ -198,6 +198,10 @@ class GameFront(ABC):
         """What Enter alone does: an action, a message to show, or None (prompt again)."""
         return None
 
+    def refusal_hint(self, rule: str) -> str:
+        """What to do instead, after a typed move refused under ``rule`` ("" for nothing to add)."""
+        return ""
+
     # -- time ------------------------------------------------------------
     def stamp_human(self, state: GameState, action: int) -> float | None:
         return None

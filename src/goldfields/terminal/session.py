@@ -366,7 +366,7 @@ class Session:
             return game_of(self.state).read_decision(self.state, text)
         except RuleError as err:
             if err.rule != "notation":  # readable, but against a rule (a seat not at this table)
-                return f"Not allowed: {err}"
+                return f"Not allowed: {err}{self.front.refusal_hint(err.rule)}"
             return f"{command.text!r} is neither a command nor a move ({err}). Type help to see both."
 
     def _after_move(self, seat: int) -> None:

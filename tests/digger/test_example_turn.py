@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from goldfields.digger import DiggerState, new_game
+from goldfields.digger.narrate import event_text
 
 from .scenario import accounted, rejected
 
@@ -95,3 +96,26 @@ def test_the_example_turn_lost_to_the_hourglass(before_the_example: DiggerState)
     assert state.centre == [centre[0] + 3, centre[1] + 2, centre[2] + 1, 10, 10]
     assert state.crates == [[0] * 5, [0] * 5, [0] * 5]
     assert state.box == 0
+
+
+
+def roll_event(state: DiggerState, move: str) -> dict[str, object]:
+    (roll,) = [e.view(None) for e in state.apply_move(move) if e.kind == "roll"]
+    return roll
+
+
+def test_a_roll_tells_whether_it_offers_a_steal(before_the_example: DiggerState) -> None:
+    """G2: a single black offers a steal only if a gem shows once and an opponent's crate
+    holds one. The roll's event says which, so a log never announces a steal that cannot be made."""
+    offered = roll_event(before_the_example, "roll RRYBK @0")  # seat 0 holds the yellow that shows once
+    assert (offered["black"], offered["steal"]) == (True, True)
+    assert event_text(offered).endswith("(once: B Y; black once: a gem may be stolen).")
+
+    state = new_game(3)
+    nothing = roll_event(state, "roll RRYBK @0")  # no crate holds a yellow yet
+    assert (nothing["black"], nothing["steal"]) == (True, False)
+    assert event_text(nothing).endswith("(once: B Y; black once, nothing to steal).")
+    state.apply_move("stop @1")
+    two_blacks = roll_event(state, "roll KKYBR @0")
+    assert (two_blacks["black"], two_blacks["steal"]) == (False, False)
+    assert "black" not in event_text(two_blacks)

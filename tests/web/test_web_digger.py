@@ -217,3 +217,23 @@ def test_a_stop_is_logged_with_what_it_banked_and_boxed_then_the_score(new_page:
     )
     assert told == ["Dee stops and banks 2 yellow, 1 red, 2 white, boxes 2 blue; score 27.",
                     "Opal stops and banks nothing; score 4."]  # fmt: skip
+
+
+def test_a_single_black_is_logged_as_a_steal_only_when_one_can_be_made(new_page: Any, server: LiveServer) -> None:
+    # G2: the roll's event says whether a gem that shows once sits in an opponent's crate.
+    page = new_page()
+    page.goto("/")
+    page.locator("#quick-digger").wait_for()
+    told = page.evaluate(
+        """async () => {
+        const { narrate } = await import("/js/narrate.js");
+        const name = (seat) => ["Dee", "Opal"][seat];
+        const roll = { kind: "roll", seat: 0, roll: 2, faces: "RRYBK", unique: ["B", "Y"], black: true };
+        return [
+          narrate("digger", { ...roll, steal: true }, name),
+          narrate("digger", { ...roll, steal: false }, name),
+        ];
+    }"""
+    )
+    assert told[0].endswith("once: blue, yellow. Black once: stealing is open.")
+    assert told[1].endswith("once: blue, yellow. Black once, but there is nothing to steal.")

@@ -27,11 +27,10 @@ def _at(ev: Mapping[str, Any]) -> str:
     return f" [{ev['at']:.1f} s]" if ev.get("at") is not None else ""
 
 
-def roll_text(faces: str, unique: list[str], black: bool) -> str:
+def roll_text(faces: str, unique: list[str], black: bool, steal: bool) -> str:
     gives = f"once: {' '.join(unique)}" if unique else "no colour shows once"
-    # Whether anything can be stolen depends on the crates, which a roll's event does not hold.
-    steal = "; black once" if black else ""
-    return f"{' '.join(faces)} ({gives}{steal})"
+    steal_text = ("; black once: a gem may be stolen" if steal else "; black once, nothing to steal") if black else ""
+    return f"{' '.join(faces)} ({gives}{steal_text})"
 
 
 def event_text(ev: Mapping[str, Any], seat_name: Callable[[int], str] = lambda s: f"seat {s}") -> str:
@@ -45,7 +44,7 @@ def event_text(ev: Mapping[str, Any], seat_name: Callable[[int], str] = lambda s
             return f"{who} throws the dice and the hourglass is turned.{_at(ev)}"
         return f"{who} throws again (roll {ev['roll']}).{_at(ev)}"
     if kind == "roll":
-        return f"{who} rolls {roll_text(ev['faces'], ev['unique'], ev['black'])}."
+        return f"{who} rolls {roll_text(ev['faces'], ev['unique'], ev['black'], ev['steal'])}."
     if kind == "take":
         return f"{who} takes {colour(ev['colour'])} from the centre ({ev['centre']} left).{_at(ev)}"
     if kind == "steal":

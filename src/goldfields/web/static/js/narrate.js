@@ -80,7 +80,7 @@ function digger(ev, name) {
       return ev.first ? t("ev.throwFirst", { who }) + at : ""; // "": nothing to log, the roll line says it
     case "roll": {
       const unique = ev.unique.length ? ev.unique.map((c) => t(`colour.${c}`)).join(", ") : t("dg.none");
-      return t("ev.roll", { who, n: ev.roll, faces: ev.faces, unique }) + (ev.black ? ` ${t("ev.rollBlack")}` : "");
+      return t("ev.roll", { who, n: ev.roll, faces: ev.faces, unique }) + (ev.black ? ` ${t(ev.steal ? "ev.rollBlack" : "ev.rollBlackNone")}` : "");
     }
     case "take":
       return t("ev.take", { who, colour: t(`colour.${ev.colour}`) });

@@ -65,7 +65,37 @@ def test_long_names_wrap_or_are_cut_and_no_page_scrolls_sideways(new_page: Any, 
         # A seat's head cuts a long name, and its title gives it whole.
         head = page.locator('.seat[data-seat="3"] .seat-name')
         expect(head).to_have_attribute("title", LONG_BOT)
+        # So does the top bar, which keeps its buttons on the name's row on a desktop.
+        expect(page.locator("#table-name .table-title")).to_have_attribute("title", LONG_TABLE)
+        if kind == "desktop":
+            rows = page.evaluate(
+                "['#table-name', '#rules-btn', '#share-btn', '#lang'].map((s) =>"
+                " Math.round(document.querySelector(s).getBoundingClientRect().bottom))"
+            )
+            assert max(rows) - min(rows) <= 12, f"the top bar wraps its long name onto two rows: {rows}"
         screenshot(page, f"long-names-{kind}", full_page=False)
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "de"])
+def test_the_chat_placeholder_is_read_whole_in_every_language(
+    new_page: Any, server: LiveServer, language: str
+) -> None:
+    created = server.post("/api/tables", {"game": "digging", "claim": 0, "seats": [HUMAN, bot("Ben"), bot("Cy")]})
+    for kind, size in (("desktop", DESKTOP), ("phone", PHONE)):
+        page = new_page(**size, locale=language)
+        page.goto(created["you"]["link"])
+        page.locator("#chat-input").wait_for()
+        room, text, placeholder = page.evaluate(
+            """() => {
+            const input = document.querySelector('#chat-input');
+            const style = getComputedStyle(input);
+            const pen = document.createElement('canvas').getContext('2d');
+            pen.font = style.font;
+            const room = input.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+            return [room, pen.measureText(input.placeholder).width, input.placeholder];
+        }"""
+        )
+        assert text <= room, f"{language} ({kind}): {placeholder!r} needs {text:.0f} px, the input has {room:.0f}"
 
 
 def test_hidden_things_stay_hidden_and_more_tables_survive_the_lobby_refresh(

@@ -331,7 +331,8 @@ function renderSummary() {
 function renderHeader() {
   const game = state.data ? state.data.summary.game : null;
   const title = state.table ? state.table.name : state.record ? t("replay.fromFile") : "";
-  fill(els.name, t("replay.title", { name: title }), game ? [" ", h("span.game-tag", t(`game.${game}`))] : null);
+  const heading = t("replay.title", { name: title });
+  fill(els.name, h("span.table-title", { title: heading }, heading), game ? [" ", h("span.game-tag", t(`game.${game}`))] : null);
 }
 
 function stopPlaying() {

@@ -122,8 +122,7 @@ async function showGone() {
     return notFound();
   }
   const name = (seat) => summary.names?.[seat] || table.seats[seat]?.name || t("table.seatN", { n: seat });
-  const gameLabel = t(`game.${table.game}`);
-  fill(els.name, table.name || gameLabel, " ", h("span.game-tag", gameLabel));
+  const gameLabel = showName(table);
   document.title = `${table.name || gameLabel} · goldfields`;
   els.conn.dataset.status = "finished";
   els.conn.textContent = t("conn.finished");
@@ -409,9 +408,15 @@ function send(move) {
 }
 
 function renderHeader() {
-  const table = state.msg.table;
+  showName(state.msg.table);
+}
+
+/** The table's name in the top bar, cut to fit with its title holding it whole; gives the game's label. */
+function showName(table) {
   const gameLabel = t(`game.${table.game}`);
-  fill(els.name, table.name || gameLabel, " ", h("span.game-tag", gameLabel));
+  const title = table.name || gameLabel;
+  fill(els.name, h("span.table-title", { title }, title), " ", h("span.game-tag", gameLabel));
+  return gameLabel;
 }
 
 function renderLog() {

@@ -8,7 +8,7 @@ import re
 from typing import Any
 
 import pytest
-from webplay import digger_step, my_turn, wait_until
+from webplay import digger_step, my_turn, narrated, wait_until
 
 from conftest import LiveServer, screenshot
 
@@ -202,38 +202,17 @@ def test_a_keyboard_player_keeps_their_place_among_the_digger_controls(new_page:
 def test_a_stop_is_logged_with_what_it_banked_and_boxed_then_the_score(new_page: Any, server: LiveServer) -> None:
     # The score after a stop is the digger's total (steals included), not what the haul was worth:
     # the line says so, and names the blue put in the box, as the terminal's log does.
-    page = new_page()
-    page.goto("/")
-    page.locator("#quick-digger").wait_for()
-    told = page.evaluate(
-        """async () => {
-        const { narrate } = await import("/js/narrate.js");
-        const name = (seat) => ["Dee", "Opal"][seat];
-        return [
-          narrate("digger", { kind: "stop", seat: 0, banked: { Y: 2, R: 1, W: 2 }, boxed: 2, score: 27 }, name),
-          narrate("digger", { kind: "stop", seat: 1, banked: {}, boxed: 0, score: 4 }, name),
-        ];
-    }"""
-    )
+    told = narrated(new_page(), "digger", [
+        {"kind": "stop", "seat": 0, "banked": {"Y": 2, "R": 1, "W": 2}, "boxed": 2, "score": 27},
+        {"kind": "stop", "seat": 1, "banked": {}, "boxed": 0, "score": 4},
+    ], ["Dee", "Opal"])  # fmt: skip
     assert told == ["Dee stops and banks 2 yellow, 1 red, 2 white, boxes 2 blue; score 27.",
                     "Opal stops and banks nothing; score 4."]  # fmt: skip
 
 
 def test_a_single_black_is_logged_as_a_steal_only_when_one_can_be_made(new_page: Any, server: LiveServer) -> None:
     # G2: the roll's event says whether a gem that shows once sits in an opponent's crate.
-    page = new_page()
-    page.goto("/")
-    page.locator("#quick-digger").wait_for()
-    told = page.evaluate(
-        """async () => {
-        const { narrate } = await import("/js/narrate.js");
-        const name = (seat) => ["Dee", "Opal"][seat];
-        const roll = { kind: "roll", seat: 0, roll: 2, faces: "RRYBK", unique: ["B", "Y"], black: true };
-        return [
-          narrate("digger", { ...roll, steal: true }, name),
-          narrate("digger", { ...roll, steal: false }, name),
-        ];
-    }"""
-    )
+    roll = {"kind": "roll", "seat": 0, "roll": 2, "faces": "RRYBK", "unique": ["B", "Y"], "black": True}
+    told = narrated(new_page(), "digger", [{**roll, "steal": True}, {**roll, "steal": False}], ["Dee", "Opal"])
     assert told[0].endswith("once: blue, yellow. Black once: stealing is open.")
     assert told[1].endswith("once: blue, yellow. Black once, but there is nothing to steal.")

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import expect
-from webplay import close_modal, digging_step, hand_codes, my_turn, wait_until
+from webplay import close_modal, digging_step, hand_codes, my_turn, narrated, wait_until
 
 from conftest import LiveServer, screenshot
 
@@ -342,19 +342,10 @@ def test_a_language_given_in_the_address_is_kept_at_the_table(new_page: Any, ser
 
 
 def test_closing_ones_own_mine_is_told_without_for_oneself(new_page: Any, server: LiveServer) -> None:
-    page = new_page()
-    page.goto("/")
-    page.locator("#quick-digging").wait_for()
-    told = page.evaluate(
-        """async () => {
-        const { narrate } = await import("/js/narrate.js");
-        const name = (seat) => ["Flint", "Opal"][seat];
-        return [
-          narrate("digging", { kind: "close", seat: 0, owner: 0, mine: "m2", points: 9 }, name),
-          narrate("digging", { kind: "close", seat: 0, owner: 1, mine: "m3", points: 4 }, name),
-        ];
-    }"""
-    )
+    told = narrated(new_page(), "digging", [
+        {"kind": "close", "seat": 0, "owner": 0, "mine": "m2", "points": 9},
+        {"kind": "close", "seat": 0, "owner": 1, "mine": "m3", "points": 4},
+    ], ["Flint", "Opal"])  # fmt: skip
     assert told == ["Flint closes m2: 9 points.", "Flint closes m3 for Opal: 4 points."]
 
 

@@ -132,3 +132,16 @@ def replay_with_made_up_analysis(page: Any, record_file: Any, analysis_file: Any
     page.set_input_files("#record-file", str(record_file))
     page.locator("#analysis-panel").wait_for()
     page.set_input_files("#an-file", str(analysis_file))
+
+
+def narrated(page: Any, game: str, events: list[dict[str, Any]], names: list[str]) -> list[str]:
+    """The client's log lines for ``events`` of ``game``, seats named by ``names`` (loads the lobby)."""
+    page.goto("/")
+    page.locator(f"#quick-{game}").wait_for()
+    return page.evaluate(
+        """async ([game, events, names]) => {
+        const { narrate } = await import("/js/narrate.js");
+        return events.map((ev) => narrate(game, ev, (seat) => names[seat]));
+    }""",
+        [game, events, names],
+    )

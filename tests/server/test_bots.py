@@ -228,6 +228,41 @@ def test_a_player_reconnecting_during_a_bots_turn_starts_no_second_search(tmp_pa
     asyncio.run(run())
 
 
+def test_a_quick_bots_move_comes_its_delay_after_it_fell_due_however_long_it_thought(tmp_path: Path) -> None:
+    """The heuristic samples deals only for some hands, so the time it thinks tells what it holds.
+    A quick bot is asked as soon as its move falls due, and its move is played when the delay
+    is up: its thinking hides inside the delay (bounds that hold on a loaded machine)."""
+    delay = 4.0
+
+    async def run() -> None:
+        manager = TableManager(Store(f"sqlite:///{tmp_path / 'quick.db'}"), Settings(bot_delay=delay))
+        asked: list[float] = []
+        go_on = asyncio.Event()
+        real = manager.bots.decide
+
+        async def decide(spec: str, game: str, view: Any, rng: Any, seconds: float) -> int:
+            asked.append(time.monotonic())
+            await go_on.wait()  # thinks until the test lets it answer
+            return await real(spec, game, view, rng, seconds)
+
+        manager.bots.decide = decide  # type: ignore[method-assign]
+        seats = [{"kind": "bot", "bot": "heuristic"}, {"kind": "human"}]  # the bot in seat 0 moves first
+        table, _ = await manager.create({"game": "digging", "players": 2, "seats": seats})
+        due = time.monotonic()
+        await manager.claim(table, 1, "ann")
+        first = table.seq
+        await asyncio.wait_for(_until(lambda: asked), 60)
+        assert asked[0] - due < delay, "the quick bot was asked only once its delay was over"
+        assert table.seq == first
+        go_on.set()
+        await asyncio.wait_for(_until(lambda: table.seq > first), 60)
+        assert time.monotonic() - due >= delay, "the quick bot's move came before its delay was up"
+        await manager.shutdown()
+        manager.store.close()
+
+    asyncio.run(run())
+
+
 async def _until(done: Any) -> None:
     while not done():
         await asyncio.sleep(0.01)

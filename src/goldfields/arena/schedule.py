@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TypeVar
 
+from ..seeding import sealed_seed
 from .games import GameSpec
 
 T = TypeVar("T")
@@ -61,8 +62,10 @@ class GameJob:
         # The same for every rotation of a deal: that is the duplicate.
         return f"goldfields-arena/{self.seed}/deal/{self.deal}"
 
-    def bot_seed(self, seat: int) -> str:
-        return f"goldfields-arena/{self.seed}/deal/{self.deal}/rotation/{self.rotation}/seat/{seat}"
+    def bot_seed(self, seat: int) -> int:
+        # Sealed: the text names the run's seed and the deal, which a bot could read back out of a
+        # generator seeded with the text itself, and so deal the cards again (goldfields.seeding).
+        return sealed_seed(f"goldfields-arena/{self.seed}/deal/{self.deal}/rotation/{self.rotation}/seat/{seat}")
 
 
 def rotations(lineup: Sequence[T]) -> list[tuple[T, ...]]:

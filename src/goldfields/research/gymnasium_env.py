@@ -82,6 +82,7 @@ from gymnasium import spaces  # noqa: E402
 from ..bots import make_bot  # noqa: E402
 from ..bots.base import Bot  # noqa: E402
 from ..core.game import RuleError  # noqa: E402
+from ..seeding import sealed_rng  # noqa: E402
 from .encoding import action_mask, as_action, encoding_for  # noqa: E402
 from .tables import DIGGER, DIGGING, Match, Spec, make_env_spec, refusal  # noqa: E402
 
@@ -181,7 +182,7 @@ class GoldfieldsEnv(gymnasium.Env):
         super().reset(seed=seed)
         if seed is not None:
             self._rng = random.Random(seed)
-            self._bot_rng = random.Random(f"{seed}/bots")
+            self._bot_rng = sealed_rng(f"{seed}/bots")  # the opponents must not read the seed back
         if self.seat_choice == "random":
             self.seat = self._rng.randrange(self.table.players)
         self._match = Match(self.table, self._rng)

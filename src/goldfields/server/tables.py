@@ -29,6 +29,7 @@ from sqlalchemy.exc import IntegrityError
 
 from ..bots.registry import BotParameterError, make_bot
 from ..core.game import Event, GameState, RuleError
+from ..seeding import sealed_rng
 from .botpool import BotPool, PoolSettings, is_quick
 from .games import ConfigError, TableGame, table_game
 from .models import CREATOR_WIDTH, SeatRow, TableRow
@@ -193,8 +194,9 @@ class LiveTable:
     def rng(self, purpose: str) -> random.Random:
         # A fresh generator per step, derived from the table's secret: chance
         # never repeats after a restart, and nothing outside the server can
-        # predict it.
-        return random.Random(f"{self.secret}:{purpose}:{self.seq}")
+        # predict it. Sealed, because the bot's generator goes to the bot, and
+        # a generator seeded with text gives the text back (goldfields.seeding).
+        return sealed_rng(f"{self.secret}:{purpose}:{self.seq}")
 
     def controlled_by_bot(self, seat: int) -> bool:
         s = self.seats[seat]
@@ -692,7 +694,10 @@ class TableManager:
                 table.bot_for = None  # a bot may be asked again for this decision (a stand-in called back, then away)
 
     async def _bot_decides(self, table: LiveTable, seat: int, seq: int) -> None:
-        await asyncio.sleep(self.settings.bot_delay)
+        due = self.clock() + self.settings.bot_delay
+        quick = is_quick(table.seats[seat].bot or self.settings.standin_bot, table.game.name)
+        if not quick:
+            await asyncio.sleep(self.settings.bot_delay)
         async with table.lock:
             if table.seq != seq or not self._bot_plays(table, seat) or table.state.current_player != seat \
                     or table.status != "playing":
@@ -703,7 +708,11 @@ class TableManager:
             rng = table.rng("bot")
         asked = self.clock()
         action = await self.bots.decide(spec, table.game.name, view, rng, self.settings.bot_seconds)
-        if not is_quick(spec, table.game.name):
+        # How long a bot thought must not tell the table what it holds.
+        if quick:
+            # A quick bot thinks within its delay (the heuristic samples deals only for some hands).
+            await asyncio.sleep(max(0.0, due - self.clock()))
+        else:
             # A search thinks for its whole budget, except when its hand leaves it one move (or it
             # failed and the fallback moved): an answer that came early would tell the table so.
             await asyncio.sleep(max(0.0, asked + reply_after(self.clock() - asked, self.settings.bot_seconds)

@@ -309,6 +309,85 @@ def test_an_abandon_that_comes_while_another_process_stores_a_step_waits_and_kee
         asyncio.run(run(url))
 
 
+def test_a_step_holds_its_tables_row_for_key_share_which_holds_up_an_abandon_but_no_other_update(
+    tmp_path: Path,
+) -> None:
+    # The fence's lock is FOR KEY SHARE: an abandon's FOR UPDATE must wait for the step, but an
+    # update of the row's other columns (what FOR NO KEY UPDATE stands for) must not. NOWAIT: a
+    # lock that would wait fails at once, so nothing here waits on the clock.
+    async def run(url: str) -> None:
+        async with _two_owners(tmp_path, url) as (table, _old, new, now):
+            engine = create_engine(url)
+            row = {"id": table.id}
+            try:
+                with Pause(new, "steps:locked") as pause:
+                    step = asyncio.ensure_future(new.append_step(table.id, table.seq + 1, {"move": "m"}, now))
+                    await pause.wait()
+                    with engine.connect() as conn:
+                        with pytest.raises(DBAPIError) as waits:
+                            conn.execute(text("SELECT id FROM tables WHERE id = :id FOR UPDATE NOWAIT"), row)
+                        assert getattr(waits.value.orig, "sqlstate", None) == "55P03"  # lock_not_available
+                        conn.rollback()
+                        conn.execute(text("SELECT id FROM tables WHERE id = :id FOR NO KEY UPDATE NOWAIT"), row)
+                        conn.execute(text("UPDATE tables SET updated_at = updated_at + 1 WHERE id = :id"), row)
+                        conn.rollback()
+            finally:
+                engine.dispose()
+            await step
+            assert (await _steps(new, table.id))[-1] == table.seq + 1
+
+    with fresh_postgres_database() as url:
+        asyncio.run(run(url))
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_a_batch_of_steps_with_one_closed_table_stores_the_others_and_refuses_only_that_tables(
+    tmp_path: Path, backend: str
+) -> None:
+    # The group commit stores steps of several tables in one transaction. One of them closed: the
+    # batch stores nothing (no step of it is left half stored), then each step is stored alone,
+    # and only the closed table's is refused.
+    def table(table_id: str, status: str) -> TableRow:
+        return TableRow(id=table_id, game="digging", config={}, secret="x" * 64, status=status, created_at=0.0)
+
+    async def run(url: str) -> None:
+        store = Store(url)
+        try:
+            await store.run(lambda s: s.add_all([table("live", "playing"), table("gone", "abandoned"),
+                                                 table("also", "playing")]))  # fmt: skip
+            tried: list[tuple[list[str], str]] = []
+            insert_steps = store._insert_steps
+
+            def spy(session: Any, rows: list[dict[str, Any]]) -> None:
+                try:
+                    insert_steps(session, rows)
+                except Exception as err:
+                    tried.append(([r["table_id"] for r in rows], type(err).__name__))
+                    raise
+                tried.append(([r["table_id"] for r in rows], "stored"))
+
+            store._insert_steps = spy  # type: ignore[method-assign]
+            outcomes = await asyncio.gather(
+                *(store.append_step(t, 1, {"move": "m"}, 0.0) for t in ("live", "gone", "also")),
+                return_exceptions=True,
+            )
+            assert outcomes[0] is None and outcomes[2] is None
+            assert isinstance(outcomes[1], TableClosed)
+            assert (outcomes[1].table_ids, outcomes[1].status) == (["gone"], "abandoned")
+            assert tried == [(["live", "gone", "also"], "TableClosed"), (["live"], "stored"),
+                             (["gone"], "TableClosed"), (["also"], "stored")]  # fmt: skip
+            assert await _steps(store, "live") == [1] and await _steps(store, "also") == [1]
+            assert await _steps(store, "gone") == []
+        finally:
+            store.close()
+
+    if backend == "sqlite":
+        asyncio.run(run(f"sqlite:///{tmp_path / 'g.db'}"))
+    else:
+        with fresh_postgres_database() as url:
+            asyncio.run(run(url))
+
+
 def test_a_holder_frozen_mid_transaction_is_ended_and_the_step_behind_it_goes_through(tmp_path: Path) -> None:
     # The old owner freezes while its abandon holds the table's row: PostgreSQL ends its
     # transaction after the hold limit (a second here), and the new owner's step, which waited

@@ -29,7 +29,21 @@ from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
-from sqlalchemy import Select, create_engine, delete, event, func, insert, make_url, select, tuple_, update
+from sqlalchemy import (
+    Insert,
+    Select,
+    bindparam,
+    create_engine,
+    delete,
+    event,
+    func,
+    insert,
+    make_url,
+    or_,
+    select,
+    tuple_,
+    update,
+)
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
@@ -235,22 +249,44 @@ class Store:
     def _insert_steps(self, session: Session, rows: list[dict[str, Any]]) -> None:
         """Insert steps, each only if its table is still in play (with :attr:`fenced`).
 
-        The tables' rows are read ``FOR KEY SHARE``, and only those in play. An abandon holds
-        its row ``FOR UPDATE`` (:meth:`abandon`), so this read waits for it to commit, and
-        PostgreSQL then reads the row as the abandon left it, closed: the step is refused, never
-        stored after its game's record (every card) was published. An abandon that comes after
-        this read waits for the step's commit, then sees the step and leaves the game in play.
-        SQLite has one writer, which orders the two anyway."""
-        if self.fenced:
-            ids = sorted({row["table_id"] for row in rows})
-            live = select(TableRow.id).where(TableRow.id.in_(ids), TableRow.status.in_(LIVE))
-            found = {row[0] for row in session.execute(self._bounded(live.with_for_update(key_share=True)))}
-            self.crash_point("steps:locked")
-            if closed := [i for i in ids if i not in found]:
-                status = session.scalar(select(TableRow.status).where(TableRow.id == closed[0]))
-                raise TableClosed(closed, status or "abandoned")
-        # A Core executemany: the ORM's unit of work is not needed for appends.
-        session.execute(insert(StepRow), rows)
+        Each step is inserted from its table's row, read ``FOR KEY SHARE`` and only while in play
+        (:func:`_fenced_step`). An abandon holds its row ``FOR UPDATE`` (:meth:`abandon`), so this
+        read waits for it to commit, and PostgreSQL then reads the row as the abandon left it,
+        closed: nothing is inserted and the step is refused, never stored after its game's record
+        (every card) was published. An abandon that comes after this read waits for the step's
+        commit, then sees the step and leaves the game in play. ``FOR KEY SHARE`` holds up only
+        what would change the row's key or lock it ``FOR UPDATE``, as the abandon does: other
+        updates of the row go through. SQLite has one writer, which orders the two anyway (and
+        no ``FOR`` clause: SQLAlchemy leaves it out there).
+
+        If a table of the batch was closed, fewer steps were stored than sent: this raises
+        :class:`TableClosed` and the transaction is rolled back, the other tables' steps with it,
+        so nothing of the batch is stored, as when the read came first. The group commit
+        (:meth:`_flush`) then stores each step alone: only the closed tables' are refused.
+
+        The read is part of each insert rather than a statement of its own before them: psycopg
+        sends a batch's inserts in one pipeline, so a fenced batch takes the round trips of a bare
+        one (BEGIN, the inserts, COMMIT). A read of its own took one more, and each round trip is
+        also a wait for this thread's turn at the interpreter lock, which a busy server's event
+        loop holds (``benchmarks/bench_step_fence.py``)."""
+        if not self.fenced:
+            # A Core executemany: the ORM's unit of work is not needed for appends.
+            session.execute(insert(StepRow), rows)
+            return
+        if self.engine.dialect.name == "postgresql":
+            stored = session.connection().execute(_FENCED_STEP_HELD, [{**r, "hold": self.hold_limit} for r in rows])
+        else:
+            stored = session.connection().execute(_FENCED_STEP, rows)
+        self.crash_point("steps:locked")
+        if stored.rowcount == len(rows):
+            return
+        ids = sorted({row["table_id"] for row in rows})
+        status: dict[str, str] = dict(session.execute(select(TableRow.id, TableRow.status).where(TableRow.id.in_(ids)))
+                                      .tuples().all())  # fmt: skip
+        if not (closed := [i for i in ids if status.get(i) not in LIVE]):
+            # Cannot happen (a closed table never opens again), unless the driver miscounted.
+            raise RuntimeError(f"{stored.rowcount} of {len(rows)} steps stored, yet every table is in play")
+        raise TableClosed(closed, status.get(closed[0]) or "abandoned")
 
     # -- tables and seats: each change one transaction ----------------------
     async def create_table(self, row: TableRow, seats: Sequence[SeatRow], caps: Caps | None = None) -> None:
@@ -556,3 +592,30 @@ def _check_caps(s: Session, caps: Caps) -> None:
 def _chunks(items: list[str], size: int) -> list[list[str]]:
     return [items[i : i + size] for i in range(0, len(items), size)]
 
+
+def _fenced_step(hold: bool) -> Insert:
+    """One step's ``INSERT ... SELECT`` from its table's row, read ``FOR KEY SHARE`` and only
+    while in play: once the table is closed, no row, and nothing is inserted. Run as an
+    executemany, whose rowcount (summed over the steps: ``preserve_rowcount``) tells how many
+    were stored. ``hold``: the read also sets how long the transaction may then sit idle holding
+    the row (``:hold``, :attr:`Store.hold_limit`; PostgreSQL only, as :meth:`Store._bounded`).
+
+    The status is compared with ``OR``, not ``IN``: SQLAlchemy expands an ``IN`` list into the
+    text of the statement, which it refuses to do for an executemany."""
+    live = select(
+        TableRow.id,
+        bindparam("seq", type_=StepRow.seq.type),
+        bindparam("payload", type_=StepRow.payload.type),
+        bindparam("wall", type_=StepRow.wall.type),
+    ).where(TableRow.id == bindparam("table_id"), or_(*(TableRow.status == status for status in LIVE)))
+    if hold:
+        live = live.where(func.set_config("idle_in_transaction_session_timeout", bindparam("hold"), True).is_not(None))
+    # read=True: FOR KEY SHARE. key_share=True alone renders FOR NO KEY UPDATE, which would also
+    # hold up every other update of the row, and another process's step of the same table.
+    live = live.with_for_update(read=True, key_share=True)
+    stmt = insert(StepRow).from_select(["table_id", "seq", "payload", "wall"], live)
+    return stmt.execution_options(preserve_rowcount=True)
+
+
+_FENCED_STEP = _fenced_step(hold=False)
+_FENCED_STEP_HELD = _fenced_step(hold=True)

@@ -3,16 +3,17 @@
     python benchmarks/bench_step_fence.py [--url postgresql+psycopg://user:pw@127.0.0.1:5432/db]
                                           [--tables 200] [--batches 400] [--sizes 1 20]
 
-A step is stored only if its table is still in play: ``Store._insert_steps`` reads the tables'
-rows ``FOR KEY SHARE`` before inserting, so that another server process's abandon cannot close a
-game while a step of it is being stored (see ``Store.abandon``). Only the processes of a cluster
-can race that way, so only they pay for the fence (``Store.fenced``); a server of one process
-stores its steps with the bare ``INSERT``. This times the two side by side in one run: each round
-stores one batch of steps each way, on the same tables, in rotating order, each batch its own
-transaction, as the server's group commit does. A third way is there for reference: the bare
-insert after a trivial ``SELECT 1``, which shows what one more round trip to the database costs
-alone. The figures to read are the ratios of the medians to the bare insert's, for a lone step
-(``--sizes 1``: a quiet server) and for a batch of steps from many tables at once (a busy one).
+A step is stored only if its table is still in play: ``Store._insert_steps`` inserts each step
+from its table's row, read ``FOR KEY SHARE`` in the same statement, so that another server
+process's abandon cannot close a game while a step of it is being stored (see
+``Store.abandon``). Only the processes of a cluster can race that way, so only they pay for the
+fence (``Store.fenced``); a server of one process stores its steps with the bare ``INSERT``.
+This times the two side by side in one run: each round stores one batch of steps each way, on
+the same tables, in rotating order, each batch its own transaction, as the server's group commit
+does. A third way is there for reference: the bare insert after a trivial ``SELECT 1``, which
+shows what one more round trip to the database costs alone. The figures to read are the ratios
+of the medians to the bare insert's, for a lone step (``--sizes 1``: a quiet server) and for a
+batch of steps from many tables at once (a busy one).
 
 Without ``--url`` it runs on a fresh SQLite file (synchronous=FULL, as the server runs it); with
 one, it creates a scratch database on that PostgreSQL server and drops it afterwards.

@@ -266,3 +266,115 @@ def test_the_summary_and_replay_leave_an_unnamed_seat_unnamed_for_the_client_to_
     shown = replays.frames(game, final.record(), None, names)
     assert shown["summary"]["names"] == ["", "Bea"]
     assert any("seat 0" in line for frame in shown["frames"] for line in frame["log"])
+
+
+def long_record(steps: int) -> dict[str, Any]:
+    """A legal 2-player Digging record of hands that score nothing (every player draws or
+    passes whenever the rules let them), of about ``steps`` steps: a game may run on for ever."""
+    import random
+
+    game = registry.get("digging")
+    rng = random.Random(3)
+    state = game.new_state(game.params(players=2, partnership=False))
+    for _ in range(steps):
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            state.apply_chance(state.sample_chance(rng))
+            continue
+        legal = state.legal_actions()
+        idle = [a for a in legal if state.action_to_string(a).split()[0] in ("draw", "pass", "skip")]
+        state.apply_action((idle or legal)[0])
+    return state.record()
+
+
+def test_each_game_counts_a_records_steps_as_its_replay_walks_them() -> None:
+    import random
+
+    from goldfields.bots import make_bot
+    from goldfields.play import play_game
+
+    for name in ("digging", "digger"):
+        game = registry.get(name)
+        final = play_game(lambda game=game: game.new_state(game.params(players=2)),
+                          [make_bot("random", name)] * 2, random.Random(5))  # fmt: skip
+        record = final.record()
+        assert game.steps(record) == steps_of(record) > 0, name
+    assert registry.get("digging").steps(long_record(700)) == steps_of(long_record(700))
+    # Parts that are not what they should be count as nothing (the walk refuses them).
+    assert registry.get("digging").steps({"game": "digging", "hands": [1, {"moves": 3}]}) == 1
+    assert registry.get("digger").steps({"game": "digger", "moves": "play"}) == 0
+
+
+def test_a_record_past_the_step_cap_is_refused_before_any_of_it_is_replayed(monkeypatch: Any) -> None:
+    """Checking and walking a record of thousands of steps costs seconds of CPU: a record the
+    cap refuses in the end is refused first, from its count of moves."""
+    from goldfields.core.definition import GameDefinition
+    from goldfields.server import replays
+
+    record = long_record(700)
+    game = registry.get("digging")
+
+    def replayed(*_args: Any) -> Any:
+        raise AssertionError("the record was replayed")
+
+    monkeypatch.setattr(GameDefinition, "replay", replayed)
+    monkeypatch.setattr(GameDefinition, "walk", replayed)
+    try:
+        replays.frames(game, record, "all", {}, max_steps=100)
+    except replays.TooLong as err:
+        assert "more than 100 steps" in str(err)
+    else:
+        raise AssertionError("a record past the cap was replayed")
+
+
+def test_only_so_many_replays_are_computed_at_once_and_one_more_is_refused_with_503(
+    tmp_path: Any, monkeypatch: Any
+) -> None:
+    """Every replay is CPU work in a worker thread: a few clients sending long records at once
+    must not take the threads and the CPU from the tables in play. Past the places, a replay
+    (of a record sent, or a finished table's) is refused at once with 503 and Retry-After."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from fastapi.testclient import TestClient
+
+    from goldfields.server import app as server_app
+    from goldfields.server import replays
+    from goldfields.server.tables import Settings
+
+    release = threading.Event()
+    running = threading.Semaphore(0)
+    real = replays.frames
+
+    def slow(*args: Any, **kwargs: Any) -> Any:
+        running.release()
+        assert release.wait(60), "the test never let the replay finish"
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(replays, "frames", slow)
+    app = server_app.create_app(f"sqlite:///{tmp_path / 'busy.db'}", Settings(bot_workers=1, rate_limits=False))
+    record = long_record(200)
+    with TestClient(app) as client, ThreadPoolExecutor(server_app.REPLAYS_AT_ONCE) as pool:
+        held = [pool.submit(client.post, "/api/replay", json={"record": record})
+                for _ in range(server_app.REPLAYS_AT_ONCE)]  # fmt: skip
+        for _ in held:
+            assert running.acquire(timeout=60), "a replay did not start"
+        refused = client.post("/api/replay", json={"record": record})
+        assert refused.status_code == 503, refused.text
+        assert refused.json()["code"] == "too_many_replays" and int(refused.headers["Retry-After"]) > 0
+        release.set()
+        assert [f.result(timeout=60).status_code for f in held] == [200] * server_app.REPLAYS_AT_ONCE
+        # The places are given back: the next one is computed.
+        assert client.post("/api/replay", json={"record": record}).status_code == 200
+def test_a_long_replay_is_encoded_to_the_same_bytes_a_frame_at_a_time() -> None:
+    """A replay is encoded an item of a long list at a time (one call of the C encoder held the
+    GIL, and stopped every table, for most of a second): the bytes are those of one call."""
+    from goldfields.server import replays
+    from goldfields.server.responses import Encoded
+
+    record = long_record(300)
+    data = {"table": None, "seat": "all", **replays.frames(registry.get("digging"), record, "all", {})}
+    whole = json.dumps(data, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode()
+    assert Encoded.of(data).body == whole
+    for other in ({}, [], [1] * 100, {"a": [{"b": "é"}] * 100, "c": {"d": None}}, {"1": [2] * 65}, "x", None):
+        assert Encoded.of(other).body == json.dumps(other, ensure_ascii=False, separators=(",", ":")).encode()

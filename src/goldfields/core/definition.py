@@ -399,6 +399,14 @@ class GameDefinition(ABC, Generic[P]):
             raise RecordError("the record holds no step to restore", 2)
         return Restored(self.new_state(self.params_from_json(_params_of(record))), events, 0)
 
+    def steps(self, record: Mapping[str, Any]) -> int:
+        """How many steps :meth:`walk` would yield for ``record``, counted without replaying
+        it (a step is a move, or a chance step written apart): a cap on steps can refuse a
+        long record before any of it is checked. Parts of the record that are not what they
+        should be count as nothing; :meth:`walk` refuses them."""
+        moves = record.get("moves")
+        return len(moves) if isinstance(moves, list) else 0
+
     def walk(self, record: Mapping[str, Any]) -> Iterator[tuple[GameState, str | None, list[Event]]]:
         """Step through a record: after each step, ``(state, move, events)``, where
         ``move`` is the move's text (``None`` for a chance step written apart, such

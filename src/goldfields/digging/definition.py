@@ -105,6 +105,14 @@ class Digging(GameDefinition[DiggingParams]):
             return ((0, 2), (1, 3))
         return super().sides(params)
 
+    def steps(self, record: Mapping[str, Any]) -> int:
+        """A deal and the moves of each hand."""
+        hands = record.get("hands")
+        if not isinstance(hands, list):
+            return 0
+        return sum(1 + (len(m) if isinstance(m := h.get("moves"), list) else 0)
+                   for h in hands if isinstance(h, Mapping))  # fmt: skip
+
     def hand_points(self, state: GameState) -> list[list[int]]:
         history: list[list[int]] = getattr(state, "history", [])
         return [list(h) for h in history] or [list(state.scores())]

@@ -63,6 +63,7 @@ from .limits import (
     ADDRESS_CHAT_PLAYERS,
     Quiet,
     RateLimits,
+    Slots,
     Sockets,
     address_key,
     json_depth,
@@ -94,6 +95,11 @@ log = logging.getLogger("goldfields.server")
 
 MAX_QUEUE = 500  # updates waiting for a slow client before it is dropped
 REPLAY_CACHE = 16  # finished games' replays kept computed
+REPLAYS_AT_ONCE = 1
+"""Replays (and summaries, views of stored games) computed at once; one more is refused with
+503. A game at the step cap takes seconds of CPU to replay, in a thread that shares the GIL
+with the event loop: 6 at once made live moves' acknowledgements wait 500 ms and more; 2 at
+once, 130 ms (median) and up to 400 ms; 1, 30 ms and up to 80 ms (11 ms with none)."""
 T = TypeVar("T")
 # A player's key as a bearer token (``Authorization: Bearer <key>``), documented in the OpenAPI
 # schema; a missing one is answered by the handlers in the API's own words.
@@ -184,6 +190,23 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
     )
     app.state.sockets = Sockets(live.max_sockets_per_client, live.max_sockets)
     app.state.quiet = Quiet()
+    app.state.replaying = Slots(REPLAYS_AT_ONCE)
+
+    async def heavy(request: Request, work: Callable[[], T]) -> T:
+        """Costly work on records (a replay, a summary, a stored game's position) in a worker
+        thread, at most :data:`REPLAYS_AT_ONCE` at once: past that, ``503 too_many_replays``."""
+        slots: Slots = request.app.state.replaying
+        if not slots.take():
+            raise TableError("too_many_replays", "the server is replaying as many games as it takes; "
+                             "try again in a few seconds", 503, {"retry_after": 5})  # fmt: skip
+
+        def run() -> T:
+            try:
+                return work()
+            finally:  # in the thread: a client that went away does not free the place of work still running
+                slots.release()
+
+        return await asyncio.to_thread(run)
 
     def limit(request: Request, kind: str) -> None:
         refused = request.app.state.rates.check(kind, client_of(request))
@@ -375,8 +398,10 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
             return dict(answer["view"])
         if found.row.record is None:
             raise TableError("not_live", f"table {table_id!r} is {found.row.status}: there is nothing to view", 410)
-        state, _ = registry.get(found.row.game).restore(found.row.record)
-        return state.observation(None)
+        definition, stored_record = registry.get(found.row.game), found.row.record
+        # Kept with the replays: reading the record is a replay of it, off the event loop.
+        view = lambda: definition.restore(stored_record)[0].observation(None)  # noqa: E731
+        return await computed(request, ("view", table_id), view)
 
 
     async def finished_game(
@@ -400,17 +425,19 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
         _definition, game_record, _names = await finished_game(request, table_id)
         return game_record
 
-    async def computed(key: tuple[Any, ...], work: Callable[[], T], charge: Request | None = None) -> T:
+    async def computed(
+        request: Request, key: tuple[Any, ...], work: Callable[[], T], charge: bool = False
+    ) -> T:
         """A finished game never changes: its replay is computed once (in a thread, off the
-        event loop) and kept for the next viewer. Only computing it counts against the
-        ``--replay-rate`` of the client ``charge`` names."""
+        event loop, as :func:`heavy` work) and kept for the next viewer. Only computing it
+        counts against the ``--replay-rate`` of the client, where ``charge`` says so."""
         cache = replay_cache
         if key in cache:
             cache.move_to_end(key)
             return cast(T, cache[key])
-        if charge is not None:
-            limit(charge, "replay")
-        value = await asyncio.to_thread(work)
+        if charge:
+            limit(request, "replay")
+        value = await heavy(request, work)
         cache[key] = value
         while len(cache) > REPLAY_CACHE:
             cache.popitem(last=False)
@@ -441,7 +468,7 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
         try:
             # Kept encoded: a replay is up to megabytes of JSON, which must not be encoded (or
             # compressed) again on the event loop for each viewer.
-            encoded = await computed(("frames", table_id, which), work, charge=request)
+            encoded = await computed(request, ("frames", table_id, which), work, charge=True)
         except replays.TooLong as err:
             too_long[table_id] = str(err)
             raise TableError("too_long", str(err), 413) from None
@@ -451,7 +478,8 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
     async def game_summary(request: Request, table_id: str) -> dict[str, Any]:
         """A finished game in figures: who won, each hand's points, the scores as they went."""
         definition, record, names = await finished_game(request, table_id)
-        return await computed(("summary", table_id), lambda: replays.summary(definition, record, names), request)
+        work = lambda: replays.summary(definition, record, names)  # noqa: E731
+        return await computed(request, ("summary", table_id), work, charge=True)
 
     @app.get(
         "/api/tables/{table_id}/analysis",
@@ -483,7 +511,7 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
         return JSONResponse(report, status_code=200 if report["status"] != "running" else 202)
 
     @app.get("/api/games/{game}/tutorial")
-    async def tutorial(game: str) -> dict[str, Any]:
+    async def tutorial(request: Request, game: str) -> dict[str, Any]:
         """A game's guided first game: a scripted hand, position by position through the
         player's eyes, and the steps the page asks for (Digging's: digging/tutorial.py)."""
         try:
@@ -494,7 +522,8 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
             raise HTTPException(404, detail={"code": "no_tutorial", "message": f"no guided game for {game!r}"})
         script = importlib.import_module(definition.tutorial)
         player = script.PLAYER
-        data = await computed(("tutorial", game), lambda: replays.frames(definition, script.record(), player, {}))
+        work = lambda: replays.frames(definition, script.record(), player, {})  # noqa: E731
+        data = await computed(request, ("tutorial", game), work)
         steps, names = script.steps(), script.NAMES
         return {"game": game, "frames": data["frames"], "steps": steps, "names": names, "player": player}
 
@@ -516,7 +545,7 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
             return Encoded.of({"table": None, "seat": which, **frames})
 
         try:
-            encoded = await asyncio.to_thread(work)  # encoded there too: it may be megabytes
+            encoded = await heavy(request, work)  # encoded there too: it may be megabytes
         except replays.NoSuchSeat as err:
             raise TableError("no_such_seat", str(err), 422) from None
         except replays.TooLong as err:

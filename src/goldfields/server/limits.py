@@ -18,6 +18,7 @@ from __future__ import annotations
 import ipaddress
 import logging
 import math
+import threading
 import time
 from collections import Counter
 from dataclasses import dataclass
@@ -144,6 +145,24 @@ class Quiet:
 
     def left_out(self, kind: str = "log") -> int:
         return self._left_out.pop(kind, 0)
+
+
+class Slots:
+    """At most ``size`` pieces of a costly kind of work at once, in this process. ``take()``
+    says whether there was a place (then ``release()`` it when the work is done, from any
+    thread); a request that finds none is refused at once (503 with Retry-After), as an
+    analysis is past :data:`goldfields.server.analysis.WAITING`, rather than queued: a
+    queue would hold its connection and memory, and a flood would wait in it all the same."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._places = threading.BoundedSemaphore(size)
+
+    def take(self) -> bool:
+        return self._places.acquire(blocking=False)
+
+    def release(self) -> None:
+        self._places.release()
 
 
 class Sockets:

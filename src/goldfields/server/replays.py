@@ -48,14 +48,17 @@ def frames(
     spectator, or :data:`ALL`), with the summary. Raises ``RecordError`` for a record
     that is not a legal game, and :class:`TooLong` past ``max_steps`` steps: each frame
     is a whole view, so a record of hands that score nothing could ask for gigabytes."""
+    if max_steps is not None and definition.steps(record) > max_steps:
+        # Counted before the record is checked and walked: checking alone costs a second or so
+        # per 6,000 steps, for a record that is refused in the end.
+        raise TooLong(_too_long(max_steps))
     name = _names(names)
     out: list[dict[str, Any]] = []
     state: GameState | None = None
     progress: list[dict[str, Any]] = []
     for state, move, events in definition.walk(record):
         if max_steps is not None and len(out) >= max_steps:
-            raise TooLong(f"this game has more than {max_steps} steps, more than a replay is built for "
-                          "(the longest games played run to about 2,000)")
+            raise TooLong(_too_long(max_steps))  # a game whose steps() miscounts: still capped
         if not out and isinstance(seat, int) and not 0 <= seat < state.num_players:
             raise NoSuchSeat(f"this game has no seat {seat}; its seats are 0 to {state.num_players - 1}")
         views = [e.view(seat if isinstance(seat, int) else None) for e in events]
@@ -72,6 +75,11 @@ def frames(
     if state is None:
         raise ValueError("the record holds no step")
     return {"frames": out, "summary": _summary(definition, state, progress, names)}
+
+
+def _too_long(max_steps: int) -> str:
+    return (f"this game has more than {max_steps} steps, more than a replay is built for "
+            "(the longest games played run to about 2,000)")  # fmt: skip
 
 
 def summary(definition: GameDefinition[Any], record: Mapping[str, Any], names: Mapping[int, str]) -> dict[str, Any]:

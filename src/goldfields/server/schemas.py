@@ -203,6 +203,7 @@ class Problem(BaseModel):
     bot: str | None = None
     parameter: str | None = None
     allowed: str | None = None
-    # rate_limited (429), server_full, too_many_bot_tables and too_many_analyses (503): seconds to wait,
+    # rate_limited (429), server_full, too_many_bot_tables, too_many_analyses and too_many_replays (503):
+    # seconds to wait,
     # also in Retry-After.
     retry_after: int | None = None

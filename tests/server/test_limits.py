@@ -320,3 +320,52 @@ def test_an_ipv6_client_is_counted_by_its_64_so_it_cannot_pass_its_limits_by_cha
     from goldfields.server.limits import address_key
 
     assert address_key(host) == key
+
+
+def from_address(server: LiveServer, host: str) -> httpx.Response:
+    """A table created by ``host``, as a proxy on the same machine names the client (uvicorn
+    trusts X-Forwarded-For from 127.0.0.1)."""
+    return httpx.post(f"{server.base}/api/tables", json=table_body([HUMAN, BOTS]),
+                      headers={"X-Forwarded-For": host}, timeout=30)  # fmt: skip
+
+
+def test_an_ipv6_network_may_have_ten_times_the_live_tables_of_one_64_not_one_per_64(
+    make_server: MakeServer,
+) -> None:
+    """A customer given a /56 holds 256 /64s: counted by its /64s alone, it could take every
+    place under --max-live-tables. Its /48 may have ten times the tables of one /64."""
+    server = make_server(rate_limits=True, max_tables_per_client=1, create_rate="1000/minute")
+    for k in range(10):
+        assert from_address(server, f"2001:db8:1:{k:x}::1").status_code == 201
+    assert from_address(server, "2001:db8:1:0::2").json()["code"] == "too_many_tables"  # its /64's cap
+    r = from_address(server, "2001:db8:1:ff::1")  # an eleventh /64 of the same /48
+    assert r.status_code == 429 and r.json()["code"] == "too_many_tables" and "Retry-After" in r.headers
+    assert "network" in r.json()["message"] and "10 tables" in r.json()["message"]
+    assert from_address(server, "2001:db8:2::1").status_code == 201  # another network
+    assert from_address(server, "198.51.100.7").status_code == 201  # an IPv4 address is one client
+
+
+def test_an_ipv6_network_creates_tables_at_ten_times_the_rate_of_one_64(make_server: MakeServer) -> None:
+    server = make_server(rate_limits=True, create_rate="1/minute")
+    for k in range(10):
+        assert from_address(server, f"2001:db8:1:{k:x}::1").status_code == 201
+    r = from_address(server, "2001:db8:1:ff::1")
+    assert r.status_code == 429 and r.json()["code"] == "rate_limited" and "Retry-After" in r.headers
+    assert "your network" in r.json()["message"]
+    assert from_address(server, "2001:db8:2::1").status_code == 201
+
+
+def test_an_ipv6_network_may_hold_ten_times_the_sockets_of_one_64() -> None:
+    from goldfields.server.limits import Sockets, network_key
+
+    assert network_key("2001:db8:1:2::/64") == "2001:db8:1::/48"
+    assert network_key("198.51.100.2") is None and network_key("testclient") is None
+    sockets = Sockets(per_client=2, total=1000)
+    for k in range(10):
+        for _ in range(2):
+            assert sockets.admit(f"2001:db8:1:{k:x}::/64") is None
+    refused = sockets.admit("2001:db8:1:ff::/64")
+    assert refused is not None and refused.code == "too_many_sockets" and "network" in refused.message
+    assert sockets.admit("2001:db8:2::/64") is None and sockets.admit("198.51.100.2") is None
+    sockets.release("2001:db8:1:0::/64")  # a place of the network is given back
+    assert sockets.admit("2001:db8:1:ff::/64") is None

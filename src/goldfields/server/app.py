@@ -61,12 +61,14 @@ from .failures import Failures, failures_log, log_failure
 from .games import ConfigError, table_game
 from .limits import (
     ADDRESS_CHAT_PLAYERS,
+    NETWORK_FACTOR,
     Quiet,
     RateLimits,
     Slots,
     Sockets,
     address_key,
     json_depth,
+    network_key,
     plain_text,
     times,
 )
@@ -177,6 +179,7 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
     app.state.rates = RateLimits(
         {
             "table": live.create_rate,
+            "table/48": times(live.create_rate, NETWORK_FACTOR),  # an IPv6 network's, beside its /64s'
             "claim": live.claim_rate,
             "move": live.move_rate,
             "message": live.message_rate,
@@ -703,9 +706,14 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
             return
         cluster = websocket.app.state.manager.cluster
         lease = await cluster.admit_socket(client, sockets.per_client) if cluster is not None else None
-        if lease == "":  # the client's sockets on all processes together are at the cap
+        network, wide_lease = network_key(client), None
+        if lease != "" and cluster is not None and network is not None:  # and its /48's
+            wide_lease = await cluster.admit_socket(network, sockets.per_client * NETWORK_FACTOR)
+        if lease == "" or wide_lease == "":  # the client's sockets on all processes together are at the cap
             sockets.release(client)
-            refused = sockets.too_many()
+            if cluster is not None:
+                await cluster.release_socket(lease)
+            refused = sockets.too_many() if lease == "" else sockets.too_many_in_network()
             await _refuse(websocket, refused.code, refused.message, 1013)
             return
         try:
@@ -720,6 +728,7 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
             sockets.release(client)
             if cluster is not None:
                 await cluster.release_socket(lease)
+                await cluster.release_socket(wide_lease)
 
     static = _static_dir()
     if static is not None:

@@ -28,7 +28,7 @@ from limits import RateLimitItem, parse, storage, strategies
 
 log = logging.getLogger("goldfields.server")
 
-PLURAL = {"analysis": "analyses", "chat": "chat messages", "chat_address": "chat messages"}
+PLURAL = {"analysis": "analyses", "chat": "chat messages", "chat_address": "chat messages", "table/48": "tables"}
 
 ADDRESS_CHAT_PLAYERS = 10
 """Without a rate of its own, an address may chat as much as this many players."""
@@ -94,7 +94,11 @@ class RateLimits:
 
     def check(self, kind: str, client: str, who: str = "your address") -> Refusal | None:
         """Count one request of ``kind`` from ``client`` (an address, or a player for a rate kept
-        per player; ``who`` names it in the refusal)."""
+        per player; ``who`` names it in the refusal). A kind with a rate per network as well
+        (``<kind>/48``: tables) also counts an IPv6 client's /48 against it."""
+        network = network_key(client) if f"{kind}/48" in self.items else None
+        if network is not None:
+            return self.check_all((kind, client, who), (f"{kind}/48", network, "your network (an IPv6 /48)"))
         return self.check_all((kind, client, who))
 
     def check_all(self, *limits: tuple[str, str, str]) -> Refusal | None:
@@ -172,22 +176,56 @@ class Sockets:
         self.per_client = per_client
         self.total = total
         self.open: Counter[str] = Counter()
+        self.networks: Counter[str] = Counter()
+        """Open sockets per IPv6 /48, capped at ``per_client`` times :data:`NETWORK_FACTOR`."""
 
     def too_many(self) -> Refusal:
         return Refusal("too_many_sockets", f"at most {self.per_client} open connections per address", 5)
 
+    def too_many_in_network(self) -> Refusal:
+        return Refusal("too_many_sockets", f"at most {self.per_client * NETWORK_FACTOR} open connections "
+                       "per network (an IPv6 /48)", 5)  # fmt: skip
+
     def admit(self, client: str) -> Refusal | None:
         if self.open[client] >= self.per_client:
             return self.too_many()
+        network = network_key(client)
+        if network is not None and self.networks[network] >= self.per_client * NETWORK_FACTOR:
+            return self.too_many_in_network()
         if sum(self.open.values()) >= self.total:
             return Refusal("server_full", "the server has as many connections as it takes; try again soon", 30)
         self.open[client] += 1
+        if network is not None:
+            self.networks[network] += 1
         return None
 
     def release(self, client: str) -> None:
         self.open[client] -= 1
         if self.open[client] <= 0:
             del self.open[client]
+        network = network_key(client)
+        if network is not None:
+            self.networks[network] -= 1
+            if self.networks[network] <= 0:
+                del self.networks[network]
+
+
+NETWORK_FACTOR = 10
+"""An IPv6 /48 may create tables, hold live tables and open sockets as much as this many /64s."""
+
+
+def network_key(key: str) -> str | None:
+    """The /48 an IPv6 client's key (its /64) lies in, for the limits counted per network as
+    well; None for an IPv4 address (it is one client already) and any other name. One customer
+    is often given a /56 or a /48, that is 256 or 65,536 /64s: counted only by its /64s, one of
+    them could take every place under ``max_live_tables``."""
+    if "/" not in key:
+        return None
+    try:
+        net = ipaddress.IPv6Network(key, strict=False)
+    except ValueError:
+        return None
+    return str(net.supernet(new_prefix=48)) if net.prefixlen > 48 else None
 
 
 def address_key(host: str) -> str:

@@ -32,6 +32,7 @@ from ..core.game import Event, GameState, RuleError
 from ..seeding import sealed_rng
 from .botpool import BotPool, PoolSettings, is_quick
 from .games import ConfigError, TableGame, table_game
+from .limits import NETWORK_FACTOR, network_key
 from .models import CREATOR_WIDTH, SeatRow, TableRow
 from .ratings import SeatResult, mode_of, ranks
 from .settings import Settings
@@ -89,14 +90,15 @@ def abandoned() -> TableError:
 
 
 def cap_refusal(cap: str, count: int) -> TableError:
-    """The refusal of a new table that a site-wide cap (``live``, ``bots``, ``creator``) holds back."""
+    """The refusal of a new table that a site-wide cap (``live``, ``bots``, ``creator``, ``network``) holds back."""
     if cap == "live":
         return TableError("server_full", f"the server has {count} live tables, as many as it takes; try again later",
                           503, {"retry_after": 60})  # fmt: skip
     if cap == "bots":
         message = f"the server runs {count} tables of bots only, as many as it takes; seat a human"
         return TableError("too_many_bot_tables", message, 503, {"retry_after": 60})
-    message = (f"this address has {count} tables waiting or in play, as many as it may have; finish one first "
+    who = "this network (an IPv6 /48)" if cap == "network" else "this address"
+    message = (f"{who} has {count} tables waiting or in play, as many as it may have; finish one first "
                "(a table closes after waiting an hour, or once nobody has been at it for a day)")  # fmt: skip
     return TableError("too_many_tables", message, 429, {"retry_after": 300})
 
@@ -296,9 +298,15 @@ class TableManager:
             return await self._create(request, claim, player_name, player_id, table_id, extra, None)
         # The stored column's width. An address or /64 is far shorter; a proxy's odd header is not.
         client = client[:CREATOR_WIDTH]
+        # An IPv6 client's /48 has a cap of its own, NETWORK_FACTOR times as high: one customer
+        # given a /56 has 256 /64s, each with the cap of one address.
+        network = network_key(client)
         # Creations under way at once count too: each counts those begun before it.
         ahead = self._creating[client]
-        self._creating[client] += 1
+        ahead_in_network = self._creating[network] if network is not None else 0
+        keys = [client] if network is None else [client, network]
+        for key in keys:
+            self._creating[key] += 1
         try:
             if self.cluster is None:
                 live = sum(t.client == client and t.status in ("waiting", "playing") for t in self.tables.values())
@@ -309,11 +317,20 @@ class TableManager:
             mine = ahead + live
             if mine >= self.settings.max_tables_per_client:
                 raise cap_refusal("creator", mine)
+            if network is not None:
+                # This process's tables (several processes: each caps the /48 for its own).
+                in_network = ahead_in_network + sum(
+                    t.client is not None and network_key(t.client) == network and t.status in ("waiting", "playing")
+                    for t in self.tables.values()
+                )
+                if in_network >= self.settings.max_tables_per_client * NETWORK_FACTOR:
+                    raise cap_refusal("network", in_network)
             return await self._create(request, claim, player_name, player_id, table_id, extra, client)
         finally:
-            self._creating[client] -= 1
-            if not self._creating[client]:
-                del self._creating[client]
+            for key in keys:
+                self._creating[key] -= 1
+                if not self._creating[key]:
+                    del self._creating[key]
 
     async def _create(
         self,

@@ -46,7 +46,12 @@ class DiggingOptions:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any] | None) -> DiggingOptions:
-        data = dict(data or {})
+        if data is None:
+            return cls()
+        if not isinstance(data, Mapping):
+            # dict() would read [["full_deck", true]] as options, and fail on 0 with a TypeError.
+            raise ValueError(f"options must be an object of rule options set to true or false, not {data!r:.60}")
+        data = dict(data)
         for name, why in REMOVED.items():
             if name in data:
                 raise ValueError(f"the rule option {name} was removed: {why}")

@@ -139,3 +139,31 @@ def test_a_name_shows_as_written_without_invisible_or_direction_turning_characte
                             partnership=False)
     assert created["table"]["name"] == "table"
     assert created["table"]["seats"][0]["name"] == "Bo"
+
+
+def test_control_characters_del_and_c1_are_refused_in_every_name(server: LiveServer) -> None:
+    """Unicode's control characters are C0, DEL and C1 (U+0080 to U+009F) alike: U+0085 is a line
+    break to some readers, and none of them shows in a name."""
+    for control in ("\x07", "\x7f", "\x80", "\x85", "\x9b", "\x9f"):
+        name = f"Ann{control}"
+        r = server.post("/api/players", {"name": name})
+        assert r.status_code == 422, (control, r.text)
+        body = {"game": "digging", "players": 2, "partnership": False, "claim": 0}
+        for more in ({"name": name}, {"player_name": name}):
+            seats = [HUMAN, BOTS]
+            r = server.post("/api/tables", {**body, "seats": seats, **more})
+            assert r.status_code == 422, (control, more, r.text)
+        r = server.post("/api/tables", {**body, "seats": [{"kind": "human", "name": name}, BOTS]})
+        assert r.status_code == 422, (control, r.text)
+    key = new_player(server, "Ann")["key"]
+    renamed = httpx.patch(f"{server.base}/api/players/me", json={"name": "Ann\x85"},
+                          headers={"Authorization": f"Bearer {key}"}, timeout=10)  # fmt: skip
+    assert renamed.status_code == 422, renamed.text
+    assert new_player(server, "Zoë\xa0Ann")["name"] == "Zoë\xa0Ann"  # U+00A0 and Latin-1's letters stay
+
+
+def test_a_name_of_blank_letters_alone_has_no_visible_character(server: LiveServer) -> None:
+    for blank in ("\u3164", "\u2800", "\u115f\u1160", "\uffa0 \u3164", "\u17b4"):
+        r = server.post("/api/players", {"name": blank})
+        assert r.status_code == 422 and "visible character" in r.text, (blank, r.text)
+    assert new_player(server, "\u2800Bo")["name"] == "\u2800Bo"  # beside a letter, it is part of a name

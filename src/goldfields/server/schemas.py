@@ -18,13 +18,22 @@ def shown(text: str) -> str:
     return "".join(c for c in text if unicodedata.category(c) not in _UNSHOWN).strip()
 
 
+# Letters that draw nothing: Hangul fillers, the blank Braille pattern, Khmer's inherent vowels,
+# the combining grapheme joiner. They have their uses within text, so they stay, but a name of
+# nothing else would show as no name at all.
+BLANKS = frozenset("\u115f\u1160\u3164\uffa0\u2800\u17b4\u17b5\u034f")
+
+
 def _visible(text: str) -> str:
-    if not (name := shown(text)):
+    name = shown(text)
+    if not any(c not in BLANKS and not c.isspace() for c in name):
         raise ValueError("a name needs at least one visible character")
     return name
 
 
-Name = Field(default="", max_length=40, pattern=r"^[^\x00-\x1f]*$")
+NO_CONTROLS = r"^[^\x00-\x1f\x7f-\x9f]*$"
+"""Unicode's control characters (category Cc): C0, DEL and C1 (U+0080 to U+009F)."""
+Name = Field(default="", max_length=40, pattern=NO_CONTROLS)
 Shown = Annotated[str, AfterValidator(shown)]
 """A name that may be left empty (a seat's default label then stands); its invisible characters go."""
 Visible = Annotated[str, AfterValidator(_visible)]
@@ -49,7 +58,7 @@ class SeatRequest(Strict):
 
 class TableRequest(Strict):
     seats: list[SeatRequest] = Field(min_length=2, max_length=5, description="One entry per seat, seat 0 first.")
-    name: Shown = Field(default="", max_length=80, pattern=r"^[^\x00-\x1f]*$")
+    name: Shown = Field(default="", max_length=80, pattern=NO_CONTROLS)
     move_seconds: float | None = Field(default=None, ge=5, le=3600, description="Time per move (turn-based games).")
     claim: int | None = Field(default=None, ge=0, le=4, description="A human seat the creator takes at once.")
     player_name: Shown = Name
@@ -74,7 +83,7 @@ class ClaimSeat(Strict):
 
 
 class NewPlayer(Strict):
-    name: Visible = Field(min_length=1, max_length=40, pattern=r"^[^\x00-\x1f]*$")
+    name: Visible = Field(min_length=1, max_length=40, pattern=NO_CONTROLS)
 
 
 class PlayerCreated(BaseModel):

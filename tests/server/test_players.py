@@ -167,3 +167,21 @@ def test_a_name_of_blank_letters_alone_has_no_visible_character(server: LiveServ
         r = server.post("/api/players", {"name": blank})
         assert r.status_code == 422 and "visible character" in r.text, (blank, r.text)
     assert new_player(server, "\u2800Bo")["name"] == "\u2800Bo"  # beside a letter, it is part of a name
+
+
+def test_renaming_a_profile_too_fast_is_refused_with_429_and_retry_after(tmp_path: Any) -> None:
+    """Each rename is a write to the database: it counts against --claim-rate."""
+    server = LiveServer(tmp_path / "rename.db", rate_limits=True, claim_rate="2/minute").start()
+    try:
+        key = new_player(server, "Ann")["key"]
+
+        def rename(name: str) -> httpx.Response:
+            return httpx.patch(f"{server.base}/api/players/me", json={"name": name},
+                               headers={"Authorization": f"Bearer {key}"}, timeout=10)  # fmt: skip
+
+        assert rename("Bea").status_code == 200 and rename("Cy").status_code == 200
+        r = rename("Di")
+        assert r.status_code == 429 and r.json()["code"] == "rate_limited" and int(r.headers["Retry-After"]) > 0
+        assert me(server, key).json()["name"] == "Cy"
+    finally:
+        server.stop()

@@ -659,7 +659,9 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
         body: NewPlayer,
         key: Annotated[HTTPAuthorizationCredentials | None, Depends(player_bearer)] = None,
     ) -> dict[str, Any]:
-        """A new name for your profile (games already played keep the name they were played under)."""
+        """A new name for your profile (games already played keep the name they were played under).
+        Counted against ``--claim-rate``: each one is a write to the database."""
+        limit(request, "claim")
         player = await player_of(request, key.credentials if key is not None else None)
         if player is None:
             raise TableError("bad_player_key", "send your key as Authorization: Bearer <key>", 401)

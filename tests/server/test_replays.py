@@ -185,9 +185,9 @@ def test_play_again_keeps_the_seats_bots_and_options_and_each_player_accepts(ser
     assert again.status_code == 200 and f"t={new_id}&seat=1" in again.json()["link"]
     started = server.get(f"/api/tables/{new_id}").json()
     assert started["status"] == "playing" and started["seats"][1]["name"] == "Bob"
-    # Asking twice gives no second seat.
+    # Asking twice gives no second seat: the same one, with the same token.
     twice = server.post(f"/api/tables/{old['id']}/rematch", {"seat": 1, "token": bob})
-    assert twice.status_code == 409 and twice.json()["code"] == "seat_taken"
+    assert twice.status_code == 200 and twice.json() == again.json()
 
 
 def test_a_game_longer_than_a_replay_is_built_for_is_refused_with_413(tmp_path: Any) -> None:
@@ -378,3 +378,40 @@ def test_a_long_replay_is_encoded_to_the_same_bytes_a_frame_at_a_time() -> None:
     assert Encoded.of(data).body == whole
     for other in ({}, [], [1] * 100, {"a": [{"b": "é"}] * 100, "c": {"d": None}}, {"1": [2] * 65}, "x", None):
         assert Encoded.of(other).body == json.dumps(other, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+def test_a_player_asking_twice_for_a_rematch_keeps_the_seat_with_the_same_token(server: LiveServer) -> None:
+    """A second request of the old seat's player, racing the first or after its response was
+    lost, is answered with the seat and token the first was given, never seat_taken."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    created = server.create([HUMAN, HUMAN, BOTS], claim=0, player_name="Ann", partnership=False)
+    old = created["table"]["id"]
+    ann = created["you"]["token"]
+    bob = server.post(f"/api/tables/{old}/seats/1/claim", {"name": "Bob"}).json()["token"]
+    players = [threading.Thread(target=play_seat, args=(server, old, s, tok)) for s, tok in ((0, ann), (1, bob))]
+    for p in players:
+        p.start()
+    for p in players:
+        p.join(timeout=300)
+    wait_for(lambda: finished(server, old), "the game to finish")
+
+    def ask(seat: int, token: str) -> httpx.Response:
+        return server.post(f"/api/tables/{old}/rematch", {"seat": seat, "token": token})
+
+    with ThreadPoolExecutor(4) as pool:  # Ann, twice at once (the table is made by one of them)
+        answers = list(pool.map(lambda _: ask(0, ann), range(4)))
+    assert [r.status_code for r in answers] == [200] * 4, [r.text for r in answers]
+    assert len({r.json()["token"] for r in answers}) == 1
+    first = answers[0].json()
+    assert ask(0, ann).json() == first  # and again later, as after a lost response
+    with ThreadPoolExecutor(2) as pool:  # Bob takes his kept seat, twice at once
+        bobs = list(pool.map(lambda _: ask(1, bob), range(2)))
+    assert [r.status_code for r in bobs] == [200, 200] and bobs[0].json() == bobs[1].json(), [r.text for r in bobs]
+    assert ask(1, ann).status_code == 403  # another seat's old token still opens nothing
+    new_id = first["link"].split("t=")[1].split("&")[0]
+    for seat, answer in ((0, first), (1, bobs[0].json())):  # each token opens its seat
+        with server.ws(new_id) as ws:
+            send(ws, {"type": "hello", "seat": seat, "token": answer["token"]})
+            assert receive(ws)["type"] == "update"
+    assert server.get(f"/api/tables/{new_id}").json()["status"] == "playing"

@@ -91,7 +91,7 @@ from .schemas import (
 from .schemas import Replay as ReplayBody
 from .security import BodyLimit, SecurityHeaders, origin_allowed
 from .store import Store, StoredTable
-from .tables import LiveTable, Settings, TableError, TableManager, hash_token, rematch_id
+from .tables import LiveTable, Settings, TableError, TableManager, hash_token, rematch_id, rematch_token
 
 log = logging.getLogger("goldfields.server")
 
@@ -582,6 +582,40 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
             raise TableError("auth", f"that is not seat {body.seat}'s token at this table", 403)
         name, player_id = seats[body.seat][3], seats[body.seat][5]
         new_id = rematch_id(table_id, secret)
+        # The same for every request of this seat's player: asking again (a lost response, a
+        # second click) answers with the seat and token given before.
+        mine = rematch_token(secret, table_id, body.seat, body.token)
+        async with rematching:  # two asking at once: the second finds the first's table made
+            made = await make_rematch(request, m, old, table_id, body.seat, new_id, mine, name, player_id,
+                                      like=(game_name, config, title, seats))  # fmt: skip
+        if made is not None:
+            return made
+        new = m.tables.get(new_id)
+        if new is None:
+            found_new = await stored(request, new_id)
+            answer = await owner(
+                request, found_new, "claim", seat=body.seat, name=name, rematch=True, player_id=player_id, token=mine
+            )
+            if answer is not None:
+                return _seat_token(new_id, body.seat, answer["token"])
+            raise TableError("not_open", f"the rematch is {found_new.row.status}: its seats are closed", 410)
+        token = await m.claim(new, body.seat, name, rematch=True, player_id=player_id, token=mine)
+        if old is not None and old.rematch is None:
+            old.rematch = {"table": new_id, "by": body.seat}
+            m.announce(old)
+        return _seat_token(new_id, body.seat, token)
+
+    # Creating a rematch is one short transaction; taken in turn within a process, so that a
+    # second request finds the first's table (not a half-made one) and claims its seat in it.
+    rematching = asyncio.Lock()
+
+    async def make_rematch(
+        request: Request, m: TableManager, old: LiveTable | None, table_id: str, seat: int, new_id: str,
+        token: str, name: str, player_id: str | None, like: tuple[str, dict[str, Any], str, list[Any]],
+    ) -> dict[str, Any] | None:
+        """The rematch table, created with ``seat`` taken by its player: the seat's token; None
+        when it exists already (then the player claims their seat in it)."""
+        game_name, config, title, seats = like
         if new_id not in m.tables and await m.store.load_table(new_id) is None:
             humans = [i for i, kind, *_ in seats if kind == "human"]
             ask = {
@@ -592,33 +626,20 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
                 "seats": [{"kind": kind, "bot": bot, "name": seat_name} if kind == "bot" else {"kind": "human"}
                           for _, kind, bot, seat_name, *_ in seats],
             }
-            extra = {"rematch_of": table_id, "reserved": [i for i in humans if i != body.seat]}
+            extra = {"rematch_of": table_id, "reserved": [i for i in humans if i != seat]}
             try:
-                _table, token = await m.create(
-                    ask, body.seat, name, player_id=player_id, table_id=new_id, extra=extra, client=client_of(request)
-                )
+                _table, given = await m.create(
+                    ask, seat, name, player_id=player_id, table_id=new_id, extra=extra, client=client_of(request),
+                    token=token,
+                )  # fmt: skip
             except IntegrityError:
-                pass  # another player asked at the same instant: join theirs, below
-            else:
-                if old is not None:
-                    old.rematch = {"table": new_id, "by": body.seat}
-                    m.announce(old)
-                assert token is not None
-                return _seat_token(new_id, body.seat, token)
-        new = m.tables.get(new_id)
-        if new is None:
-            found_new = await stored(request, new_id)
-            answer = await owner(
-                request, found_new, "claim", seat=body.seat, name=name, rematch=True, player_id=player_id
-            )
-            if answer is not None:
-                return _seat_token(new_id, body.seat, answer["token"])
-            raise TableError("not_open", f"the rematch is {found_new.row.status}: its seats are closed", 410)
-        token = await m.claim(new, body.seat, name, rematch=True, player_id=player_id)
-        if old is not None and old.rematch is None:
-            old.rematch = {"table": new_id, "by": body.seat}
-            m.announce(old)
-        return _seat_token(new_id, body.seat, token)
+                return None  # another process made it at the same instant: join it
+            if old is not None:
+                old.rematch = {"table": new_id, "by": seat}
+                m.announce(old)
+            assert given is not None
+            return _seat_token(new_id, seat, given)
+        return None
 
     async def player_of(request: Request, key: str | None) -> PlayerRow | None:
         """The profile a secret key stands for; 401 for a key no one has."""

@@ -646,6 +646,7 @@ class Cluster:
                     request.get("name", ""),
                     rematch=bool(request.get("rematch")),
                     player_id=request.get("player_id"),
+                    token=request.get("token"),
                 )
                 reply(token=token)
             elif op == "chat":

@@ -13,8 +13,10 @@ move clock run out. The human takes the seat back by coming back and acting.
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import hashlib
+import hmac
 import logging
 import math
 import random
@@ -59,6 +61,15 @@ def rematch_id(table_id: str, secret: str) -> str:
     """The id of a finished table's rematch: fixed, so that every player who asks gets the
     same table; drawn from the table's secret, so that no one else can guess it first."""
     return hashlib.sha256(f"{secret}:rematch:{table_id}".encode()).hexdigest()[:10]
+
+
+def rematch_token(secret: str, table_id: str, seat: int, old_token: str) -> str:
+    """The token of ``seat`` at the rematch of a finished table, for the holder of the seat's
+    old token: fixed, so that asking again (a response lost, two requests racing) gives the
+    seat and token already given, not ``seat_taken``; drawn from the table's secret, so that
+    only the old token's holder can have it."""
+    digest = hmac.new(secret.encode(), f"rematch-seat:{table_id}:{seat}:{old_token}".encode(), hashlib.sha256)
+    return base64.urlsafe_b64encode(digest.digest()).decode()[:24]
 
 
 REPLY_STEP = 0.25
@@ -286,16 +297,18 @@ class TableManager:
         table_id: str | None = None,
         extra: Mapping[str, Any] | None = None,
         client: str | None = None,
+        token: str | None = None,
     ) -> tuple[LiveTable, str | None]:
         """A new table, with the creator in seat ``claim`` if given: (the table, the seat's token).
 
         Table, seats, the creator's claim and (if no seat is left open) the start are stored
         in one transaction. ``table_id`` and ``extra`` (server settings for the config) are
         a rematch's: its id follows from the finished table's, so that two players asking
-        at once get the same table. ``client`` is the creator's address, for
+        at once get the same table, and ``token`` the creator's seat's (:func:`rematch_token`;
+        else a new one is drawn). ``client`` is the creator's address, for
         ``max_tables_per_client``."""
         if client is None or not self.settings.rate_limits:
-            return await self._create(request, claim, player_name, player_id, table_id, extra, None)
+            return await self._create(request, claim, player_name, player_id, table_id, extra, None, token)
         # The stored column's width. An address or /64 is far shorter; a proxy's odd header is not.
         client = client[:CREATOR_WIDTH]
         # An IPv6 client's /48 has a cap of its own, NETWORK_FACTOR times as high: one customer
@@ -325,7 +338,7 @@ class TableManager:
                 )
                 if in_network >= self.settings.max_tables_per_client * NETWORK_FACTOR:
                     raise cap_refusal("network", in_network)
-            return await self._create(request, claim, player_name, player_id, table_id, extra, client)
+            return await self._create(request, claim, player_name, player_id, table_id, extra, client, token)
         finally:
             for key in keys:
                 self._creating[key] -= 1
@@ -341,6 +354,7 @@ class TableManager:
         table_id: str | None,
         extra: Mapping[str, Any] | None,
         client: str | None,
+        given_token: str | None = None,
     ) -> tuple[LiveTable, str | None]:
         game = table_game(request["game"])
         await self._check_capacity(request["seats"])
@@ -375,7 +389,7 @@ class TableManager:
                 seats.append(Seat(i, "human", None, spec.get("name") or "", None))
         token = None
         if claim is not None:
-            token = secrets.token_urlsafe(18)
+            token = given_token or secrets.token_urlsafe(18)
             seats[claim].token_hash = hash_token(token)
             seats[claim].name = player_name or ""  # no name: each client says "Seat N" in its own language
             seats[claim].player = player_id
@@ -452,10 +466,18 @@ class TableManager:
             raise cap_refusal("bots", bot_tables)
 
     async def claim(
-        self, table: LiveTable, seat: int, name: str, rematch: bool = False, player_id: str | None = None
+        self,
+        table: LiveTable,
+        seat: int,
+        name: str,
+        rematch: bool = False,
+        player_id: str | None = None,
+        token: str | None = None,
     ) -> str:
         """Seat ``name`` in an open seat: the seat's token. A rematch keeps each seat for the
-        player who held it (``rematch``: the claim comes with that player's old token)."""
+        player who held it (``rematch``: the claim comes with that player's old token), and
+        gives it ``token`` (:func:`rematch_token`): a seat that already holds that token is
+        answered with it again, as the same player asking twice is."""
         if not 0 <= seat < len(table.seats):
             raise TableError("no_such_seat", f"this table has seats 0 to {len(table.seats) - 1}", 404)
         if seat in table.config.get("reserved", ()) and not rematch:
@@ -463,9 +485,11 @@ class TableManager:
         async with table.lock:
             refuse_if_closed(table)
             s = table.seats[seat]
+            if token is not None and s.token_hash is not None and hmac.compare_digest(s.token_hash, hash_token(token)):
+                return token  # the player it was given to, asking again
             if not s.open:
                 raise TableError("seat_taken", f"seat {seat} is not open: it is a bot's or already taken")
-            token = secrets.token_urlsafe(18)
+            token = token or secrets.token_urlsafe(18)
             start = not any(other.open for other in table.seats if other is not s)
             now = self.wall()
             if not await self.store.claim_seat(table.id, seat, hash_token(token), name, start, now, player_id):

@@ -369,3 +369,37 @@ def test_an_ipv6_network_may_hold_ten_times_the_sockets_of_one_64() -> None:
     assert sockets.admit("2001:db8:2::/64") is None and sockets.admit("198.51.100.2") is None
     sockets.release("2001:db8:1:0::/64")  # a place of the network is given back
     assert sockets.admit("2001:db8:1:ff::/64") is None
+
+
+def test_malformed_requests_write_a_line_a_second_to_the_log_not_one_each(
+    make_server: MakeServer, tmp_path: Path
+) -> None:
+    """uvicorn logs a warning for each malformed request: without a limit a client sending
+    garbage writes the log full. At most one line of a kind a second, saying how many were left out."""
+    log = tmp_path / "server.log"
+    server = make_server(log=log)
+    sent = 300
+    started = time.monotonic()
+    for _ in range(sent):
+        with socket.create_connection(("127.0.0.1", server.port), timeout=30) as s:
+            s.sendall(b"GARBAGE\r\n\r\n")
+            with contextlib.suppress(OSError):
+                s.recv(100)  # the answer (400) or the close: the server has read it
+    seconds = time.monotonic() - started
+    assert httpx.get(f"{server.base}/api/health", timeout=30).status_code == 200
+    lines = [line for line in log.read_text().splitlines() if "Invalid HTTP request" in line]
+    assert 1 <= len(lines) <= seconds + 2, f"{len(lines)} lines for {sent} bad requests in {seconds:.1f} s"
+    assert len(lines) < sent / 2
+
+
+def test_the_quiet_log_filter_lets_one_line_of_a_kind_through_and_counts_the_rest() -> None:
+    import logging
+
+    from goldfields.server.limits import Quiet, QuietLog
+
+    quiet = QuietLog(Quiet("1/hour"))
+    record = lambda msg: logging.LogRecord("uvicorn.error", logging.WARNING, "", 0, msg, (), None)  # noqa: E731
+    assert quiet.filter(record("Invalid HTTP request received."))
+    assert not any(quiet.filter(record("Invalid HTTP request received.")) for _ in range(50))
+    assert quiet.filter(record("Unsupported upgrade request."))  # another kind has its own count
+    assert quiet.quiet.left_out("Invalid HTTP request received.") == 50

@@ -63,6 +63,7 @@ from .limits import (
     ADDRESS_CHAT_PLAYERS,
     NETWORK_FACTOR,
     Quiet,
+    QuietLog,
     RateLimits,
     Slots,
     Sockets,
@@ -135,9 +136,14 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
         gc.set_threshold(20_000, 50, 100)
         app.state.manager = manager
         app.state.analyses = Analyses(manager.bots, live.analysis_seconds)
+        # uvicorn writes a warning for each malformed request, so a client sending garbage could
+        # fill the log: each kind of line at most once a second (limits.QuietLog).
+        uvicorn_log, quiet_log = logging.getLogger("uvicorn.error"), QuietLog()
+        uvicorn_log.addFilter(quiet_log)
         try:
             yield
         finally:
+            uvicorn_log.removeFilter(quiet_log)
             sweeper.cancel()
             await app.state.analyses.close()
             await manager.shutdown()

@@ -151,6 +151,25 @@ class Quiet:
         return self._left_out.pop(kind, 0)
 
 
+class QuietLog(logging.Filter):
+    """A logger's records through :class:`Quiet`: at most one a second of each message (its
+    format), the next one written saying how many were left out. For uvicorn's own log, which
+    writes a line for each malformed request a client cares to send."""
+
+    def __init__(self, quiet: Quiet | None = None) -> None:
+        super().__init__()
+        self.quiet = quiet or Quiet()
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        kind = str(record.msg)[:100]
+        if not self.quiet.allow(kind):
+            return False
+        left_out = self.quiet.left_out(kind)
+        if left_out and isinstance(record.msg, str):
+            record.msg = f"{record.msg} (and {left_out} more like it, left out)"  # no %: args apply as before
+        return True
+
+
 class Slots:
     """At most ``size`` pieces of a costly kind of work at once, in this process. ``take()``
     says whether there was a place (then ``release()`` it when the work is done, from any

@@ -328,12 +328,13 @@ def test_a_record_past_the_step_cap_is_refused_before_any_of_it_is_replayed(monk
         raise AssertionError("a record past the cap was replayed")
 
 
-def test_only_so_many_replays_are_computed_at_once_and_one_more_is_refused_with_503(
+def test_replays_are_computed_one_at_a_time_a_few_wait_and_one_more_is_refused_with_503(
     tmp_path: Any, monkeypatch: Any
 ) -> None:
-    """Every replay is CPU work in a worker thread: a few clients sending long records at once
-    must not take the threads and the CPU from the tables in play. Past the places, a replay
-    (of a record sent, or a finished table's) is refused at once with 503 and Retry-After."""
+    """Every replay is CPU work that shares the interpreter with the tables in play: a few clients
+    sending long records at once must not take the CPU from them. Replays are computed on a
+    thread of their own, a few more wait in line, and past that one more (of a record sent, or a
+    finished table's) is refused at once with 503 and Retry-After."""
     from concurrent.futures import ThreadPoolExecutor
 
     from fastapi.testclient import TestClient
@@ -342,6 +343,8 @@ def test_only_so_many_replays_are_computed_at_once_and_one_more_is_refused_with_
     from goldfields.server import replays
     from goldfields.server.tables import Settings
 
+    monkeypatch.setattr(server_app, "REPLAYS_WAITING", 2)
+    room = server_app.REPLAYS_AT_ONCE + 2
     release = threading.Event()
     running = threading.Semaphore(0)
     real = replays.frames
@@ -354,18 +357,61 @@ def test_only_so_many_replays_are_computed_at_once_and_one_more_is_refused_with_
     monkeypatch.setattr(replays, "frames", slow)
     app = server_app.create_app(f"sqlite:///{tmp_path / 'busy.db'}", Settings(bot_workers=1, rate_limits=False))
     record = long_record(200)
-    with TestClient(app) as client, ThreadPoolExecutor(server_app.REPLAYS_AT_ONCE) as pool:
-        held = [pool.submit(client.post, "/api/replay", json={"record": record})
-                for _ in range(server_app.REPLAYS_AT_ONCE)]  # fmt: skip
-        for _ in held:
+    with TestClient(app) as client, ThreadPoolExecutor(room) as pool:
+        held = [pool.submit(client.post, "/api/replay", json={"record": record}) for _ in range(room)]
+        for _ in range(server_app.REPLAYS_AT_ONCE):
             assert running.acquire(timeout=60), "a replay did not start"
+        wait_for(lambda: app.state.replaying.queued == room, "the others to wait in line")
+        assert not running.acquire(timeout=0.2), "more replays ran at once than the server computes"
         refused = client.post("/api/replay", json={"record": record})
         assert refused.status_code == 503, refused.text
         assert refused.json()["code"] == "too_many_replays" and int(refused.headers["Retry-After"]) > 0
         release.set()
-        assert [f.result(timeout=60).status_code for f in held] == [200] * server_app.REPLAYS_AT_ONCE
-        # The places are given back: the next one is computed.
+        assert [f.result(timeout=120).status_code for f in held] == [200] * room
+        # The line is empty again: the next one is computed.
         assert client.post("/api/replay", json={"record": record}).status_code == 200
+
+
+def test_players_asking_at_once_for_a_finished_games_summary_share_one_computation(
+    tmp_path: Any, monkeypatch: Any
+) -> None:
+    """The players of a table that has just ended all ask for its summary at the same moment:
+    one computation answers them all, and none is refused for want of room in the line."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from fastapi.testclient import TestClient
+
+    from goldfields.server import app as server_app
+    from goldfields.server import replays
+    from goldfields.server.tables import Settings
+
+    calls: list[int] = []
+    real = replays.summary
+    release = threading.Event()
+
+    def slow(*args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        assert release.wait(60), "the test never let the summary finish"
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(replays, "summary", slow)
+    monkeypatch.setattr(server_app, "REPLAYS_WAITING", 0)  # a second computation would be refused
+    app = server_app.create_app(f"sqlite:///{tmp_path / 'ended.db'}", Settings(bot_delay=0.0, rate_limits=False))
+    asking = 6
+    with TestClient(app) as client, ThreadPoolExecutor(asking) as pool:
+        r = client.post("/api/tables", json={"game": "digging", "players": 2, "seats": [BOTS, BOTS]})
+        assert r.status_code == 201, r.text
+        tid = r.json()["table"]["id"]
+        wait_for(lambda: client.get(f"/api/tables/{tid}").json()["status"] == "finished", "the bots to finish", 300)
+        asks = [pool.submit(client.get, f"/api/tables/{tid}/summary") for _ in range(asking)]
+        wait_for(lambda: calls, "the summary to be computed")
+        release.set()
+        answers = [a.result(timeout=120) for a in asks]
+        assert [a.status_code for a in answers] == [200] * asking, [a.text for a in answers]
+        assert len(calls) == 1
+        assert client.get(f"/api/tables/{tid}/summary").status_code == 200 and len(calls) == 1  # kept
+
+
 def test_a_long_replay_is_encoded_to_the_same_bytes_a_frame_at_a_time() -> None:
     """A replay is encoded an item of a long list at a time (one call of the C encoder held the
     GIL, and stopped every table, for most of a second): the bytes are those of one call."""

@@ -62,11 +62,12 @@ from .games import ConfigError, table_game
 from .limits import (
     ADDRESS_CHAT_PLAYERS,
     NETWORK_FACTOR,
+    LineFull,
     Quiet,
     QuietLog,
     RateLimits,
-    Slots,
     Sockets,
+    WorkLine,
     address_key,
     json_depth,
     network_key,
@@ -99,10 +100,12 @@ log = logging.getLogger("goldfields.server")
 MAX_QUEUE = 500  # updates waiting for a slow client before it is dropped
 REPLAY_CACHE = 16  # finished games' replays kept computed
 REPLAYS_AT_ONCE = 1
-"""Replays (and summaries, views of stored games) computed at once; one more is refused with
-503. A game at the step cap takes seconds of CPU to replay, in a thread that shares the GIL
-with the event loop: 6 at once made live moves' acknowledgements wait 500 ms and more; 2 at
-once, 130 ms (median) and up to 400 ms; 1, 30 ms and up to 80 ms (11 ms with none)."""
+"""Replays (and summaries, views of stored games) computed at once. A game at the step cap
+takes seconds of CPU to replay, in a thread that shares the GIL with the event loop: 6 at
+once made live moves' acknowledgements wait 500 ms and more; 2 at once, 130 ms (median) and
+up to 400 ms; 1, 30 ms and up to 80 ms (11 ms with none)."""
+REPLAYS_WAITING = 8
+"""Replays that may wait their turn behind those computed; one more is refused with 503."""
 T = TypeVar("T")
 # A player's key as a bearer token (``Authorization: Bearer <key>``), documented in the OpenAPI
 # schema; a missing one is answered by the handlers in the API's own words.
@@ -136,6 +139,7 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
         gc.set_threshold(20_000, 50, 100)
         app.state.manager = manager
         app.state.analyses = Analyses(manager.bots, live.analysis_seconds)
+        app.state.replaying = WorkLine(REPLAYS_AT_ONCE, REPLAYS_WAITING)
         # uvicorn writes a warning for each malformed request, so a client sending garbage could
         # fill the log: each kind of line at most once a second (limits.QuietLog).
         uvicorn_log, quiet_log = logging.getLogger("uvicorn.error"), QuietLog()
@@ -146,6 +150,7 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
             uvicorn_log.removeFilter(quiet_log)
             sweeper.cancel()
             await app.state.analyses.close()
+            app.state.replaying.close()
             await manager.shutdown()
             store.close()
 
@@ -199,23 +204,17 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
     )
     app.state.sockets = Sockets(live.max_sockets_per_client, live.max_sockets)
     app.state.quiet = Quiet()
-    app.state.replaying = Slots(REPLAYS_AT_ONCE)
 
     async def heavy(request: Request, work: Callable[[], T]) -> T:
-        """Costly work on records (a replay, a summary, a stored game's position) in a worker
-        thread, at most :data:`REPLAYS_AT_ONCE` at once: past that, ``503 too_many_replays``."""
-        slots: Slots = request.app.state.replaying
-        if not slots.take():
+        """Costly work on records (a replay, a summary, a stored game's position) on the replay
+        thread, :data:`REPLAYS_AT_ONCE` at a time with :data:`REPLAYS_WAITING` more in line:
+        past that, ``503 too_many_replays``."""
+        line: WorkLine = request.app.state.replaying
+        try:
+            return await line.run(work)
+        except LineFull:
             raise TableError("too_many_replays", "the server is replaying as many games as it takes; "
-                             "try again in a few seconds", 503, {"retry_after": 5})  # fmt: skip
-
-        def run() -> T:
-            try:
-                return work()
-            finally:  # in the thread: a client that went away does not free the place of work still running
-                slots.release()
-
-        return await asyncio.to_thread(run)
+                             "try again in a few seconds", 503, {"retry_after": 5}) from None  # fmt: skip
 
     def limit(request: Request, kind: str) -> None:
         refused = request.app.state.rates.check(kind, client_of(request))
@@ -444,14 +443,24 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
         if key in cache:
             cache.move_to_end(key)
             return cast(T, cache[key])
-        if charge:
-            limit(request, "replay")
-        value = await heavy(request, work)
-        cache[key] = value
-        while len(cache) > REPLAY_CACHE:
-            cache.popitem(last=False)
-        return value
+        if (running := computing.get(key)) is None:
+            # One computation a key, whoever asks meanwhile waits for it (the players of a game
+            # that has just ended all ask for its summary at once); shielded, so that one
+            # client going away does not cancel it for the others.
+            if charge:
+                limit(request, "replay")
+            running = computing[key] = asyncio.ensure_future(heavy(request, work))
+            running.add_done_callback(lambda done: keep(key, done))
+        return cast(T, await asyncio.shield(running))
 
+    def keep(key: tuple[Any, ...], done: asyncio.Future[Any]) -> None:
+        del computing[key]
+        if not done.cancelled() and done.exception() is None:
+            replay_cache[key] = done.result()
+            while len(replay_cache) > REPLAY_CACHE:
+                replay_cache.popitem(last=False)
+
+    computing: dict[tuple[Any, ...], asyncio.Future[Any]] = {}
     replay_cache: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
     too_long: dict[str, str] = {}  # finished tables whose replay was refused as too long, and why
 

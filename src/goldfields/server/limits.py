@@ -15,16 +15,20 @@ Every limit here is a setting of ``goldfields serve`` (see docs/server.md,
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
 import logging
 import math
-import threading
 import time
 from collections import Counter
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from limits import RateLimitItem, parse, storage, strategies
+
+T = TypeVar("T")
 
 log = logging.getLogger("goldfields.server")
 
@@ -170,22 +174,33 @@ class QuietLog(logging.Filter):
         return True
 
 
-class Slots:
-    """At most ``size`` pieces of a costly kind of work at once, in this process. ``take()``
-    says whether there was a place (then ``release()`` it when the work is done, from any
-    thread); a request that finds none is refused at once (503 with Retry-After), as an
-    analysis is past :data:`goldfields.server.analysis.WAITING`, rather than queued: a
-    queue would hold its connection and memory, and a flood would wait in it all the same."""
+class WorkLine:
+    """Costly work (replays) on ``size`` threads of its own, with up to ``waiting`` more pieces
+    in line; past that, :meth:`run` raises :class:`LineFull` at once. A line rather than plain
+    refusal: the players of a table that has just ended all ask for its summary at once. A
+    bounded one: a flood would otherwise hold connections and memory while it waited. Work
+    that has not started when its client goes away is dropped from the line."""
 
-    def __init__(self, size: int) -> None:
-        self.size = size
-        self._places = threading.BoundedSemaphore(size)
+    def __init__(self, size: int, waiting: int) -> None:
+        self.size, self.waiting = size, waiting
+        self.queued = 0  # running or in line
+        self._pool = ThreadPoolExecutor(size, thread_name_prefix="goldfields-replay")
 
-    def take(self) -> bool:
-        return self._places.acquire(blocking=False)
+    async def run(self, work: Callable[[], T]) -> T:
+        if self.queued >= self.size + self.waiting:
+            raise LineFull(f"{self.queued} replays are being computed or wait their turn")
+        self.queued += 1
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self._pool, work)
+        finally:
+            self.queued -= 1
 
-    def release(self) -> None:
-        self._places.release()
+    def close(self) -> None:
+        self._pool.shutdown(wait=False, cancel_futures=True)
+
+
+class LineFull(Exception):
+    """A :class:`WorkLine` has no room left."""
 
 
 class Sockets:

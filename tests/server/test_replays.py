@@ -273,19 +273,14 @@ def long_record(steps: int) -> dict[str, Any]:
     passes whenever the rules let them), of about ``steps`` steps: a game may run on for ever."""
     import random
 
+    from walks import random_walk
+
+    def idle(state: Any, legal: list[int]) -> int:
+        return next((a for a in legal if state.action_to_string(a).split()[0] in ("draw", "pass", "skip")), legal[0])
+
     game = registry.get("digging")
-    rng = random.Random(3)
     state = game.new_state(game.params(players=2, partnership=False))
-    for _ in range(steps):
-        if state.is_terminal():
-            break
-        if state.is_chance_node():
-            state.apply_chance(state.sample_chance(rng))
-            continue
-        legal = state.legal_actions()
-        idle = [a for a in legal if state.action_to_string(a).split()[0] in ("draw", "pass", "skip")]
-        state.apply_action((idle or legal)[0])
-    return state.record()
+    return random_walk(state, random.Random(3), steps, choose=idle).record()
 
 
 def test_each_game_counts_a_records_steps_as_its_replay_walks_them() -> None:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 import numbers
 import random
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Self
 
 from ..core.game import CHANCE, TERMINAL, Event, GameState, RuleError
@@ -161,19 +161,15 @@ class DiggerState(GameState):
                     if avail >> c & 1 and centre[c]:
                         legal.append(TAKE_BASE + c)
                 if self.black:
-                    legal.extend(STEAL_BASE + (c - 1) * MAX_SEATS + victim for c, victim in self._steals(avail))
+                    digger = self.digger
+                    for c in GEMS:  # blue is never stolen
+                        if avail >> c & 1:
+                            base = STEAL_BASE + (c - 1) * MAX_SEATS
+                            for victim, crate in enumerate(self.crates):
+                                if crate[c] and victim != digger:
+                                    legal.append(base + victim)
         self._legal = legal
         return legal
-
-    def _steals(self, colours: int) -> Iterator[tuple[int, int]]:
-        """(gem, victim) for each steal of one of ``colours`` (a bit mask): G2, blue is never
-        stolen, and only from an opponent's crate that holds the gem."""
-        digger = self.digger
-        for c in GEMS:
-            if colours >> c & 1:
-                for victim, crate in enumerate(self.crates):
-                    if crate[c] and victim != digger:
-                        yield c, victim
 
     # ------------------------------------------------------------------
     # Applying decisions
@@ -476,7 +472,8 @@ class DiggerState(GameState):
                         "black": roll.black,
                         # Whether this roll offers a steal: a gem that shows once and an
                         # opponent whose crate holds one. Narrators cannot tell from the dice.
-                        "steal": roll.black and next(self._steals(roll.unique), None) is not None,
+                        # (Steals are listed last; the list is kept for the digger's decision.)
+                        "steal": roll.black and self.legal_actions()[-1] >= STEAL_BASE,
                     },
                 )
             ]

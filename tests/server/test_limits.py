@@ -403,3 +403,15 @@ def test_the_quiet_log_filter_lets_one_line_of_a_kind_through_and_counts_the_res
     assert not any(quiet.filter(record("Invalid HTTP request received.")) for _ in range(50))
     assert quiet.filter(record("Unsupported upgrade request."))  # another kind has its own count
     assert quiet.quiet.left_out("Invalid HTTP request received.") == 50
+
+
+def test_the_quiet_log_filter_lets_every_error_through() -> None:
+    # uvicorn logs each crash of a WebSocket handler as "Exception in ASGI application": each
+    # traceback is its own, and none may be counted away as a repeat.
+    import logging
+
+    from goldfields.server.limits import Quiet, QuietLog
+
+    quiet = QuietLog(Quiet("1/hour"))
+    error = logging.LogRecord("uvicorn.error", logging.ERROR, "", 0, "Exception in ASGI application", (), None)
+    assert all(quiet.filter(error) for _ in range(5))

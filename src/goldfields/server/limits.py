@@ -158,13 +158,17 @@ class Quiet:
 class QuietLog(logging.Filter):
     """A logger's records through :class:`Quiet`: at most one a second of each message (its
     format), the next one written saying how many were left out. For uvicorn's own log, which
-    writes a line for each malformed request a client cares to send."""
+    writes a line for each malformed request a client cares to send. Errors all go through:
+    uvicorn logs every crash of a WebSocket handler with the same message, and each one's
+    traceback is its own."""
 
     def __init__(self, quiet: Quiet | None = None) -> None:
         super().__init__()
         self.quiet = quiet or Quiet()
 
     def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno >= logging.ERROR:
+            return True
         kind = str(record.msg)[:100]
         if not self.quiet.allow(kind):
             return False

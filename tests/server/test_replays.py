@@ -353,11 +353,15 @@ def test_replays_are_computed_one_at_a_time_a_few_wait_and_one_more_is_refused_w
     app = server_app.create_app(f"sqlite:///{tmp_path / 'busy.db'}", Settings(bot_workers=1, rate_limits=False))
     record = long_record(200)
     with TestClient(app) as client, ThreadPoolExecutor(room) as pool:
-        held = [pool.submit(client.post, "/api/replay", json={"record": record}) for _ in range(room)]
+        # Each from an address of its own: a client has one place in the line at a time.
+        senders = [TestClient(app, client=(f"10.0.0.{i + 1}", 50000)) for i in range(room)]
+        held = [pool.submit(sender.post, "/api/replay", json={"record": record}) for sender in senders]
         for _ in range(server_app.REPLAYS_AT_ONCE):
             assert running.acquire(timeout=60), "a replay did not start"
         wait_for(lambda: app.state.replaying.queued == room, "the others to wait in line")
         assert not running.acquire(timeout=0.2), "more replays ran at once than the server computes"
+        again = senders[-1].post("/api/replay", json={"record": record})  # its first still waits
+        assert again.status_code == 503 and "of yours" in again.json()["message"], again.text
         refused = client.post("/api/replay", json={"record": record})
         assert refused.status_code == 503, refused.text
         assert refused.json()["code"] == "too_many_replays" and int(refused.headers["Retry-After"]) > 0

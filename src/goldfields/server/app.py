@@ -211,9 +211,9 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
         past that, ``503 too_many_replays``."""
         line: WorkLine = request.app.state.replaying
         try:
-            return await line.run(work)
-        except LineFull:
-            raise TableError("too_many_replays", "the server is replaying as many games as it takes; "
+            return await line.run(work, client_of(request))
+        except LineFull as full:
+            raise TableError("too_many_replays", f"the server is replaying as many games as it takes ({full}); "
                              "try again in a few seconds", 503, {"retry_after": 5}) from None  # fmt: skip
 
     def limit(request: Request, kind: str) -> None:

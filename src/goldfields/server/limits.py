@@ -182,22 +182,31 @@ class WorkLine:
     """Costly work (replays) on ``size`` threads of its own, with up to ``waiting`` more pieces
     in line; past that, :meth:`run` raises :class:`LineFull` at once. A line rather than plain
     refusal: the players of a table that has just ended all ask for its summary at once. A
-    bounded one: a flood would otherwise hold connections and memory while it waited. Work
-    that has not started when its client goes away is dropped from the line."""
+    bounded one: a flood would otherwise hold connections and memory while it waited. And one
+    place a client (its key, and its IPv6 /48): a single client sending long records as fast as
+    its replay rate lets it would otherwise keep the line full, and every other player's
+    summaries and replays waiting or refused."""
 
     def __init__(self, size: int, waiting: int) -> None:
         self.size, self.waiting = size, waiting
         self.queued = 0  # running or in line
+        self._holders: Counter[str] = Counter()
         self._pool = ThreadPoolExecutor(size, thread_name_prefix="goldfields-replay")
 
-    async def run(self, work: Callable[[], T]) -> T:
+    async def run(self, work: Callable[[], T], client: str) -> T:
+        holders = [client, *([net] if (net := network_key(client)) else [])]
+        if any(self._holders[h] for h in holders):
+            raise LineFull("a replay of yours is being computed or waits its turn")
         if self.queued >= self.size + self.waiting:
             raise LineFull(f"{self.queued} replays are being computed or wait their turn")
         self.queued += 1
+        self._holders.update(holders)
         try:
             return await asyncio.get_running_loop().run_in_executor(self._pool, work)
         finally:
             self.queued -= 1
+            self._holders.subtract(holders)
+            self._holders += Counter()  # drop the zeros
 
     def close(self) -> None:
         self._pool.shutdown(wait=False, cancel_futures=True)

@@ -743,18 +743,17 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
             await _refuse(websocket, refused.code, refused.message, 1013)  # 1013: try again later
             return
         cluster = websocket.app.state.manager.cluster
-        lease = await cluster.admit_socket(client, sockets.per_client) if cluster is not None else None
-        network, wide_lease = network_key(client), None
-        if lease != "" and cluster is not None and network is not None:  # and its /48's
-            wide_lease = await cluster.admit_socket(network, sockets.per_client * NETWORK_FACTOR)
-        if lease == "" or wide_lease == "":  # the client's sockets on all processes together are at the cap
-            sockets.release(client)
+        lease: str | None = None
+        wide_lease: str | None = None
+        try:  # from here on, whatever ends the socket (a cancel too) gives its places back
             if cluster is not None:
-                await cluster.release_socket(lease)
-            refused = sockets.too_many() if lease == "" else sockets.too_many_in_network()
-            await _refuse(websocket, refused.code, refused.message, 1013)
-            return
-        try:
+                lease = await cluster.admit_socket(client, sockets.per_client)
+                if lease != "" and (network := network_key(client)) is not None:  # and its /48's
+                    wide_lease = await cluster.admit_socket(network, sockets.per_client * NETWORK_FACTOR)
+                if lease == "" or wide_lease == "":  # the client's sockets on all processes are at the cap
+                    refused = sockets.too_many() if lease == "" else sockets.too_many_in_network()
+                    await _refuse(websocket, refused.code, refused.message, 1013)
+                    return
             mgr: TableManager = websocket.app.state.manager
             access = await _access(mgr, table_id)
             if access is None:

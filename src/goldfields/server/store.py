@@ -281,8 +281,8 @@ class Store:
         if stored.rowcount == len(rows):
             return
         ids = sorted({row["table_id"] for row in rows})
-        status: dict[str, str] = dict(session.execute(select(TableRow.id, TableRow.status).where(TableRow.id.in_(ids)))
-                                      .tuples().all())  # fmt: skip
+        read = session.execute(select(TableRow.id, TableRow.status).where(TableRow.id.in_(ids)))
+        status: dict[str, str] = {table_id: table_status for table_id, table_status in read}
         if not (closed := [i for i in ids if status.get(i) not in LIVE]):
             # Cannot happen (a closed table never opens again), unless the driver miscounted.
             raise RuntimeError(f"{stored.rowcount} of {len(rows)} steps stored, yet every table is in play")

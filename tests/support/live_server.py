@@ -6,6 +6,7 @@ process (uvicorn), so a test can kill it with SIGKILL as a crash would.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -17,6 +18,7 @@ import time
 from pathlib import Path
 
 import httpx
+from server_forks import Forked, fork_server
 
 SERVER = """
 import socket, sys
@@ -87,7 +89,7 @@ class ServerProcess:
         self.log = log
         self.port = free_port()
         self.started = False
-        self.proc: subprocess.Popen[bytes] | None = None
+        self.proc: subprocess.Popen[bytes] | Forked | None = None
 
     @property
     def base(self) -> str:
@@ -109,19 +111,28 @@ class ServerProcess:
     def _launch(self) -> bool:
         """Run the server process; False when its port was taken before it could bind it."""
         bound = Path(tempfile.mkdtemp()) / "bound"
-        out = self.log.open("ab") if self.log is not None else None  # the server's log, for tests that read it
-        self.proc = subprocess.Popen(
-            [sys.executable, "-c", SERVER, self.url, str(self.port), json.dumps(self.settings), str(bound)],
-            stdout=out,
-            stderr=subprocess.STDOUT if out is not None else None,
-            env={
-                **os.environ,
-                **self.env,
-                "PYTHONUNBUFFERED": "1",
-                "GOLDFIELDS_TEST_PLUGINS": ",".join(self.plugins),
-                "GOLDFIELDS_TEST_SUPPORT": str(Path(__file__).parent),
-            },
-        )
+        argv = [self.url, str(self.port), json.dumps(self.settings), str(bound)]
+        env = {
+            **os.environ,
+            **self.env,
+            "PYTHONUNBUFFERED": "1",
+            "GOLDFIELDS_TEST_PLUGINS": ",".join(self.plugins),
+            "GOLDFIELDS_TEST_SUPPORT": str(Path(__file__).parent),
+        }
+        # The server's log, for tests that read it; else this process's output, as pytest has it now.
+        with self.log.open("ab") if self.log is not None else contextlib.nullcontext() as out:
+            forks = fork_server()
+            if forks is not None:
+                # Without a log, fds 1 and 2 as a subprocess would inherit them.
+                out_fd, err_fd = (out.fileno(), out.fileno()) if out is not None else (1, 2)
+                self.proc = forks.launch(SERVER, argv, env, out_fd, err_fd)
+            else:
+                self.proc = subprocess.Popen(
+                    [sys.executable, "-c", SERVER, *argv],
+                    stdout=out,
+                    stderr=subprocess.STDOUT if out is not None else None,
+                    env=env,
+                )
         deadline = time.time() + 90  # generous: a loaded 2-core machine starts Python slowly
         try:
             while not bound.exists():

@@ -307,7 +307,7 @@ def test_a_training_round_writes_a_network_the_bots_load(tmp_path: Path) -> None
     from goldfields.learn.trainer import Fit
 
     plan = Plan(rounds=1, games=4, search=8, hidden=(16,), eval_games=2, tables=((2, False), (3, False)),
-                holdout=2, warmup=2, guide=False, jobs=1, fit=Fit(epochs=1))  # fmt: skip
+                opponent="random", holdout=2, warmup=2, guide=False, jobs=1, fit=Fit(epochs=1))  # fmt: skip
     rounds = run(plan, tmp_path / "a")
     assert [(r.round, r.stage) for r in rounds] == [(0, "untrained"), (0, "warm-up"), (1, "self-play")]
     first = rounds[-1]
@@ -372,7 +372,7 @@ def test_a_training_round_writes_a_network_the_bots_load(tmp_path: Path) -> None
 
     # A network can start another run.
     on = run(Plan(rounds=1, games=1, search=8, hidden=(16,), eval_games=2, tables=((2, False),), jobs=1,
-                  init=str(out / "round-01.npz"), fit=Fit(epochs=1)), tmp_path / "d")  # fmt: skip
+                  opponent="random", init=str(out / "round-01.npz"), fit=Fit(epochs=1)), tmp_path / "d")  # fmt: skip
     assert on[0].win_rates == {"2p": first.win_rates["2p"]}  # round 0 there is round 1 here
 
 
@@ -386,7 +386,7 @@ def test_a_stopped_training_run_keeps_its_games_and_goes_on_to_the_same_network(
     from goldfields.learn.trainer import Fit
 
     plan = Plan(rounds=1, games=4, search=8, hidden=(16,), eval_games=2, tables=((2, False), (3, False)),
-                holdout=2, warmup=2, guide=False, jobs=1, fit=Fit(epochs=1))  # fmt: skip
+                opponent="random", holdout=2, warmup=2, guide=False, jobs=1, fit=Fit(epochs=1))  # fmt: skip
     whole = run(plan, tmp_path / "whole")
     # Going on in a folder whose run had more rounds is refused before anything there changes: the
     # later networks would stay beside a run that never made them.
@@ -530,7 +530,8 @@ def test_a_dagger_round_fits_again_on_the_games_its_network_played(tmp_path: Pat
     from goldfields.learn.trainer import Fit, TorchNet, train
 
     plan = Plan(rounds=1, games=2, search=8, hidden=(16,), eval_games=2, tables=((2, False),), holdout=0,
-                guide=False, jobs=1, fit=Fit(epochs=1), dagger=4, dagger_opponents=("heuristic", "random"))  # fmt: skip
+                opponent="random", guide=False, jobs=1, fit=Fit(epochs=1), dagger=4,
+                dagger_opponents=("heuristic", "random"))  # fmt: skip
     rounds = run(plan, tmp_path / "a")
     out = tmp_path / "a"
     dagger, selfplayed = Examples.load(out / "dagger-01.npz"), Examples.load(out / "examples-01.npz")
@@ -581,7 +582,8 @@ def test_a_deeper_search_can_label_the_dagger_games_and_its_labels_are_never_rea
     from goldfields.learn.trainer import Fit
 
     plan = Plan(rounds=1, games=2, search=8, hidden=(16,), eval_games=2, tables=((2, False),), holdout=0,
-                guide=False, jobs=1, fit=Fit(epochs=1), dagger=2, dagger_opponents=("heuristic",))  # fmt: skip
+                opponent="random", guide=False, jobs=1, fit=Fit(epochs=1), dagger=2,
+                dagger_opponents=("heuristic",))  # fmt: skip
     run(plan, tmp_path / "a")
     shallow = Examples.load(tmp_path / "a" / "dagger-01.npz")
     deep = run(Plan(**{**plan.__dict__, "examples_from": str(tmp_path / "a"), "dagger_search": 64}), tmp_path / "d")
@@ -614,7 +616,8 @@ def test_each_dagger_pass_is_played_by_the_network_the_last_pass_fitted(tmp_path
     from goldfields.learn.trainer import Fit, TorchNet, train
 
     one = Plan(rounds=1, games=2, search=8, hidden=(16,), eval_games=2, tables=((2, False),), holdout=0,
-               guide=False, jobs=1, fit=Fit(epochs=1), dagger=2, dagger_opponents=("heuristic",))  # fmt: skip
+               opponent="random", guide=False, jobs=1, fit=Fit(epochs=1), dagger=2,
+               dagger_opponents=("heuristic",))  # fmt: skip
     run(one, tmp_path / "one")
     # Pass 1 is read from the one-pass run: planted games there (its self-play ones) come back here.
     planted = tmp_path / "planted"

@@ -66,16 +66,19 @@ def test_analysis_is_refused_before_the_end_for_a_seat_that_is_not_there_and_for
     assert r.status_code == 404 and r.json()["code"] == "no_analysis"
 
 
-def test_the_shipped_network_plays_at_a_table_alone_and_guiding_the_search(database: Path | str) -> None:
+def test_the_shipped_network_plays_at_a_table_alone_and_guiding_the_search(tmp_path: Path) -> None:
     # No fallback may move for the network bots, so the deadline is generous: on a loaded
     # 2-core machine a fresh worker's first move (numpy, the weights) can take seconds.
-    server = LiveServer(database, bot_deadline=300.0).start()
+    # One database and 80 moves: a search's reply waits for the next quarter second (so that
+    # its timing tells nothing), and a whole game would spend a minute on that alone.
+    server = LiveServer(tmp_path / "net.db", bot_deadline=300.0).start()
     try:
         games = {g["name"]: g for g in server.get("/api/games").json()}
         assert "net" in games["digging"]["bots"] and games["digging"]["analysis"]
         seats = [{"kind": "bot", "bot": "net"}, {"kind": "bot", "bot": "ismcts:net=default"}]
         tid = server.create(seats, partnership=False)["table"]["id"]
-        wait_for(lambda: finished(server, tid), "the network bots to finish", timeout=600)
+        wait_for(lambda: finished(server, tid) or server.get(f"/api/tables/{tid}").json()["seq"] >= 80,
+                 "the network bots to make 80 moves", timeout=600)  # fmt: skip
         assert server.get("/api/health").json()["bot_fallbacks"] == 0
     finally:
         server.stop()

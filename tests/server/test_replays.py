@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import threading
 from typing import Any
@@ -395,6 +396,16 @@ def test_players_asking_at_once_for_a_finished_games_summary_share_one_computati
 
     monkeypatch.setattr(replays, "summary", slow)
     monkeypatch.setattr(server_app, "REPLAYS_WAITING", 0)  # a second computation would be refused
+    # Each request that waits for the computation awaits it through asyncio.shield: counted, so
+    # that the summary is let finish only once every request waits for it (on a loaded machine,
+    # a late request would otherwise find it kept and share nothing).
+    shield, waiting = asyncio.shield, []
+
+    def counted(future: Any) -> Any:
+        waiting.append(future)
+        return shield(future)
+
+    monkeypatch.setattr(server_app.asyncio, "shield", counted)
     app = server_app.create_app(f"sqlite:///{tmp_path / 'ended.db'}", Settings(bot_delay=0.0, rate_limits=False))
     asking = 6
     with TestClient(app) as client, ThreadPoolExecutor(asking) as pool:
@@ -403,7 +414,8 @@ def test_players_asking_at_once_for_a_finished_games_summary_share_one_computati
         tid = r.json()["table"]["id"]
         wait_for(lambda: client.get(f"/api/tables/{tid}").json()["status"] == "finished", "the bots to finish", 300)
         asks = [pool.submit(client.get, f"/api/tables/{tid}/summary") for _ in range(asking)]
-        wait_for(lambda: calls, "the summary to be computed")
+        wait_for(lambda: len(waiting) == asking, "every request to wait for the one computation")
+        assert len(calls) == 1 and len(set(waiting)) == 1
         release.set()
         answers = [a.result(timeout=120) for a in asks]
         assert [a.status_code for a in answers] == [200] * asking, [a.text for a in answers]

@@ -460,6 +460,20 @@ def test_one_address_may_have_only_so_many_tables_over_all_processes_and_a_resta
             servers[0] = LiveServer(url, redis=redis, **cap).start()
             r = servers[0].post("/api/tables", body)
             assert r.status_code == 429 and r.json()["code"] == "too_many_tables", r.text
+
+            # An IPv6 /48 may have ten times the tables of one /64 (20 here) over all processes, not
+            # 20 on each: ten /64s of it make two tables each, one on each process.
+            def from_address(server: LiveServer, host: str) -> httpx.Response:
+                return httpx.post(f"{server.base}/api/tables", json=body, headers={"X-Forwarded-For": host}, timeout=30)
+
+            for k in range(10):
+                for server in servers:
+                    assert from_address(server, f"2001:db8:1:{k:x}::1").status_code == 201
+            for server in servers:
+                r = from_address(server, "2001:db8:1:ff::1")  # an eleventh /64 of the same /48
+                assert r.status_code == 429 and "network" in r.json()["message"], r.text
+                assert "20 tables" in r.json()["message"]
+            assert from_address(servers[1], "2001:db8:2::1").status_code == 201  # another network
         finally:
             for s in servers:
                 s.stop()

@@ -49,6 +49,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from . import ratings
+from .limits import network_key
 from .migrate import upgrade
 from .models import PlayerRow, SeatRow, StepRow, TableRow
 
@@ -83,10 +84,14 @@ class Caps:
     """The creating address, if ``max_tables_per_client`` applies."""
     per_creator: int = 0
     """Live tables one address may have created (``max_tables_per_client``)."""
+    network: str | None = None
+    """The creating address's IPv6 /48, if it has one and ``max_tables_per_client`` applies."""
+    per_network: int = 0
+    """Live tables one /48 may have created (``max_tables_per_client`` times ``NETWORK_FACTOR``)."""
 
 
 class CapReached(Exception):
-    """A cap a new table would pass: which (``live``, ``bots``, ``creator``) and the count it is at."""
+    """A cap a new table would pass: which (``live``, ``bots``, ``creator``, ``network``) and the count it is at."""
 
     def __init__(self, cap: str, count: int) -> None:
         super().__init__(f"{cap}: {count}")
@@ -492,6 +497,10 @@ class Store:
         """Live tables (waiting or in play) that the address ``creator`` created, in every process."""
         return await self.run(partial(_count_created, creator=creator))
 
+    async def count_in_network(self, network: str) -> int:
+        """Live tables created from the IPv6 /48 ``network`` (a key of :func:`network_key`), in every process."""
+        return await self.run(partial(_count_in_network, network=network))
+
     async def live_ids(self) -> list[str]:
         """The ids of the tables waiting or playing (what a cluster's processes share out)."""
         return await self.run(lambda s: list(s.scalars(select(TableRow.id).where(TableRow.status.in_(LIVE)))))
@@ -579,6 +588,13 @@ def _count_created(s: Session, creator: str) -> int:
     return s.scalar(query) or 0
 
 
+def _count_in_network(s: Session, network: str) -> int:
+    # The /48 is not stored: it is read off the live tables' IPv6 creators (their /64s, which hold
+    # a "/"), of which the caps allow a few thousand at most.
+    query = select(TableRow.creator).where(TableRow.status.in_(LIVE), TableRow.creator.contains("/"))
+    return sum(network_key(creator) == network for creator in s.scalars(query) if creator is not None)
+
+
 def _check_caps(s: Session, caps: Caps) -> None:
     live, bots_only = _count_live(s)
     if live >= caps.live:
@@ -587,6 +603,8 @@ def _check_caps(s: Session, caps: Caps) -> None:
         raise CapReached("bots", bots_only)
     if caps.creator is not None and (mine := _count_created(s, caps.creator)) >= caps.per_creator:
         raise CapReached("creator", mine)
+    if caps.network is not None and (ours := _count_in_network(s, caps.network)) >= caps.per_network:
+        raise CapReached("network", ours)
 
 
 def _chunks(items: list[str], size: int) -> list[list[str]]:

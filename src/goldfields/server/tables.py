@@ -331,11 +331,12 @@ class TableManager:
             if mine >= self.settings.max_tables_per_client:
                 raise cap_refusal("creator", mine)
             if network is not None:
-                # This process's tables (several processes: each caps the /48 for its own).
-                in_network = ahead_in_network + sum(
-                    t.client is not None and network_key(t.client) == network and t.status in ("waiting", "playing")
-                    for t in self.tables.values()
-                )
+                if self.cluster is None:
+                    in_network = sum(t.client is not None and network_key(t.client) == network
+                                     and t.status in ("waiting", "playing") for t in self.tables.values())  # fmt: skip
+                else:
+                    in_network = await self.store.count_in_network(network)
+                in_network += ahead_in_network
                 if in_network >= self.settings.max_tables_per_client * NETWORK_FACTOR:
                     raise cap_refusal("network", in_network)
             return await self._create(request, claim, player_name, player_id, table_id, extra, client, token)
@@ -412,9 +413,11 @@ class TableManager:
         if self.cluster is not None:
             # Several processes: counted again where the table is stored, under a lock every
             # process creates under, so that two creating at once cannot both take the last place.
+            network = network_key(client) if client is not None else None
             caps = Caps(self.settings.max_live_tables,
                         self.settings.max_bot_tables if _bots_only(seat_specs) else None,
-                        client, self.settings.max_tables_per_client)  # fmt: skip
+                        client, self.settings.max_tables_per_client,
+                        network, self.settings.max_tables_per_client * NETWORK_FACTOR)  # fmt: skip
         # Several processes: owned (locked) before it is stored, so that no other may take it.
         async with self.cluster.creating(table.id) if self.cluster is not None else contextlib.nullcontext():
             try:

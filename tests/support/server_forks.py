@@ -22,6 +22,7 @@ test that started it, as it would from a subprocess.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import json
 import os
 import signal
@@ -34,18 +35,22 @@ import time
 from pathlib import Path
 
 # The fork server. Protocol, over a SOCK_SEQPACKET pair: the test process sends one JSON
-# message per server with two file descriptors (stdout, stderr); the fork server answers with
-# the child's pid. When a child ends, its exit code goes into ``<status dir>/<pid>``, written
-# before the child is reaped, so that while no file is there the pid is still the child's.
+# message per server (with a launch number) and two file descriptors (stdout, stderr); the fork
+# server answers with the child's pid, or an error. When a child ends, its exit code goes into
+# ``<status dir>/<launch number>``, written before the child is reaped, so that while no file is
+# there the pid is still the child's (a zombie at worst), never another process's.
 FORK_SERVER = r"""
-import json, os, select, signal, socket, sys, traceback
+import ctypes, json, os, select, signal, socket, sys, traceback
 
+signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the test process's to handle, and its servers'
 fd, status_dir, preload = int(sys.argv[1]), sys.argv[2], sys.argv[3].split(",")
 channel = socket.socket(fileno=fd)
 import importlib
 for name in filter(None, preload):
     importlib.import_module(name)
-children = set()
+children = {}  # pid: launch number
+PR_SET_PDEATHSIG = 1
+libc = ctypes.CDLL(None, use_errno=True)
 
 
 def record_ended():
@@ -57,17 +62,17 @@ def record_ended():
         if info is None:
             return
         code = info.si_status if info.si_code == os.CLD_EXITED else -info.si_status
-        path = os.path.join(status_dir, str(info.si_pid))
+        path = os.path.join(status_dir, str(children.pop(info.si_pid, f"pid-{info.si_pid}")))
         with open(path + ".tmp", "w") as f:
             f.write(str(code))
         os.replace(path + ".tmp", path)
         os.waitpid(info.si_pid, 0)
-        children.discard(info.si_pid)
 
 
 def child(request, fds):
     code = 1
     try:
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)  # the fork server gone (killed): so is this server
         channel.close()
         os.dup2(fds[0], 1)
         os.dup2(fds[1], 2)
@@ -82,7 +87,12 @@ def child(request, fds):
             exec(compile(request["script"], "<server>", "exec"), {"__name__": "__main__"})
             code = 0
         except SystemExit as stop:
+            if isinstance(stop.code, str):
+                print(stop.code, file=sys.stderr)
             code = stop.code if isinstance(stop.code, int) else (0 if stop.code is None else 1)
+        except KeyboardInterrupt:  # ends by SIGINT, as the fresh interpreter's would (-2)
+            signal.signal(signal.SIGINT, signal.SIG_DFL)
+            os.kill(os.getpid(), signal.SIGINT)
         except BaseException:
             traceback.print_exc()
     finally:
@@ -109,21 +119,22 @@ while True:
                 pass
         record_ended()
         break
-    request = json.loads(message)
-    pid = os.fork()
-    if pid == 0:
-        child(request, fds)
+    try:
+        request = json.loads(message)
+        pid = os.fork()
+        if pid == 0:
+            child(request, fds)
+        children[pid] = int(request["launch"])
+        reply = {"pid": pid}
+    except Exception as err:  # a request it cannot serve is refused, and the next served
+        reply = {"error": f"{type(err).__name__}: {err}"}
     for f in fds:
         os.close(f)
-    children.add(pid)
-    try:
-        os.unlink(os.path.join(status_dir, str(pid)))  # a file left by an earlier process with this pid
-    except FileNotFoundError:
-        pass
-    channel.send(json.dumps({"pid": pid}).encode())
+    channel.send(json.dumps(reply).encode())
 """
 
-# What a server imports before it listens, so that a child finds it already loaded.
+# What a server imports before it listens, so that a child finds it already loaded. Keep in
+# step with live_server.SERVER: a module left out here is only imported later, in each child.
 PRELOAD = (
     "goldfields.server.app",
     "goldfields.server.listen",
@@ -145,8 +156,13 @@ class Forked:
         self.returncode: int | None = None
 
     def poll(self) -> int | None:
-        if self.returncode is None and self._status.exists():
-            self.returncode = int(self._status.read_text())
+        if self.returncode is None:
+            if self._status.exists():
+                self.returncode = int(self._status.read_text())
+            elif not Path(f"/proc/{self.pid}").exists():
+                # Reaped with no status written: the fork server was killed, and this server
+                # with it (its parent-death signal).
+                self.returncode = -signal.SIGKILL
         return self.returncode
 
     def wait(self, timeout: float | None = None) -> int:
@@ -160,7 +176,8 @@ class Forked:
     def send_signal(self, sig: int) -> None:
         # No status file yet: the pid is still this child's (a zombie at worst), never reused.
         if self.poll() is None:
-            os.kill(self.pid, sig)
+            with contextlib.suppress(ProcessLookupError):  # it has just ended, as Popen allows
+                os.kill(self.pid, sig)
 
     def terminate(self) -> None:
         self.send_signal(signal.SIGTERM)
@@ -177,6 +194,7 @@ class ForkServer:
         self._channel: socket.socket | None = None
         self._proc: subprocess.Popen[bytes] | None = None
         self._status = Path(tempfile.mkdtemp(prefix="goldfields-forks-"))
+        self._launches = 0
 
     def _ensure(self) -> socket.socket:
         if self._channel is not None and self._proc is not None and self._proc.poll() is None:
@@ -195,25 +213,44 @@ class ForkServer:
         self._channel = ours
         return ours
 
-    def launch(self, script: str, argv: list[str], env: dict[str, str], out: int, err: int) -> Forked:
-        request = {"script": script, "argv": argv, "env": env, "cwd": os.getcwd()}
-        with self._lock:
-            channel = self._ensure()
-            socket.send_fds(channel, [json.dumps(request).encode()], [out, err])
-            pid = json.loads(channel.recv(256))["pid"]
-        return Forked(pid, self._status / str(pid))
+    @property
+    def pid(self) -> int | None:
+        return self._proc.pid if self._proc is not None else None
 
-    def close(self) -> None:
+    def launch(self, script: str, argv: list[str], env: dict[str, str], out: int, err: int) -> Forked:
+        with self._lock:
+            self._launches += 1
+            request = {"script": script, "argv": argv, "env": env, "cwd": os.getcwd(), "launch": self._launches}
+            channel = self._ensure()
+            try:
+                socket.send_fds(channel, [json.dumps(request).encode()], [out, err])
+                reply = json.loads(channel.recv(4096))
+            except (OSError, ValueError):
+                # A reply that came late would be read as the next launch's: start afresh.
+                self._stop()
+                raise
+            if "error" in reply:
+                raise RuntimeError(f"the fork server could not start a server: {reply['error']}")
+        return Forked(reply["pid"], self._status / str(self._launches))
+
+    def _stop(self) -> None:
         if self._channel is not None:
             self._channel.close()  # the fork server kills what is left and exits
+            self._channel = None
         if self._proc is not None:
             try:
                 self._proc.wait(10)
             except subprocess.TimeoutExpired:
                 self._proc.kill()
-        for f in self._status.glob("*"):
-            f.unlink(missing_ok=True)
-        self._status.rmdir()
+                self._proc.wait(10)
+            self._proc = None
+
+    def close(self) -> None:
+        self._stop()
+        if self._status.exists():
+            for f in self._status.glob("*"):
+                f.unlink(missing_ok=True)
+            self._status.rmdir()
 
 
 _forks: ForkServer | None = None

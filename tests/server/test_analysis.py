@@ -66,12 +66,13 @@ def test_analysis_is_refused_before_the_end_for_a_seat_that_is_not_there_and_for
     assert r.status_code == 404 and r.json()["code"] == "no_analysis"
 
 
-def test_the_shipped_network_plays_at_a_table_alone_and_guiding_the_search(tmp_path: Path) -> None:
+def test_the_shipped_network_plays_at_a_table_alone_and_guiding_the_search(database: Path | str) -> None:
     # No fallback may move for the network bots, so the deadline is generous: on a loaded
     # 2-core machine a fresh worker's first move (numpy, the weights) can take seconds.
-    # One database and 80 moves: a search's reply waits for the next quarter second (so that
-    # its timing tells nothing), and a whole game would spend a minute on that alone.
-    server = LiveServer(tmp_path / "net.db", bot_deadline=300.0).start()
+    # 80 moves (a hand or two), not a whole game: a search's reply waits for the next quarter
+    # second (so that its timing tells nothing), and a whole game spent a minute on that alone.
+    # A network game's end is played in test_stalling.py, off the server.
+    server = LiveServer(database, bot_deadline=300.0).start()
     try:
         games = {g["name"]: g for g in server.get("/api/games").json()}
         assert "net" in games["digging"]["bots"] and games["digging"]["analysis"]

@@ -321,22 +321,11 @@ class TableManager:
         for key in keys:
             self._creating[key] += 1
         try:
-            if self.cluster is None:
-                live = sum(t.client == client and t.status in ("waiting", "playing") for t in self.tables.values())
-            else:
-                # Several processes: the database holds every process's tables. A creation of
-                # this process that ends during the count may be counted twice, never not at all.
-                live = await self.store.count_created(client)
-            mine = ahead + live
+            mine = ahead + await self._live_created(client, of_network=False)
             if mine >= self.settings.max_tables_per_client:
                 raise cap_refusal("creator", mine)
             if network is not None:
-                if self.cluster is None:
-                    in_network = sum(t.client is not None and network_key(t.client) == network
-                                     and t.status in ("waiting", "playing") for t in self.tables.values())  # fmt: skip
-                else:
-                    in_network = await self.store.count_in_network(network)
-                in_network += ahead_in_network
+                in_network = ahead_in_network + await self._live_created(network, of_network=True)
                 if in_network >= self.settings.max_tables_per_client * NETWORK_FACTOR:
                     raise cap_refusal("network", in_network)
             return await self._create(request, claim, player_name, player_id, table_id, extra, client, token)
@@ -345,6 +334,15 @@ class TableManager:
                 self._creating[key] -= 1
                 if not self._creating[key]:
                     del self._creating[key]
+
+    async def _live_created(self, key: str, of_network: bool) -> int:
+        """Live tables created by the address ``key``, or from the IPv6 /48 ``key`` (``of_network``)."""
+        if self.cluster is not None:
+            # Several processes: the database holds every process's tables. A creation of
+            # this process that ends during the count may be counted twice, never not at all.
+            return await (self.store.count_in_network(key) if of_network else self.store.count_created(key))
+        return sum(t.client is not None and (network_key(t.client) if of_network else t.client) == key
+                   and t.status in ("waiting", "playing") for t in self.tables.values())  # fmt: skip
 
     async def _create(
         self,

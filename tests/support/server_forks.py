@@ -73,6 +73,8 @@ def child(request, fds):
     code = 1
     try:
         libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)  # the fork server gone (killed): so is this server
+        if os.getppid() != fork_server:  # it went between the fork and the prctl, too soon to signal
+            os._exit(1)
         channel.close()
         os.dup2(fds[0], 1)
         os.dup2(fds[1], 2)
@@ -121,6 +123,7 @@ while True:
         break
     try:
         request = json.loads(message)
+        fork_server = os.getpid()
         pid = os.fork()
         if pid == 0:
             child(request, fds)

@@ -39,6 +39,15 @@ def random_net(path: Path, inputs: int = INPUTS, hidden: int = 32, seed: int = 0
     return path
 
 
+def measured_scores(out: Path, round_: int) -> dict[str, list[list[int]]]:
+    """Each table's game scores in round ``round_``'s measurement. The win rates are made from them,
+    but a network this small loses every game to random, so its rates are all 0.0 and comparing them
+    shows nothing; the scores differ from network to network."""
+    return {folder.name.rsplit("-", 1)[1]: [json.loads(line)["scores"] for line in
+                                            (folder / "results.jsonl").read_text().splitlines()]
+            for folder in sorted(out.glob(f"arena-{round_:02d}-*p"))}  # fmt: skip
+
+
 def test_a_network_retrained_to_the_same_path_is_read_again_in_the_same_process(tmp_path: Path) -> None:
     # A notebook that retrains into one file and plays it again must not play the old weights.
     path = str(random_net(tmp_path / "n.npz", seed=1))
@@ -328,7 +337,9 @@ def test_a_training_round_writes_a_network_the_bots_load(tmp_path: Path) -> None
 
     # A second run reads those games instead of playing them, and makes the same network.
     again = run(Plan(**{**plan.__dict__, "examples_from": str(out)}), tmp_path / "b")
+    assert measured_scores(out, 1) != measured_scores(out, 0)  # the scores tell these networks apart
     assert again[-1].win_rates == first.win_rates
+    assert measured_scores(tmp_path / "b", 1) == measured_scores(out, 1)
     with np.load(out / "round-01.npz") as x, np.load(tmp_path / "b" / "round-01.npz") as y:
         assert all(np.array_equal(x[k], y[k]) for k in x.files)
     with pytest.raises(ValueError, match="seed"):
@@ -374,6 +385,7 @@ def test_a_training_round_writes_a_network_the_bots_load(tmp_path: Path) -> None
     on = run(Plan(rounds=1, games=1, search=8, hidden=(16,), eval_games=2, tables=((2, False),), jobs=1,
                   opponent="random", init=str(out / "round-01.npz"), fit=Fit(epochs=1)), tmp_path / "d")  # fmt: skip
     assert on[0].win_rates == {"2p": first.win_rates["2p"]}  # round 0 there is round 1 here
+    assert measured_scores(tmp_path / "d", 0) == {"2p": measured_scores(out, 1)["2p"]}
 
 
 def test_a_stopped_training_run_keeps_its_games_and_goes_on_to_the_same_network(
@@ -417,6 +429,8 @@ def test_a_stopped_training_run_keeps_its_games_and_goes_on_to_the_same_network(
     again = run(Plan(**{**plan.__dict__, "examples_from": str(out)}), out)
     assert math.isnan(again[1].games_per_second) and again[-1].games_per_second > 0
     assert Examples.load(games).games == 4 and again[-1].win_rates == whole[-1].win_rates
+    assert measured_scores(out, 1) == measured_scores(tmp_path / "whole", 1)
+    assert measured_scores(out, 1) != measured_scores(out, 0)
     with np.load(tmp_path / "whole" / "round-01.npz") as x, np.load(out / "round-01.npz") as y:
         assert all(np.array_equal(x[k], y[k]) for k in x.files)
 
@@ -427,6 +441,8 @@ def test_a_stopped_training_run_keeps_its_games_and_goes_on_to_the_same_network(
     journal.write_text("".join(journal.read_text().splitlines(keepends=True)[:1]))
     measured_again = run(Plan(**{**plan.__dict__, "examples_from": str(out)}), out)
     assert measured_again[-1].win_rates == whole[-1].win_rates
+    assert len(journal.read_text().splitlines()) == 2  # played again in full, not resumed
+    assert measured_scores(out, 1) == measured_scores(tmp_path / "whole", 1)
 
     # Games caught being replaced are played again, never read as the plan's.
     (out / "examples-01.json").write_text(json.dumps({"being written": "examples-01"}))

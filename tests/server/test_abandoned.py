@@ -122,6 +122,27 @@ def test_an_address_s_tables_count_after_a_restart_and_its_address_goes_when_the
     asyncio.run(run())
 
 
+def test_an_ipv6_client_s_network_is_kept_beside_its_address_and_goes_with_it(tmp_path: Path) -> None:
+    settings = Settings(rate_limits=True, max_tables_per_client=2, bot_delay=3600.0)
+    waiting = {"game": "digging", "players": 2, "seats": [{"kind": "human"}, {"kind": "human"}]}
+
+    async def run() -> None:
+        manager = TableManager(Store(f"sqlite:///{tmp_path / 'g.db'}"), settings)
+        made = [(await manager.create(waiting, client=f"2001:db8:7:{i}::/64"))[0] for i in (1, 2)]
+        rows = [(await manager.store.load_table(t.id)).row for t in made]
+        assert [(r.creator, r.creator_network) for r in rows] == [
+            ("2001:db8:7:1::/64", "2001:db8:7::/48"), ("2001:db8:7:2::/64", "2001:db8:7::/48")]  # fmt: skip
+        assert await manager.store.count_in_network("2001:db8:7::/48") == 2
+        await manager.store.set_closed([made[0].id], "waiting", "expired", 0.0)
+        closed = (await manager.store.load_table(made[0].id)).row
+        assert (closed.creator, closed.creator_network) == (None, None)
+        assert await manager.store.count_in_network("2001:db8:7::/48") == 1
+        await manager.shutdown()
+        manager.store.close()
+
+    asyncio.run(run())
+
+
 def test_creations_under_way_at_once_count_against_the_address(tmp_path: Path) -> None:
     async def run() -> None:
         manager = TableManager(Store(f"sqlite:///{tmp_path / 'g.db'}"),
@@ -411,20 +432,27 @@ def test_a_holder_frozen_mid_transaction_is_ended_and_the_step_behind_it_goes_th
         asyncio.run(run(url))
 
 
+NEIGHBOURS = ("2001:db8:7:1::/64", "2001:db8:7:2::/64")
+"""Two clients in one IPv6 /48: different addresses, one network."""
+
+
 @pytest.mark.parametrize(
-    ("caps", "cap"),
+    ("caps", "cap", "creators"),
     [
-        (Caps(live=1, bots=None), "live"),
-        (Caps(live=10, bots=1), "bots"),
-        (Caps(live=10, bots=None, creator="198.51.100.7", per_creator=1), "creator"),
+        (Caps(live=1, bots=None), "live", ("198.51.100.7",) * 2),
+        (Caps(live=10, bots=1), "bots", ("198.51.100.7",) * 2),
+        (Caps(live=10, bots=None, creator="198.51.100.7", per_creator=1), "creator", ("198.51.100.7",) * 2),
+        (Caps(live=10, bots=None, network="2001:db8:7::/48", per_network=1), "network", NEIGHBOURS),
     ],
 )
-def test_two_processes_creating_the_last_place_at_once_take_it_in_turn(tmp_path: Path, caps: Caps, cap: str) -> None:
+def test_two_processes_creating_the_last_place_at_once_take_it_in_turn(
+    tmp_path: Path, caps: Caps, cap: str, creators: tuple[str, str]
+) -> None:
     # Both counted one place left before either stored its table: the second is held at the lock
     # until the first has stored its table, then counts it and is refused.
     def table(table_id: str) -> TableRow:
         return TableRow(id=table_id, game="digging", config={}, secret="x" * 64, status="waiting", created_at=0.0,
-                        creator="198.51.100.7")  # fmt: skip
+                        creator=creators[table_id == "second"])  # fmt: skip
 
     with fresh_postgres_database() as url:
 

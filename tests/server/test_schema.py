@@ -66,7 +66,34 @@ def test_a_database_from_before_migrations_is_upgraded_and_its_tables_restored(d
     with create_engine(url).connect() as conn:
         assert conn.execute(text("SELECT updated_at FROM tables")).scalar_one() == 1.0  # filled from created_at
         head = ScriptDirectory.from_config(config).get_current_head()  # the newest revision
-        assert head == "0004" and conn.execute(text("SELECT version_num FROM alembic_version")).scalar_one() == head
+        assert head == "0005" and conn.execute(text("SELECT version_num FROM alembic_version")).scalar_one() == head
+
+
+def test_live_tables_from_before_the_network_column_are_counted_in_their_network(database: Path | str) -> None:
+    # Tables created under revision 0004 have only their creator: the upgrade fills in the /48 of
+    # each live IPv6 one, so that the per-network cap counts them as it counts new tables.
+    url = url_of(database)
+    engine = create_engine(url)
+    config = alembic_config()
+    creators = {"a": ("2001:db8:1:5::/64", "waiting"), "b": ("2001:db8:1:6::/64", "playing"),
+                "c": ("2001:db8:2:5::/64", "waiting"), "d": ("198.51.100.7", "waiting"), "e": (None, "finished")}
+    with engine.begin() as conn:
+        config.attributes["connection"] = conn
+        command.upgrade(config, "0004")
+        for table_id, (creator, status) in creators.items():
+            conn.execute(insert(TableRow.__table__).values(
+                id=table_id, game="digging", name="", secret="s" * 32, status=status, created_at=1.0, config={},
+                creator=creator))  # fmt: skip
+    engine.dispose()
+    store = Store(url)  # upgrades to the newest revision
+    try:
+        with store.engine.connect() as conn:
+            networks = dict(conn.execute(text("SELECT id, creator_network FROM tables")).tuples().all())
+        assert networks == {"a": "2001:db8:1::/48", "b": "2001:db8:1::/48", "c": "2001:db8:2::/48", "d": None,
+                            "e": None}  # fmt: skip
+        assert asyncio.run(store.count_in_network("2001:db8:1::/48")) == 2
+    finally:
+        store.close()
 
 
 def test_the_sqlite_file_is_readable_by_its_owner_only(tmp_path: Path) -> None:

@@ -54,6 +54,8 @@ from .migrate import upgrade
 from .models import PlayerRow, SeatRow, StepRow, TableRow
 
 LIVE = ("waiting", "playing")
+NO_CREATOR: dict[str, Any] = {"creator": None, "creator_network": None}
+"""A closed table's creator, cleared: the database keeps no player's address past their table."""
 CRASH_VARIABLE = "GOLDFIELDS_CRASH_AT"
 """For the crash tests only: the name of a point (``claim:before-commit``...) where the
 server kills itself with SIGKILL, to show that a crash there leaves a consistent table."""
@@ -303,6 +305,9 @@ class Store:
         with it. Raises :class:`CapReached`, having stored nothing. (A single process counts in
         memory, where its creations are taken in turn anyway.)"""
 
+        if row.creator is not None:
+            row.creator_network = network_key(row.creator)
+
         def add(s: Session) -> None:
             if caps is not None:
                 if self.engine.dialect.name == "postgresql":
@@ -376,7 +381,7 @@ class Store:
             s.execute(
                 update(TableRow)
                 .where(TableRow.id == table_id)
-                .values(status="finished", record=record, seq=seq, finished_at=now, updated_at=now, creator=None)
+                .values(status="finished", record=record, seq=seq, finished_at=now, updated_at=now, **NO_CREATOR)
             )
             if results is not None:
                 game, mode, seats = results
@@ -430,7 +435,7 @@ class Store:
             found = list(s.scalars(query))
             if found:
                 s.execute(update(TableRow).where(TableRow.id.in_(found))
-                          .values(status=status, updated_at=now, creator=None))  # fmt: skip
+                          .values(status=status, updated_at=now, **NO_CREATOR))  # fmt: skip
             return found
 
         return await self.run(mark) if table_ids else []
@@ -456,7 +461,7 @@ class Store:
             later = select(StepRow.seq).where(StepRow.table_id == table_id, StepRow.seq > seq).exists()
             playing = (TableRow.id == table_id) & (TableRow.status == "playing") & ~later
             values = {"status": status, "record": record, "seq": seq, "finished_at": now, "updated_at": now,
-                      "creator": None}  # fmt: skip
+                      **NO_CREATOR}  # fmt: skip
             if not s.execute(update(TableRow).where(playing).values(**values)).rowcount:  # type: ignore[attr-defined]
                 return False
             s.execute(delete(StepRow).where(StepRow.table_id == table_id))
@@ -589,10 +594,9 @@ def _count_created(s: Session, creator: str) -> int:
 
 
 def _count_in_network(s: Session, network: str) -> int:
-    # The /48 is not stored: it is read off the live tables' IPv6 creators (their /64s, which hold
-    # a "/"), of which the caps allow a few thousand at most.
-    query = select(TableRow.creator).where(TableRow.status.in_(LIVE), TableRow.creator.contains("/"))
-    return sum(network_key(creator) == network for creator in s.scalars(query) if creator is not None)
+    query = select(func.count()).select_from(TableRow).where(TableRow.creator_network == network,
+                                                             TableRow.status.in_(LIVE))  # fmt: skip
+    return s.scalar(query) or 0
 
 
 def _check_caps(s: Session, caps: Caps) -> None:

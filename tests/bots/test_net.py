@@ -335,8 +335,13 @@ def test_a_training_round_writes_a_network_the_bots_load(tmp_path: Path) -> None
     assert warm.games == 2 and set(np.unique(warm.policy)) <= {0.0, 1.0}
     assert (warm.policy.sum(1) == 1).all() and (warm.policy <= warm.mask).all()
 
-    # A second run reads those games instead of playing them, and makes the same network.
-    again = run(Plan(**{**plan.__dict__, "examples_from": str(out)}), tmp_path / "b")
+    # A second run reads those games instead of playing them, and makes the same network. It
+    # starts no self-play process: there is no game for one to play.
+    from goldfields.learn import loop
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(loop.multiprocessing, "get_context", lambda *a: pytest.fail("a self-play pool was started"))
+        again = run(Plan(**{**plan.__dict__, "examples_from": str(out)}), tmp_path / "b")
     assert measured_scores(out, 1) != measured_scores(out, 0)  # the scores tell these networks apart
     assert again[-1].win_rates == first.win_rates
     assert measured_scores(tmp_path / "b", 1) == measured_scores(out, 1)

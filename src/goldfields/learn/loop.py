@@ -19,12 +19,13 @@ import itertools
 import json
 import math
 import multiprocessing
+import multiprocessing.pool
 import os
 import re
 import shlex
 import shutil
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -214,7 +215,6 @@ def run(plan: Plan, out: Path, on_round: Callable[[Round], None] | None = None,
     buffer: list[Examples] = []
     held: list[Examples] = []
     rounds: list[Round] = []
-    ctx = multiprocessing.get_context("spawn")
 
     def save(name: str, r: int, examples: int, games: int, dagger_games: int = 0,
              chosen: dict[str, Any] | None = None) -> Path:  # fmt: skip
@@ -304,7 +304,7 @@ def run(plan: Plan, out: Path, on_round: Callable[[Round], None] | None = None,
                 # the first games, in order, as a run with --examples-from reads them.
                 ray_map(_play, seeds, plan.ray, on_each=finished, in_order=True)
             else:
-                for part in pool.imap(_play, seeds):  # in order: the same seed gives the same weights
+                for part in pool.imap(_play, seeds) if seeds else ():  # in order: the same seed, the same weights
                     finished(part)
         finally:  # stopped (Ctrl-C, SIGTERM) or failed: the games finished in order are kept too
             keep()
@@ -313,8 +313,7 @@ def run(plan: Plan, out: Path, on_round: Callable[[Round], None] | None = None,
     # Round 0 is the untrained network: where the learning curve starts.
     measure(0, "untrained", save("round-00", 0, 0, 0), 0, (math.nan,) * 4, 0.0)
     warm: Examples | None = None
-    # The workers ignore Ctrl-C (it is this process's to handle) and die with this process.
-    with ctx.Pool(1 if plan.ray else plan.jobs, initializer=worker_init, initargs=(os.getpid(),)) as pool:
+    with _Workers(1 if plan.ray else plan.jobs) as pool:
         if plan.warmup:
             teachers = [SelfPlay(p, partnership, teacher=plan.warmup_teacher) for p, partnership in plan.tables]
             # Another teacher's games are never read, however many there are.
@@ -489,6 +488,29 @@ def _made_by(path: Path) -> dict[str, Any]:
 
 def _write_made_by(path: Path, made_by: dict[str, Any]) -> None:
     path.write_text(json.dumps(made_by, indent=2) + "\n")
+
+
+class _Workers:
+    """The self-play processes, started when a game is first to be played: a run that reads every
+    game from ``--examples-from`` starts none (a spawned worker's imports take seconds). The
+    workers ignore Ctrl-C (it is this process's to handle) and die with this process."""
+
+    def __init__(self, jobs: int) -> None:
+        self.jobs = jobs
+        self._pool: multiprocessing.pool.Pool | None = None
+
+    def imap(self, fn: Callable[[Any], T], items: list[Any]) -> Iterator[T]:
+        if self._pool is None:
+            ctx = multiprocessing.get_context("spawn")
+            self._pool = ctx.Pool(self.jobs, initializer=worker_init, initargs=(os.getpid(),))
+        return self._pool.imap(fn, items)
+
+    def __enter__(self) -> _Workers:
+        return self
+
+    def __exit__(self, *stopped: object) -> None:
+        if self._pool is not None:
+            self._pool.terminate()  # as the pool's own ``with`` ends it
 
 
 def _check_source(plan: Plan, source: Path) -> dict[str, Any]:

@@ -372,6 +372,26 @@ def test_replays_are_computed_one_at_a_time_a_few_wait_and_one_more_is_refused_w
         assert client.post("/api/replay", json={"record": record}).status_code == 200
 
 
+def test_the_server_hands_the_gil_over_every_millisecond_while_it_runs(tmp_path: Any) -> None:
+    """A replay's thread holds the GIL for up to a switch interval at a time, and the event loop
+    that answers every table waits that long each time: the server shortens the interval while it
+    runs (benchmarks/bench_replay_ack.py measures it), and gives the process its own back."""
+    import sys
+
+    from fastapi.testclient import TestClient
+
+    from goldfields.server import app as server_app
+    from goldfields.server.tables import Settings
+
+    before = sys.getswitchinterval()
+    assert before != server_app.SWITCH_INTERVAL  # Python's 0.005 s in the test process
+    app = server_app.create_app(f"sqlite:///{tmp_path / 'g.db'}", Settings(bot_workers=1, rate_limits=False))
+    with TestClient(app) as client:
+        assert client.get("/api/health").status_code == 200
+        assert abs(sys.getswitchinterval() - server_app.SWITCH_INTERVAL) < 1e-9
+    assert sys.getswitchinterval() == before
+
+
 def test_players_asking_at_once_for_a_finished_games_summary_share_one_computation(
     tmp_path: Any, monkeypatch: Any
 ) -> None:

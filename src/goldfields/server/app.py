@@ -27,6 +27,7 @@ import json
 import logging
 import re
 import secrets
+import sys
 import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
@@ -103,7 +104,14 @@ REPLAYS_AT_ONCE = 1
 """Replays (and summaries, views of stored games) computed at once. A game at the step cap
 takes seconds of CPU to replay, in a thread that shares the GIL with the event loop: 6 at
 once made live moves' acknowledgements wait 500 ms and more; 2 at once, 130 ms (median) and
-up to 400 ms; 1, 30 ms and up to 80 ms (11 ms with none)."""
+up to 400 ms; 1, 30 ms and up to 80 ms (11 ms with none), at Python's default switch interval,
+5 ms (see :data:`SWITCH_INTERVAL`)."""
+SWITCH_INTERVAL = 0.001
+"""The server process's GIL switch interval (``sys.setswitchinterval``; Python's default is
+0.005 s). A replay computed on its thread holds the GIL for up to an interval at a time, and the
+event loop answering every table waits that long each time it asks for it back: with a replay
+under way, a move's acknowledgement took a median 46 ms at 5 ms and 22 ms at 1 ms, against
+10 ms with none (benchmarks/bench_replay_ack.py; docs/server.md)."""
 REPLAYS_WAITING = 8
 """Replays that may wait their turn behind those computed; one more is refused with 503."""
 T = TypeVar("T")
@@ -137,6 +145,8 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
         gc.collect()
         gc.freeze()
         gc.set_threshold(20_000, 50, 100)
+        switch_interval = sys.getswitchinterval()
+        sys.setswitchinterval(SWITCH_INTERVAL)
         app.state.manager = manager
         app.state.analyses = Analyses(manager.bots, live.analysis_seconds)
         app.state.replaying = WorkLine(REPLAYS_AT_ONCE, REPLAYS_WAITING)
@@ -148,6 +158,7 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
             yield
         finally:
             uvicorn_log.removeFilter(quiet_log)
+            sys.setswitchinterval(switch_interval)
             sweeper.cancel()
             await app.state.analyses.close()
             app.state.replaying.close()

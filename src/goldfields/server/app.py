@@ -30,7 +30,7 @@ import secrets
 import sys
 import time
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager
 from dataclasses import fields, is_dataclass
 from importlib import resources
@@ -123,6 +123,27 @@ LobbyStatus = Literal["live", "open", "playing", "finished"]
 TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")  # secrets.token_urlsafe ids
 
 
+_serving = 0  # apps of this process serving now
+_own_interval = 0.0  # the process's switch interval before the first of them started
+
+
+@contextlib.contextmanager
+def _switching_often() -> Iterator[None]:
+    """:data:`SWITCH_INTERVAL` while any app of this process serves; the process's own interval
+    back once the last one stops (apps whose lifespans overlap, as tests may run them)."""
+    global _serving, _own_interval
+    if _serving == 0:
+        _own_interval = sys.getswitchinterval()
+        sys.setswitchinterval(SWITCH_INTERVAL)
+    _serving += 1
+    try:
+        yield
+    finally:
+        _serving -= 1
+        if _serving == 0:
+            sys.setswitchinterval(_own_interval)
+
+
 def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings | None = None) -> FastAPI:
     live = settings or Settings()
 
@@ -145,8 +166,6 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
         gc.collect()
         gc.freeze()
         gc.set_threshold(20_000, 50, 100)
-        switch_interval = sys.getswitchinterval()
-        sys.setswitchinterval(SWITCH_INTERVAL)
         app.state.manager = manager
         app.state.analyses = Analyses(manager.bots, live.analysis_seconds)
         app.state.replaying = WorkLine(REPLAYS_AT_ONCE, REPLAYS_WAITING)
@@ -155,10 +174,10 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
         uvicorn_log, quiet_log = logging.getLogger("uvicorn.error"), QuietLog()
         uvicorn_log.addFilter(quiet_log)
         try:
-            yield
+            with _switching_often():
+                yield
         finally:
             uvicorn_log.removeFilter(quiet_log)
-            sys.setswitchinterval(switch_interval)
             sweeper.cancel()
             await app.state.analyses.close()
             app.state.replaying.close()

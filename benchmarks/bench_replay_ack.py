@@ -84,7 +84,10 @@ async def measure(interval: float, tables: int, seconds: float, record: dict[str
                         if (await http.get("/api/health")).status_code == 200:
                             break
                     except httpx.HTTPError:
-                        await asyncio.sleep(0.1)
+                        pass
+                    await asyncio.sleep(0.1)
+                else:
+                    raise SystemExit(f"the server on port {port} did not answer in a minute")
                 seats = [{"kind": "human"}] + [{"kind": "bot", "bot": "random"}] * 3
                 for load in ("quiet", "replaying"):
                     made = []

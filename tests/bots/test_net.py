@@ -40,12 +40,12 @@ def random_net(path: Path, inputs: int = INPUTS, hidden: int = 32, seed: int = 0
 
 
 def measured_scores(out: Path, round_: int) -> dict[str, list[list[int]]]:
-    """Each table's game scores in round ``round_``'s measurement. The win rates are made from them,
-    but a network this small loses every game to random, so its rates are all 0.0 and comparing them
-    shows nothing; the scores differ from network to network."""
+    """Each table's game scores in round ``round_``'s measurement (tables without partners). The
+    win rates are made from them, but a network this small loses every game to random, so its
+    rates are all 0.0 and comparing them shows nothing; the scores differ from network to network."""
     return {folder.name.rsplit("-", 1)[1]: [json.loads(line)["scores"] for line in
                                             (folder / "results.jsonl").read_text().splitlines()]
-            for folder in sorted(out.glob(f"arena-{round_:02d}-*p"))}  # fmt: skip
+            for folder in sorted(out.glob(f"arena-{round_:02d}-[0-9]p"))}  # fmt: skip
 
 
 def test_a_network_retrained_to_the_same_path_is_read_again_in_the_same_process(tmp_path: Path) -> None:
@@ -340,7 +340,7 @@ def test_a_training_round_writes_a_network_the_bots_load(tmp_path: Path) -> None
     from goldfields.learn import loop
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(loop.multiprocessing, "get_context", lambda *a: pytest.fail("a self-play pool was started"))
+        patch.setattr(loop._Workers, "imap", lambda *a: pytest.fail("a self-play pool was started"))
         again = run(Plan(**{**plan.__dict__, "examples_from": str(out)}), tmp_path / "b")
     assert measured_scores(out, 1) != measured_scores(out, 0)  # the scores tell these networks apart
     assert again[-1].win_rates == first.win_rates

@@ -88,7 +88,7 @@ def test_live_tables_from_before_the_network_column_are_counted_in_their_network
     store = Store(url)  # upgrades to the newest revision
     try:
         with store.engine.connect() as conn:
-            networks = dict(conn.execute(text("SELECT id, creator_network FROM tables")).tuples().all())
+            networks = {i: n for i, n in conn.execute(text("SELECT id, creator_network FROM tables"))}
         assert networks == {"a": "2001:db8:1::/48", "b": "2001:db8:1::/48", "c": "2001:db8:2::/48", "d": None,
                             "e": None}  # fmt: skip
         assert asyncio.run(store.count_in_network("2001:db8:1::/48")) == 2

@@ -84,11 +84,13 @@ export function toast(text, kind = "info", ms = 4000) {
     toastBox = h("div.toasts", { role: "status", "aria-live": "polite" });
     document.body.append(toastBox);
   }
-  // The same message again (a refusal repeated) is not stacked: the one shown stays longer.
-  const same = [...toastBox.children].find((el) => !el.classList.contains("leaving")
-    && el.classList.contains(`toast-${kind}`) && el.textContent === (text instanceof Node ? text.textContent : String(text)));
+  // The same message again (a refusal repeated) is not stacked: the one shown stays longer, and
+  // one already fading out comes back rather than leave beside its twin.
+  const same = [...toastBox.children].find((el) => el.classList.contains(`toast-${kind}`)
+    && el.textContent === (text instanceof Node ? text.textContent : String(text)));
   const item = same || h(`div.toast.toast-${kind}`, { role: kind === "error" ? "alert" : null }, text);
-  if (!same) toastBox.append(item);
+  if (same) same.classList.remove("leaving");
+  else toastBox.append(item);
   clearTimeout(item.leaveTimer);
   clearTimeout(item.removeTimer);
   item.leaveTimer = setTimeout(() => item.classList.add("leaving"), ms);

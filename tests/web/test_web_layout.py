@@ -420,9 +420,14 @@ def test_a_toast_fading_out_comes_back_when_its_message_is_told_again(new_page: 
         await new Promise((done) => setTimeout(done, 100));
         const fading = shown().map((el) => el.classList.contains("leaving"));
         toast("Slow down", "error", 8000);
-        return [fading, shown().map((el) => el.classList.contains("leaving"))];
+        const again = shown().map((el) => el.classList.contains("leaving"));
+        // A refusal whose wording moved on ("try again in 59 s", then 58): one toast, the new words.
+        toast("Wait 59 s", "error", 8000, "rate_limited");
+        toast("Wait 58 s", "error", 8000, "rate_limited");
+        const keyed = [...document.querySelectorAll(".toast-error")].filter((el) => el.dataset.key === "rate_limited");
+        return [fading, again, keyed.map((el) => el.textContent)];
     }""")
-    assert seen == [[True], [False]]
+    assert seen == [[True], [False], ["Wait 58 s"]]
 
 
 MOST_ERROR_TOASTS = """window.mostRefusalToasts = 0;

@@ -78,19 +78,27 @@ export function icon(name, cls = "") {
 
 let toastBox = null;
 
-/** A short message at the bottom of the screen; kind = "error" | "info". */
-export function toast(text, kind = "info", ms = 4000) {
+/** A short message at the bottom of the screen; kind = "error" | "info". A `key` (an error's
+ * code) names what it is about: a message with the key of one shown replaces its text. */
+export function toast(text, kind = "info", ms = 4000, key = null) {
   if (!toastBox) {
     toastBox = h("div.toasts", { role: "status", "aria-live": "polite" });
     document.body.append(toastBox);
   }
-  // The same message again (a refusal repeated) is not stacked: the one shown stays longer, and
-  // one already fading out comes back rather than leave beside its twin.
+  // The same message again (a refusal repeated, whose "try again in N s" has moved on) is not
+  // stacked: the one shown says the new text and stays longer, and one already fading out comes
+  // back rather than leave beside its twin.
+  const words = text instanceof Node ? text.textContent : String(text);
   const same = [...toastBox.children].find((el) => el.classList.contains(`toast-${kind}`)
-    && el.textContent === (text instanceof Node ? text.textContent : String(text)));
+    && (key !== null ? el.dataset.key === key : el.textContent === words));
   const item = same || h(`div.toast.toast-${kind}`, { role: kind === "error" ? "alert" : null }, text);
-  if (same) same.classList.remove("leaving");
-  else toastBox.append(item);
+  if (same) {
+    same.classList.remove("leaving");
+    if (same.textContent !== words) same.replaceChildren(text);
+  } else {
+    if (key !== null) item.dataset.key = key;
+    toastBox.append(item);
+  }
   clearTimeout(item.leaveTimer);
   clearTimeout(item.removeTimer);
   item.leaveTimer = setTimeout(() => item.classList.add("leaving"), ms);

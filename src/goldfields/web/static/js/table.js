@@ -182,7 +182,7 @@ async function onMessage(msg) {
       if (!els.chatInput.value) els.chatInput.value = state.chatPending;
       state.chatPending = null;
     }
-    toast(errorText(msg), "error");
+    toast(errorText(msg), "error", 4000, msg.code || null);  // a repeated refusal: one toast, its text renewed
   }
 }
 

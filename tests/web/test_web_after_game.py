@@ -8,6 +8,7 @@ import json
 import re
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,15 @@ from conftest import LiveServer, screenshot
 pytestmark = pytest.mark.browser
 
 HUMAN = {"kind": "human"}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """Bots that move at once: these tests play whole games to reach what follows them, and no
+    page here waits to see a bot's move (the other pages' 50 ms a move is a third of a game's time)."""
+    live = LiveServer(tmp_path_factory.mktemp("after") / "goldfields.db", bot_delay=0.0).start()
+    yield live
+    live.stop()
 
 
 def bot(spec: str = "random", name: str = "Rex") -> dict[str, Any]:

@@ -325,6 +325,8 @@ def test_a_training_round_writes_a_network_the_bots_load(tmp_path: Path) -> None
     out = tmp_path / "a"
     for name in ("curve.csv", "curve.png", "train.json", "round-00.npz", "warmup.npz", "round-01.npz"):
         assert (out / name).exists(), name
+    # A measuring match is scratch: its summary is kept, its chart not drawn (curve.png shows its rate).
+    assert (out / "arena-01-2p" / "summary.csv").exists() and not (out / "arena-01-2p" / "chart.png").exists()
     bot = make_bot(f"net:net={out / 'round-01.npz'}", "digging")
     assert bot.spec().startswith("net:net=")
 

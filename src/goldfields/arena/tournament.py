@@ -41,6 +41,9 @@ class Tournament:
     records: bool = True
     seatings: str = "rotations"
     """Each deal in every rotation of the lineup, or (``"all"``) in every ordering of it."""
+    chart: bool = True
+    """Draw ``chart.png`` when the run is complete. A run only a program reads (the training
+    loop's measuring matches) is spared the drawing, which costs more than a short match's games."""
 
     def validate(self) -> None:
         """Fail early, here, on bad bot specs (rather than in a worker)."""
@@ -189,6 +192,8 @@ def save(t: Tournament, results: Sequence[GameResult], summary: Sequence[Entrant
     write_games_csv(t.out / "games.csv", t.spec, t.lineup, results, t.records)
     write_summary_csv(t.out / "summary.csv", summary)
     write_sides_csv(t.out / "sides.csv", side_rows(t.spec, results, t.seed) if results else [])
+    if not t.chart:
+        return False
     if not write_chart(t.out / "chart.png", t.spec, summary, len(results)):
         Console(stderr=True).print("note: matplotlib is not installed, so no chart.png was written")
         return False

@@ -546,7 +546,7 @@ def _measure(plan: Plan, net_path: Path, players: int, partnership: bool, out: P
     sides = 2 if partnership else players  # the net against one team, or against every other seat
     lineup = (f"net:net={net_path}", *[plan.opponent] * (sides - 1))
     t = Tournament(spec, lineup, games=plan.eval_games, seed=plan.seed if seed is None else seed,
-                   jobs=plan.jobs, out=out, records=False, ray_address=plan.ray)  # fmt: skip
+                   jobs=plan.jobs, out=out, records=False, ray_address=plan.ray, chart=False)  # fmt: skip
     result = run_tournament(t, progress=False)
     return result.summary[0].win_rate
 

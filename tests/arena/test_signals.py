@@ -174,14 +174,14 @@ def test_workers_die_with_an_arena_killed_outright(tmp_path: Path) -> None:
 
 
 def test_a_run_killed_part_way_resumes_to_the_uninterrupted_results(tmp_path: Path) -> None:
-    args = ("ismcts:iterations=20", "heuristic", "--players", "2", "--games", "12", "--seed", "5")
+    args = ("ismcts:iterations=20", "heuristic", "--players", "2", "--games", "24", "--seed", "5")
     proc, workers = _start_and_wait(tmp_path / "stopped", *args)
     proc.terminate()
     output, _ = proc.communicate(timeout=TIMEOUT)
     assert proc.returncode == 128 + signal.SIGTERM, output
     _assert_gone(workers)
     done = _assert_saved(tmp_path / "stopped")
-    assert done < 12
+    assert done < 24
     resumed = subprocess.run(
         [*_command(), "arena", "--resume", str(tmp_path / "stopped"), "--jobs", "1", "--quiet"],
         capture_output=True, text=True, timeout=600,
@@ -189,7 +189,7 @@ def test_a_run_killed_part_way_resumes_to_the_uninterrupted_results(tmp_path: Pa
     assert resumed.returncode == 0, resumed.stdout + resumed.stderr
     said = "1 game was" if done == 1 else f"{done} games were"
     assert f"resumed: {said} already played" in " ".join(resumed.stdout.split())
-    whole = Tournament(GameSpec.make("digging", 2), ("ismcts:iterations=20", "heuristic"), games=12, seed=5, jobs=1,
+    whole = Tournament(GameSpec.make("digging", 2), ("ismcts:iterations=20", "heuristic"), games=24, seed=5, jobs=1,
                        out=tmp_path / "whole")  # fmt: skip
     run_tournament(whole, progress=False)
     for name in ("games.csv", "summary.csv"):

@@ -28,9 +28,9 @@ def test_each_seat_s_decisions_are_timed_and_shown_as_the_time_a_decision_of_eac
         assert sum(r.think) <= r.seconds
     slow, fast = time_per_move(lineup, result.results)
     assert slow is not None and fast is not None
-    # Fifty times the iterations (some twenty times the time, idle); both sides play in turn in the same
-    # process, so a busy machine slows both. The margin is wide on purpose: this checks which seat the
-    # time goes to, not the speed.
+    # Fifty times the iterations: some twenty times the time, measured with both cores busy. Both sides
+    # play in turn in the same process, so a busy machine slows both. The margin is wide on purpose:
+    # this checks which seat the time goes to, not the speed.
     assert slow > 2 * fast
     line = time_line(lineup, [slow, fast])
     assert line == f"time a decision: {lineup[0]} {1000 * slow:.1f} ms, {lineup[1]} {1000 * fast:.1f} ms"

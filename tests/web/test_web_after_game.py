@@ -57,8 +57,9 @@ def quick_move(view: dict[str, Any], seat: int) -> str:
     return legal[0]
 
 
-def play_out(server: LiveServer, table_id: str, seat: int, token: str) -> None:
-    """Play a seat to the end over the WebSocket, quickly rather than well."""
+def play_out(server: LiveServer, table_id: str, seat: int, token: str, pause: float = 0.0) -> None:
+    """Play a seat to the end over the WebSocket, quickly rather than well (``pause``: seconds
+    before each move, for a page that is to keep up with the game as it is played)."""
     with connect(f"ws://127.0.0.1:{server.port}/api/tables/{table_id}/ws", open_timeout=30, max_size=None) as ws:
         ws.send(json.dumps({"type": "hello", "seat": seat, "token": token}))
         while True:
@@ -69,6 +70,7 @@ def play_out(server: LiveServer, table_id: str, seat: int, token: str) -> None:
                 return
             view = msg["view"]
             if view["to_move"] == seat and view["legal"]:
+                time.sleep(pause)
                 ws.send(json.dumps({"type": "move", "move": quick_move(view, seat), "seq": msg["seq"]}))
 
 
@@ -109,7 +111,9 @@ def test_the_result_follows_the_last_hands_scoring_however_that_is_closed(new_pa
     page = new_page()
     page.goto(f"/table.html?t={tid}")  # watching from the start: the game waits for Ann's first move
     expect(page.locator("#conn")).to_have_attribute("data-status", "online")
-    player = threading.Thread(target=play_out, args=(server, tid, 0, token))
+    # Paced as the other pages' bots are: a spectator that falls too far behind is sent a fresh
+    # start, and would see the result without the scoring dialog this test closes.
+    player = threading.Thread(target=play_out, args=(server, tid, 0, token, 0.05))
     player.start()
     scoring, over = page.locator(".modal.scoring"), page.locator(".modal.game-over")
     closed = 0

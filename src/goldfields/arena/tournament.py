@@ -93,7 +93,7 @@ class TournamentResult:
     resumed: int = 0
     """Games found already played in the output folder (``resume=True``)."""
     chart: bool = False
-    """Whether ``chart.png`` was drawn (it needs matplotlib)."""
+    """Whether ``chart.png`` was drawn (it needs matplotlib, and ``Tournament.chart``)."""
 
 
 class Interrupted(Exception):
@@ -186,7 +186,7 @@ def _run(t: Tournament, jobs: Sequence[GameJob], on_done: OnDone | None) -> list
 
 def save(t: Tournament, results: Sequence[GameResult], summary: Sequence[EntrantSummary]) -> bool:
     """The complete run's files (the games and records are already written, game by game). Returns
-    whether the chart was drawn (it needs matplotlib)."""
+    whether the chart was drawn (it needs matplotlib, and ``t.chart``)."""
     assert t.out is not None
     t.out.mkdir(parents=True, exist_ok=True)
     write_games_csv(t.out / "games.csv", t.spec, t.lineup, results, t.records)

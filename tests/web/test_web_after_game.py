@@ -25,8 +25,9 @@ HUMAN = {"kind": "human"}
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    """Bots that move at once: these tests play whole games to reach what follows them, and no
-    page here waits to see a bot's move (the other pages' 50 ms a move is a third of a game's time)."""
+    """Bots that move at once: these tests play whole games to reach what follows them (the other
+    pages' 50 ms a bot move is a third of a game's time). The one page that watches a game as it is
+    played paces its human player instead (see ``play_out``'s ``pause``)."""
     live = LiveServer(tmp_path_factory.mktemp("after") / "goldfields.db", bot_delay=0.0).start()
     yield live
     live.stop()

@@ -71,8 +71,15 @@ class LiveServer(ServerProcess):
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    live = LiveServer(tmp_path_factory.mktemp("web") / "goldfields.db", bot_delay=0.05).start()
+def bot_delay() -> float:
+    """Seconds the module's server makes a bot wait before it moves: long enough for a page to
+    show each move as a person would see it. A module overrides this fixture to change it."""
+    return 0.05
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory, bot_delay: float) -> Iterator[LiveServer]:
+    live = LiveServer(tmp_path_factory.mktemp("web") / "goldfields.db", bot_delay=bot_delay).start()
     yield live
     live.stop()
 

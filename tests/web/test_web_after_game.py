@@ -8,7 +8,6 @@ import json
 import re
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -24,13 +23,11 @@ HUMAN = {"kind": "human"}
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+def bot_delay() -> float:
     """Bots that move at once: these tests play whole games to reach what follows them (the other
     pages' 50 ms a bot move is a third of a game's time). The one page that watches a game as it is
     played paces its human player instead (see ``play_out``'s ``pause``)."""
-    live = LiveServer(tmp_path_factory.mktemp("after") / "goldfields.db", bot_delay=0.0).start()
-    yield live
-    live.stop()
+    return 0.0
 
 
 def bot(spec: str = "random", name: str = "Rex") -> dict[str, Any]:

@@ -127,7 +127,7 @@ def test_unreadable_files_are_malformed(tmp_path) -> None:
     broken = tmp_path / "broken.json"
     broken.write_text("{not json")
     report, status = replay_file(broken)
-    assert status == MALFORMED and "not valid JSON" in report["error"]["message"]
+    assert status == MALFORMED and "is not a game record (JSON): Expecting property name" in report["error"]["message"]
 
 
 def test_records_are_plain_json(finished: DiggingState) -> None:

@@ -23,8 +23,10 @@ VALID = {
 
 @pytest.mark.parametrize(
     "text",
-    ["{not json", "[1, 2]", '"digging"', "null", '{"players": 4}', '{"game": "chess", "moves": []}', '{"game": 7}'],
-    ids=["not-json", "list", "string", "null", "no-game", "unknown-game", "game-not-a-name"],
+    ["{not json", "[1, 2]", '"digging"', "null", '{"players": 4}', '{"game": "chess", "moves": []}', '{"game": 7}',
+     '{"game": ["digging"]}', "[" * 100_000 + "]" * 100_000],
+    ids=["not-json", "list", "string", "null", "no-game", "unknown-game", "game-not-a-name", "game-a-list",
+         "nested-too-deep"],
 )
 def test_input_naming_no_known_game_prints_ok_and_error_alone(text: str, tmp_path: Path) -> None:
     path = tmp_path / "record.json"
@@ -33,6 +35,23 @@ def test_input_naming_no_known_game_prints_ok_and_error_alone(text: str, tmp_pat
     assert status == MALFORMED
     assert report["ok"] is False and set(report) == {"ok", "error"}
     assert set(report["error"]) == {"move", "message"} and report["error"]["move"] is None
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ('{"game": "digging", "pla', "(JSON): Unterminated string starting at (line 1, column 21)"),
+        ("[" * 100_000 + "]" * 100_000, "is not a game record: its JSON is nested too deeply"),
+        (b"\xff\xfe{}", "is not a game record (JSON): it is not UTF-8 text"),
+        ("{}", "the record has no field 'game', which names its game (digging, digger)"),
+        ('{"game": ["digging"]}', 'the field \'game\' names a game, as text, not ["digging"]'),
+    ],
+    ids=["truncated", "nested-too-deep", "not-utf8", "no-game", "game-a-list"],
+)
+def test_a_file_that_is_no_record_is_told_what_is_wrong(text: str | bytes, said: str, tmp_path: Path) -> None:
+    path = tmp_path / "record.json"
+    path.write_bytes(text if isinstance(text, bytes) else text.encode())
+    assert said in replay_file(path)[0]["error"]["message"]
 
 
 def test_a_missing_file_prints_ok_and_error_alone(tmp_path: Path) -> None:

@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
+from .. import records
 from ..core import registry
 from .options import free_path, output_problem, print_error, wrote_note
 
@@ -50,12 +51,9 @@ def analyze(
 
     console = Console()
     try:
-        data = json.loads(record.read_text(encoding="utf-8"))
-    except OSError as err:
-        print_error(f"cannot read {record}: {err.strerror or err}")
-        raise typer.Exit(2) from None
-    except (UnicodeDecodeError, json.JSONDecodeError):
-        print_error(f"{record} is not a game record (JSON); see docs/records.md")
+        data = records.read(record)
+    except records.UnreadableRecord as err:
+        print_error(f"{err}; see docs/records.md")
         raise typer.Exit(2) from None
     game = data.get("game") if isinstance(data, dict) else None
     judges = [d.title for d in registry.games() if d.analyst is not None]

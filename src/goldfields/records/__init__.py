@@ -26,25 +26,45 @@ def replay(record: Any) -> tuple[dict[str, Any], int]:
     """Check a record (already parsed from JSON): (report, exit status)."""
     if not isinstance(record, dict):
         return _malformed("a record is a JSON object")
+    if "game" not in record:
+        return _malformed(f"the record has no field 'game', which names its game ({', '.join(registry.names())})")
+    if not isinstance(record["game"], str):
+        return _malformed(f"the field 'game' names a game, as text, not {json.dumps(record['game'])[:60]}")
     try:
-        game = registry.get(record.get("game"))  # type: ignore[arg-type]
+        game = registry.get(record["game"])
     except registry.UnknownGame as err:
         return _malformed(f"{err} (a record names its game in the field 'game')")
     return game.replay(record)
 
 
-def replay_file(path: str | Path) -> tuple[dict[str, Any], int]:
-    """Read and check the record in ``path`` (a missing or broken file is malformed)."""
+class UnreadableRecord(ValueError):
+    """A record file that cannot be read as JSON; the message names the file and why."""
+
+
+def read(path: str | Path) -> Any:
+    """The JSON value in the file ``path``, not yet checked as a record: :class:`UnreadableRecord`
+    if the file cannot be read, is not UTF-8 text or is not JSON."""
     try:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as err:
-        return _malformed(f"cannot read {path}: {err.strerror or err}")
+        raise UnreadableRecord(f"cannot read {path}: {err.strerror or err}") from None
     except UnicodeDecodeError:
-        return _malformed(f"{path} is not a UTF-8 text file")
+        raise UnreadableRecord(f"{path} is not a game record (JSON): it is not UTF-8 text") from None
     try:
-        record = json.loads(text)
+        return json.loads(text)
     except json.JSONDecodeError as err:
-        return _malformed(f"{path} is not valid JSON: {err.msg} at line {err.lineno}, column {err.colno}")
+        raise UnreadableRecord(f"{path} is not a game record (JSON): {err.msg} "
+                               f"(line {err.lineno}, column {err.colno})") from None  # fmt: skip
+    except RecursionError:  # brackets nested some thousands deep: valid JSON, but no record is
+        raise UnreadableRecord(f"{path} is not a game record: its JSON is nested too deeply") from None
+
+
+def replay_file(path: str | Path) -> tuple[dict[str, Any], int]:
+    """Read and check the record in ``path`` (a missing or broken file is malformed)."""
+    try:
+        record = read(path)
+    except UnreadableRecord as err:
+        return _malformed(str(err))
     return replay(record)
 
 

@@ -306,6 +306,37 @@ def test_a_game_under_rule_options_keeps_them_in_its_record_and_when_resumed(tmp
     assert f"Resumed after {moves} move{'s' if moves != 1 else ''} of the saved game" in shown
 
 
+def test_a_resumed_digging_hand_says_its_pile_is_the_saved_one(tmp_path: Any) -> None:
+    """A record holds each hand's deck as dealt: resumed, a hand in play draws from the saved pile
+    whatever the seed, and the game says so rather than that everything to come is drawn afresh."""
+    saved = tmp_path / "game.json"
+    first = iter(["1", f"save {saved}", "quit", "n"])
+    screen, out = capture_screen()
+    digging_session(2, bots=["random"], seed=36, screen=screen, keyboard=ScriptedKeyboard(lambda p: next(first))).run()
+    shown = " ".join(out.getvalue().split())
+    # The note on what the file holds follows the save it is about.
+    assert shown.index("Saved the game record to") < shown.index("a game record holds every hand")
+    piles = []
+    for seed in (37, 38):
+        screen, out = capture_screen()
+        resumed = resume_session(saved, bots=["random"], seed=seed, screen=screen,
+                                 keyboard=ScriptedKeyboard(lambda p: "quit" if "move" in p.lower() else "n"))
+        piles.append(list(resumed.state.pile))  # type: ignore[attr-defined]
+        assert resumed.run() == 0
+        assert "the rest of this hand's pile is as saved, and the hands after it are dealt afresh" in " ".join(
+            out.getvalue().split())
+    assert piles[0] == piles[1] and len(piles[0]) > 0
+
+
+def test_a_save_that_fails_gives_no_note_on_what_the_file_holds(tmp_path: Any) -> None:
+    screen, out = capture_screen()
+    answers = iter(["1", f"save {tmp_path / 'nowhere' / 'game.json'}", "quit", "n"])
+    keyboard = ScriptedKeyboard(lambda p: next(answers))
+    digging_session(2, bots=["random"], seed=36, screen=screen, keyboard=keyboard).run()
+    shown = " ".join(out.getvalue().split())
+    assert "Could not save to" in shown and "holds every hand" not in shown
+
+
 def test_a_standard_game_names_no_rule_options() -> None:
     screen, out = capture_screen()
     session = digging_session(2, bots=["random"], seed=34, screen=screen,

@@ -197,6 +197,9 @@ class DiggerFront(GameFront):
         digging = state.observation(None)["digger"]
         return next((s for s in humans if s != digging), None)
 
+    def resume_note(self, state: GameState) -> str:
+        return "every roll from here on is rolled afresh"
+
     def save_warning(self, state: GameState, hot_seat: bool, seat: int | None) -> str | None:
         obs = state.observation(None)
         if seat is not None and obs["started"] and obs["digger"] == seat and obs["to_move"] != -2:

@@ -69,6 +69,12 @@ class DiggingFront(GameFront):
     def summary(self, obs: Mapping[str, Any], names: Names) -> RenderableType:
         return render_digging.summary(obs, names)
 
+    def resume_note(self, state: GameState) -> str:
+        if state.is_chance_node():  # between hands
+            return "the next hand is dealt afresh"
+        # A record holds each hand's deck as it was dealt, so a hand in play goes on from its pile.
+        return "the rest of this hand's pile is as saved, and the hands after it are dealt afresh"
+
     def save_warning(self, state: GameState, hot_seat: bool, seat: int | None) -> str | None:
         if state.is_terminal():
             return None

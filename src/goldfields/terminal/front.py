@@ -228,3 +228,8 @@ class GameFront(ABC):
     def save_warning(self, state: GameState, hot_seat: bool, seat: int | None) -> str | None:
         """A warning to print when the record holds something a player may not see yet."""
         return None
+
+    def resume_note(self, state: GameState) -> str:
+        """Said when a saved game is resumed: what of what is still to come the record fixes,
+        and what the seed draws afresh."""
+        return "what is still to come is drawn afresh"

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
+from .. import records
 from ..arena.games import GameSpec
 from ..core import registry
 from ..core.definition import GameDefinition, ParamError, Params, RecordError
@@ -193,16 +194,15 @@ def resume_session(
 
     The record holds the game and its moves, not who sat where: the seats are
     given again (by default, as for a new game: you in seat 0, bots elsewhere).
-    What is still to be dealt or rolled is drawn afresh from ``seed``."""
+    What is still to be dealt or rolled is drawn afresh from ``seed``, but for the rest of a
+    Digging hand in play: the record holds its deck as dealt, so it goes on from the saved pile."""
     path = Path(path)
     try:
-        record = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as err:
-        raise SetupError(f"cannot read {path}: {err.strerror or err}") from None
-    except (UnicodeDecodeError, json.JSONDecodeError):
-        raise SetupError(f"{path} is not a game record (JSON); see docs/records.md") from None
+        record = records.read(path)
+    except records.UnreadableRecord as err:
+        raise SetupError(f"{err}; see docs/records.md") from None
     name = record.get("game") if isinstance(record, dict) else None
-    if name not in FRONTS:
+    if not isinstance(name, str) or name not in FRONTS:
         raise SetupError(f"{path} is not a record of a game the terminal plays ({', '.join(FRONTS)})")
     definition = registry.get(name)
     try:

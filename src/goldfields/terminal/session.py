@@ -442,9 +442,6 @@ class Session:
             if answer.strip().lower() not in ("y", "yes"):
                 self.screen.say(f"Not saved: {target} is as it was.")
                 return False
-        warning = self.front.save_warning(self.state, self.hot_seat, seat)
-        if warning:
-            self.screen.say(warning, style="yellow")
         try:
             path = save_record(self.state.record(), target)
         except OSError as err:
@@ -452,6 +449,10 @@ class Session:
             return False
         self._own_files.add(path.resolve())
         self.screen.say(f"Saved the game record to {path}. Check it with: goldfields replay {path}")
+        # Said once there is a file to keep from the others, and not for a save that failed.
+        warning = self.front.save_warning(self.state, self.hot_seat, seat)
+        if warning:
+            self.screen.say(warning, style="yellow")
         return True
 
     def _offer_save(self, why: str) -> None:
@@ -571,8 +572,8 @@ class Session:
             self.screen.say(self._practice)
         # The seed decides every deal and roll to come: it is told when the game is over, not before.
         if self.resumed:
-            self.screen.say(f"Resumed after {plural(self.resumed_moves, 'move')} of the saved game; what is still "
-                            "to be dealt or rolled is drawn afresh. Type help for the commands, rules for the rules.")
+            self.screen.say(f"Resumed after {plural(self.resumed_moves, 'move')} of the saved game; "
+                            f"{self.front.resume_note(self.state)}. Type help for the commands, rules for the rules.")
         else:
             self.screen.say("Type help for the commands, rules for the rules.")
 

@@ -161,11 +161,35 @@ def test_a_batch_with_an_action_that_is_not_an_integer_refuses_it_before_any_gam
     fractional = actions.copy()
     fractional[2] += 0.5
     moves = [env.match.moves for env in batch.envs]
-    with pytest.raises(TypeError, match=r"^an action is an integer id of Discrete\(207\), not .*\.5"):
+    with pytest.raises(TypeError, match=r"^game 2: an action is an integer id of Discrete\(207\), not .*\.5"):
         batch.step(fractional)
     assert [env.match.moves for env in batch.envs] == moves  # no game moved, the first two neither
     batch.step(actions)  # integral floats are ids
     assert all(env.match.moves > m for env, m in zip(batch.envs, moves, strict=True))
+
+
+def test_an_illegal_action_under_raise_stops_the_batch_before_any_game_moves():
+    batch = GoldfieldsVectorEnv(3, "digging", illegal_action="raise", **HAND)
+    _, infos = batch.reset(seed=0)
+    actions = _random_legal(infos["action_mask"], np.random.default_rng(0))
+    actions[1] = int(np.flatnonzero(infos["action_mask"][1] == 0)[0])
+    moves = [env.match.moves for env in batch.envs]
+    with pytest.raises(ValueError, match=r"^game 1: illegal action .*; no game moved$"):
+        batch.step(actions)
+    assert [env.match.moves for env in batch.envs] == moves  # game 0 neither, though it came first
+
+
+def test_a_finished_game_under_disabled_autoreset_stops_the_batch_before_any_game_moves():
+    batch = GoldfieldsVectorEnv(2, "digging", autoreset_mode="DISABLED", **HAND)
+    _, infos = batch.reset(seed=0)
+    rng = np.random.default_rng(0)
+    while not batch._needs_reset.any():
+        _, _, _, _, infos = batch.step(_random_legal(infos["action_mask"], rng))
+    over = int(np.flatnonzero(batch._needs_reset)[0])
+    moves = [env.match.moves for env in batch.envs]
+    with pytest.raises(RuntimeError, match=rf"game {over} is over: reset it .*no game moved"):
+        batch.step(_random_legal(infos["action_mask"], rng))
+    assert [env.match.moves for env in batch.envs] == moves
 
 
 def test_a_batch_of_the_wrong_number_of_actions_is_refused_with_the_count():
@@ -187,3 +211,23 @@ def test_the_autoreset_mode_is_taken_as_the_enum_its_name_or_its_value(mode):
 def test_an_unknown_autoreset_mode_is_refused_with_the_known_ones():
     with pytest.raises(ValueError, match=r"autoreset_mode 'next' is none of .*NEXT_STEP \('NextStep'\)"):
         GoldfieldsVectorEnv(1, "digging", autoreset_mode="next", **HAND)
+
+
+def test_the_modules_example_loop_runs_past_the_first_games_end():
+    import re
+    import textwrap
+
+    import goldfields.research.vector_env as module
+
+    block = []
+    for line in module.__doc__.split("::", 1)[1].splitlines()[1:]:
+        if line.strip() and not line.startswith("    "):
+            break
+        block.append(line)
+    code = textwrap.dedent("\n".join(block))
+    assert "while True:" in code
+    ended = []
+    code = code.replace("while True:", "for _ in range(120):") + "\n    ended.append(terminations.any())\n"
+    exec(compile(re.sub(r"GoldfieldsVectorEnv\(16,", "GoldfieldsVectorEnv(4,", code), "example", "exec"),
+         {"ended": ended})  # fmt: skip
+    assert any(ended)  # it stepped on after a game ended, where a finished game's mask row is all 0

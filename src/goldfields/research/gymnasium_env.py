@@ -200,16 +200,24 @@ class GoldfieldsEnv(gymnasium.Env):
         reward, terminated, extra = self._act(action)
         return self._obs(), reward, terminated, False, self._info(**extra)
 
-    def _act(self, action: Any) -> tuple[float, bool, dict[str, Any]]:
-        """The agent's move and the bots' replies: (reward, terminated, extra info)."""
+    def _check(self, action: Any) -> int:
+        """``action`` as an int, raising now whatever :meth:`_act` would raise for it (the
+        episode is over; an illegal action under ``illegal_action="raise"``): a batch checks
+        every game's action before any game moves."""
         match = self.match
         if match.over or self._ended_illegally:
             raise RuntimeError("the episode is over: call reset()")
         action = as_action(action, self.table.num_actions)
+        if self.illegal_action == "raise" and action not in match.state.legal_actions():
+            legal = list(match.state.legal_actions())
+            raise ValueError(f"illegal action {action}: {self._why_illegal(action)}; legal are {legal}")
+        return action
+
+    def _act(self, action: Any) -> tuple[float, bool, dict[str, Any]]:
+        """The agent's move and the bots' replies: (reward, terminated, extra info)."""
+        match = self.match
+        action = self._check(action)
         if action not in match.state.legal_actions():
-            if self.illegal_action == "raise":
-                legal = list(match.state.legal_actions())
-                raise ValueError(f"illegal action {action}: {self._why_illegal(action)}; legal are {legal}")
             # The episode ends here with the penalty: an agent that keeps choosing illegal
             # actions must not spin for ever, nor pile up penalties in one episode.
             self._ended_illegally = True

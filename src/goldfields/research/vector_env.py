@@ -8,7 +8,8 @@
     obs, infos = envs.reset(seed=0)                       # obs: (16, 391) float32
     while True:
         masks = envs.action_masks()                       # (16, 207) bool
-        actions = [envs.np_random.choice(m.nonzero()[0]) for m in masks]
+        # A finished game's row is all False: its action is ignored (it restarts on this step).
+        actions = [envs.np_random.choice(m.nonzero()[0]) if m.any() else 0 for m in masks]
         obs, rewards, terminations, truncations, infos = envs.step(actions)
 
 Each of the ``num_envs`` games is a :class:`~goldfields.research.gymnasium_env.GoldfieldsEnv`
@@ -68,7 +69,7 @@ from gymnasium import spaces  # noqa: E402
 from gymnasium.vector import AutoresetMode, VectorEnv  # noqa: E402
 from gymnasium.vector.utils import batch_space  # noqa: E402
 
-from .gymnasium_env import STEP_CAP_UNBOUNDED, GoldfieldsEnv, as_action  # noqa: E402
+from .gymnasium_env import STEP_CAP_UNBOUNDED, GoldfieldsEnv  # noqa: E402
 from .tables import DIGGING  # noqa: E402
 
 
@@ -190,10 +191,18 @@ class GoldfieldsVectorEnv(VectorEnv):
             raise ValueError(f"step takes one action per game: {self.num_envs} of them, not {actions.size} "
                              f"(an array of shape {actions.shape})")
         actions = actions.reshape(self.num_envs)
-        # Every action the step will apply is checked before any game moves: a TypeError half-way
-        # through would leave the batch half stepped.
-        actions = [None if self._needs_reset[i] else as_action(actions[i], self.num_actions)
-                   for i in range(self.num_envs)]
+        # Everything that could stop the step is checked before any game moves: an error half-way
+        # through would leave the batch half stepped, the moves made so far and their rewards lost.
+        if self.autoreset_mode == AutoresetMode.DISABLED and self._needs_reset.any():
+            over = ", ".join(str(i) for i in np.flatnonzero(self._needs_reset))
+            raise RuntimeError(f"game {over} is over: reset it (autoreset is disabled); no game moved")
+        checked: list[int | None] = []
+        for i, env in enumerate(self.envs):
+            try:
+                checked.append(None if self._needs_reset[i] else env._check(actions[i]))
+            except (TypeError, ValueError) as err:
+                raise type(err)(f"game {i}: {err}; no game moved") from None
+        actions = checked
         rewards, terminations, truncations = self._rewards, self._terminations, self._truncations
         rewards.fill(0.0)
         terminations.fill(False)
@@ -206,8 +215,6 @@ class GoldfieldsVectorEnv(VectorEnv):
         ended = np.zeros(self.num_envs, np.bool_)
         for i, env in enumerate(self.envs):
             if self._needs_reset[i]:
-                if self.autoreset_mode == AutoresetMode.DISABLED:
-                    raise RuntimeError(f"game {i} is over: reset it (autoreset is disabled)")
                 self._reset_one(i, None)  # NEXT_STEP: this step only starts the new game
                 continue
             reward, terminated, extra = env._act(actions[i])

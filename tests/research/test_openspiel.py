@@ -41,7 +41,8 @@ def test_registered_types():
         assert t.utility == pyspiel.GameType.Utility.CONSTANT_SUM
         assert t.reward_model == pyspiel.GameType.RewardModel.TERMINAL
         assert (t.min_num_players, t.max_num_players) == players
-        assert t.provides_information_state_string and t.provides_information_state_tensor
+        # The string is perfect recall; the tensor is the observation's summary, not a history.
+        assert t.provides_information_state_string and not t.provides_information_state_tensor
         assert t.provides_observation_string and t.provides_observation_tensor
     assert pyspiel.load_game("python_goldfields_digging").utility_sum() == 2.0  # partnership
     assert pyspiel.load_game("python_goldfields_digging(players=3)").utility_sum() == 1.0
@@ -556,3 +557,17 @@ def test_a_game_comes_back_whole_from_pickle(name):
     again = pickle.loads(pickle.dumps(game))
     assert str(again) == str(game) and again.spec == game.spec
     pyspiel.random_sim_test(again, num_sims=1, serialize=False, verbose=False)
+
+
+def test_a_rolls_outcomes_are_the_callers_to_change():
+    """OpenSpiel's own tests sort and pop the list a state returns: it must be a fresh one, not
+    the 252 roll outcomes every Digger state shares."""
+    game = pyspiel.load_game("python_goldfields_digger(players=2,max_turns=4)")
+    roll = game.new_initial_state()
+    roll.apply_action(roll.legal_actions()[0])
+    outcomes = roll.chance_outcomes()
+    outcomes.pop()
+    again = game.new_initial_state()
+    again.apply_action(again.legal_actions()[0])
+    assert len(again.chance_outcomes()) == 252
+    assert abs(sum(p for _, p in again.chance_outcomes()) - 1.0) < 1e-9

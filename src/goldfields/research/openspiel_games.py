@@ -127,7 +127,11 @@ def _game_type(short: str, long: str, min_players: int, max_players: int, params
         max_num_players=max_players,
         min_num_players=min_players,
         provides_information_state_string=True,
-        provides_information_state_tensor=True,
+        # The perfect-recall string is an information state; the tensor is the observation's
+        # fixed-size summary, which merges information states. Said here, so that the tools that
+        # take an information-state tensor (rl_environment's info_state, NFSP, Deep CFR) fall back
+        # to the observation tensor or refuse, rather than silently learn on merged states.
+        provides_information_state_tensor=False,
         provides_observation_string=True,
         provides_observation_tensor=True,
         provides_factored_observation_string=False,
@@ -548,7 +552,7 @@ class DiggerOSState(_EngineOSState):
     def chance_outcomes(self) -> list[tuple[int, float]]:
         outcomes = self._core.engine.chance_outcomes()
         if len(outcomes) > 2:
-            return _ROLL_IDS
+            return list(_ROLL_IDS)  # the caller may sort or pop it (OpenSpiel's tests do)
         return [(int(knocked), p) for knocked, p in outcomes if p > 0.0]
 
     _END_RULE = "G6"

@@ -172,6 +172,32 @@ def test_analyze_json_refuses_an_existing_file_unless_force(tmp_path: Path) -> N
     assert not list(tmp_path.glob("*.tmp"))
 
 
+def test_an_output_that_fails_after_the_work_is_one_error_line_and_leaves_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Checked before the work, a folder can still go, or a disk fill, before the file is written:
+    the command says so in one line with status 1, no traceback and no half-written file."""
+    import goldfields.files
+
+    def full(path: Path, text: object) -> None:
+        raise OSError(28, "No space left on device", str(path))
+
+    record = tmp_path / "game.json"
+    assert invoke("demo", "-n", "2", "-b", "random", "--save", str(record)).exit_code == 0
+    monkeypatch.setattr(goldfields.files, "write_atomic", full)
+    monkeypatch.setattr("goldfields.records.write_atomic", full)
+    demo = invoke("demo", "-n", "2", "-b", "random", "--save", str(tmp_path / "again.json"))
+    assert demo.exit_code == 1 and isinstance(demo.exception, SystemExit), demo.output  # no other exception
+    assert ("--save: the game was played, but its record could not be written to "
+            f"{tmp_path / 'again.json'}: No space left on device") in said(demo)  # fmt: skip
+    analysis = tmp_path / "analysis.json"
+    judged = invoke("analyze", str(record), "--bot", "ismcts:iterations=5", "--json", str(analysis))
+    assert judged.exit_code == 1 and isinstance(judged.exception, SystemExit), judged.output
+    assert (f"--json: the decisions above were judged, but could not be written to {analysis}: "
+            "No space left on device") in said(judged)  # fmt: skip
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.json"]
+
+
 # -- --individual -----------------------------------------------------------------------------------
 
 

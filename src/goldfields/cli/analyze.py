@@ -99,6 +99,11 @@ def analyze(
         from ..files import write_atomic
 
         path = free_path(json_out, force)
-        write_atomic(path, json.dumps({"seat": seat, "bot": bot, "decisions": [d.to_json() for d in decisions]},
-                                      indent=1) + "\n")  # fmt: skip
+        try:
+            write_atomic(path, json.dumps({"seat": seat, "bot": bot, "decisions": [d.to_json() for d in decisions]},
+                                          indent=1) + "\n")  # fmt: skip
+        except OSError as err:  # checked before the search, but the folder can go, or the disk fill
+            print_error(f"--json: the decisions above were judged, but could not be written to {json_out}: "
+                        f"{err.strerror or err}")  # fmt: skip
+            raise typer.Exit(1) from None
         console.print(f"wrote {path}{wrote_note(json_out, path)}")

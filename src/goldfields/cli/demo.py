@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 import time
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, NoReturn
 
 import typer
 from rich.console import Console
@@ -30,6 +30,7 @@ from .options import (
     individual_problem,
     output_problem,
     parse_rules,
+    print_error,
     wrote_note,
 )
 
@@ -80,21 +81,21 @@ def demo_command(
     seed = DEFAULT_SEED if seed is None else seed
     problem = individual_problem(definition.name, individual, players)
     if problem is not None:
-        raise typer.BadParameter(problem, param_hint="--individual")
+        refuse(problem)
     try:
         params = definition.params(players=players, **({"partnership": False} if individual else {}))
     except ValueError as err:
-        raise typer.BadParameter(str(err)) from None
+        refuse(err)
     try:
         rules = parse_rules(rule)
     except ValueError as err:
-        raise typer.BadParameter(str(err)) from None
+        refuse(err)
     table = GameSpec(definition.name, params)
     try:
         # The arena's reading of the rules, so that one --rule means the same in every command.
         table = table.with_rules(rules) if rules else table
     except ValueError as err:
-        raise typer.BadParameter(str(err), param_hint="--rule") from None
+        refuse(f"--rule: {err}")
     params = table.params
     try:
         state = definition.new_state(params)
@@ -105,11 +106,11 @@ def demo_command(
             raise ValueError(f"{params.players} seats need one bot spec for all or one each; got {len(specs)}")
         seat_bots = [make_bot(spec, definition.name) for spec in specs]
     except (ValueError, BotSpecError) as err:
-        raise typer.BadParameter(str(err)) from None
+        refuse(err)
     # Said before the game, not after it: a record written over is gone.
     problem = None if save_to is None else output_problem(save_to, force=force)
     if problem is not None:
-        raise typer.BadParameter(problem, param_hint="--save")
+        refuse(f"--save: {problem}")
     # Made for each demo, so that it reads the terminal's width (COLUMNS) as it is now.
     console = Console(highlight=False)
     narrate = definition.narrate
@@ -153,8 +154,19 @@ def demo_command(
     if shown_at < steps[0] - 1:  # not already shown as the last hand was scored
         console.print(_scoreboard(final))
     if save_to is not None:
-        path = save(final.record(), free_path(save_to, force))
+        try:
+            path = save(final.record(), free_path(save_to, force))
+        except OSError as err:  # checked before the game, but the folder can go, or the disk fill
+            print_error(f"--save: the game was played, but its record could not be written to {save_to}: "
+                        f"{err.strerror or err}")  # fmt: skip
+            raise typer.Exit(1) from None
         console.print(f"Record saved to {path}{wrote_note(save_to, path)}; check it with: goldfields replay {path}")
+
+
+def refuse(message: object) -> NoReturn:
+    """One ``error:`` line and status 2, as ``play`` and ``arena`` refuse what they are given."""
+    print_error(message)
+    raise typer.Exit(2)
 
 
 def register(app: typer.Typer) -> None:

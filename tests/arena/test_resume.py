@@ -212,6 +212,21 @@ def test_cli_resume_takes_the_parameters_from_the_folder(tmp_path: Path, monkeyp
     assert "resumed: 8 games" in again.output
 
 
+def test_cli_resume_of_another_lineup_says_the_run_differs_before_checking_the_lineup(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A lineup that would not fit the run's table is a resume of another run: said as such, not
+    as what is wrong with that other run (once: 'needs 2 bots, one per seat')."""
+    _stopped_run(monkeypatch, tmp_path, 2)
+    refused = CliRunner(env={"COLUMNS": "400"}).invoke(
+        _app(), ["arena", "--resume", str(tmp_path), "heuristic", "random", "random"])
+    assert refused.exit_code == 2
+    said = " ".join(refused.output.split())
+    assert (f"cannot resume {tmp_path}: its run has other parameters (lineup: the run has heuristic random, "
+            "this command asks for heuristic random random)") in said, said  # fmt: skip
+    assert "needs" not in said
+
+
 def test_cli_keeps_a_finished_run_unless_forced_and_grows_it_with_resume_games(tmp_path: Path) -> None:
     cli = CliRunner(env={"COLUMNS": "200"})
     app = _app()

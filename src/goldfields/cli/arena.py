@@ -209,6 +209,12 @@ def arena(
                        ray_address=ray, out=out or (DEFAULT_OUT if force else free_folder(DEFAULT_OUT)),
                        records=True if records is None else records,
                        seatings=(seatings or Seatings.rotations).value)  # fmt: skip
+        if resume is not None:
+            # Before the lineup is checked against the table: a lineup or table other than the
+            # run's is a resume of something else, whatever else would be wrong with it.
+            diff = differences(saved, t.manifest())
+            if diff:
+                raise ResumeError(f"cannot resume {resume}: its run has other parameters ({'; '.join(diff)})")
         t.validate()
         if len(bots) != spec.sides:
             what = "team" if spec.partnership else "seat"
@@ -221,10 +227,6 @@ def arena(
                     beyond += f" without --individual (each of {len(bots)} players plays for themselves)"
             raise ValueError(f"{spec.label} needs {spec.sides} bots, one per {what}; got {len(bots)}: "
                              f"{' '.join(bots)}{beyond}")
-        if resume is not None:
-            diff = differences(read_manifest(resume), t.manifest())
-            if diff:
-                raise ResumeError(f"cannot resume {resume}: its run has other parameters ({'; '.join(diff)})")
     except ResumeError as err:
         print_error(err)
         raise typer.Exit(2) from None

@@ -109,6 +109,7 @@ _ALL_TABLES = [
     *DIGGER_SPECS,
     DiggerSpec(4, "black", options={"knock_probability": 0.5, "time_limit": 20}),
     DiggerSpec(3, time_model=TimeModel(jitter=0.3)),
+    DiggerSpec(3, options={"crate_values": {"white": {"Y": 1, "R": 3, "G": 5, "W": 9}}}),
 ]
 
 
@@ -215,3 +216,16 @@ def test_the_pile_slice_stays_within_one_with_the_full_deck(players):
     for vector in (encode(state.observation(0)), encode_state(state, 0)):
         assert vector[pile] == 1.0
         assert vector.min() >= 0.0 and vector.max() <= 1.0
+
+
+def test_digger_crate_values_above_six_stay_apart_in_the_tensor():
+    """G1 takes crate cards of any whole values: a 9 must not read as the standard cards' top 6."""
+    spec = DiggerSpec(2, options={"crate_values": {"white": {"Y": 2, "R": 3, "G": 6, "W": 9}}})
+    state = Match(spec, random.Random(0)).state
+    row = DIGGER.slices["values"].start  # the observer's own crate, relative seat 0
+    for vector in (encode(state.observation(0)), encode_state(state, 0)):
+        assert list(vector[row:row + 4]) == pytest.approx([2 / 9, 3 / 9, 6 / 9, 1.0])
+        assert vector.min() >= 0.0 and vector.max() <= 1.0
+    # The standard cards read as before: divided by 6.
+    standard = Match(DiggerSpec(2), random.Random(0)).state
+    assert encode_state(standard, 0)[row + 3] == 1.0 and encode_state(standard, 0)[row] == pytest.approx(2 / 6)

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numbers
 from array import array
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import compress
 from typing import Any
@@ -618,7 +618,7 @@ DIGGER = Encoding(
         Piece("seat", (DIGGER_SEATS,), "one-hot absolute seat of the observer", private=True),
         Piece("digger", (DIGGER_SEATS,), "one-hot relative seat of the digger (slot 0: the observer digs)"),
         Piece("waiting", (3,), "[a roll is in the air, a knock outcome is due, the game is over]"),
-        Piece("values", (DIGGER_SEATS, 4), "per relative seat, its crate card's value of Y R G W / 6 (clipped)"),
+        Piece("values", (DIGGER_SEATS, 4), "per relative seat, its Y R G W crate values / max(6, the table's largest)"),
         Piece("centre", (5,), "tokens B Y R G W in the centre / 10"),
         Piece("crates", (DIGGER_SEATS, 4), "per relative seat, gems Y R G W in its crate / 10"),
         Piece("haul", (5,), "tokens B Y R G W in the digger's haul (at risk) / 10"),
@@ -674,10 +674,11 @@ def encode_digger(obs: Mapping[str, Any], out: Any = None) -> Any:
         v[base + 2] = 1.0
     base = s["values"].start
     best = []
+    scale = _values_scale(vals[g] for vals in obs["values"] for g in _GEM_LETTERS)
     for x, vals in enumerate(obs["values"]):
         row = base + rel(x) * 4
         for j, g in enumerate(_GEM_LETTERS):
-            v[row + j] = min(1.0, vals[g] / 6.0)
+            v[row + j] = vals[g] / scale
         best.append(10 * sum(vals[g] for g in _GEM_LETTERS))
     centre = obs["centre"]
     base = s["centre"].start
@@ -754,6 +755,12 @@ _BIT_ROWS = tuple(array("f", (1.0 if mask >> t & 1 else 0.0 for t in range(5))) 
 _DICE_ROWS: dict[tuple[int, ...], Any] = {}  # at most 252 distinguishable rolls (in any order: a few thousand)
 
 
+def _values_scale(values: Iterable[int]) -> float:
+    """What crate values are divided by: 6, the standard cards' largest, or the table's largest
+    if it is larger (G1 takes any whole values), so that no two values read alike."""
+    return float(max([6, *values]))
+
+
 def _digger_template(state: Any, seat: int | None) -> tuple[Any, list[int]]:
     """The values fixed for a game and an observer (table size, seat, crate cards, hourglass) and
     each seat's best possible score, cached per game: a state and its clones share ``values``."""
@@ -768,10 +775,11 @@ def _digger_template(state: Any, seat: int | None) -> tuple[Any, list[int]]:
     if seat is not None:
         v[_G_SEAT + seat] = 1.0
     best = []
+    scale = _values_scale(vals[g] for vals in state.values for g in _GEM_COLOURS)
     for x, vals in enumerate(state.values):
         row = _G_VALUES + rel[x] * 4
         for j, g in enumerate(_GEM_COLOURS):
-            v[row + j] = min(1.0, vals[g] / 6.0)
+            v[row + j] = vals[g] / scale
         best.append(10 * sum(vals[g] for g in _GEM_COLOURS))
     v[_G_TIME_LIMIT] = min(1.0, state.limit / 60.0)
     if len(_DIGGER_TEMPLATES) > 4096:  # many games, each with its own values: start again

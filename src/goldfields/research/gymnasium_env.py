@@ -260,6 +260,15 @@ STEP_CAP_UNBOUNDED = 5000
 """The step cap of a registered id whose game has no bound of its own (the OpenSpiel game's, too)."""
 
 
+def step_cap(table: Spec) -> int:
+    """The step cap for games of ``table``: no episode can take more agent steps than the table
+    has decisions, and a game with no bound of its own gets :data:`STEP_CAP_UNBOUNDED`."""
+    try:
+        return int(table.max_game_length())
+    except ValueError:  # a full game of Digging has no bound of its own (a tie deals again)
+        return STEP_CAP_UNBOUNDED
+
+
 def _register() -> None:
     ids = {
         "goldfields/Digging-v0": {"game": DIGGING, "players": 2},
@@ -268,12 +277,8 @@ def _register() -> None:
     }
     for env_id, kwargs in ids.items():
         if env_id not in gymnasium.registry:
-            # The step cap: no episode can take more agent steps than the table has decisions.
             table = {k: v for k, v in kwargs.items() if k != "game"}
-            try:
-                cap = make_env_spec(str(kwargs["game"]), **table).max_game_length()
-            except ValueError:  # a full game of Digging has no bound of its own (a tie deals again)
-                cap = STEP_CAP_UNBOUNDED
+            cap = step_cap(make_env_spec(str(kwargs["game"]), **table))
             gymnasium.register(id=env_id, entry_point="goldfields.research.gymnasium_env:GoldfieldsEnv", kwargs=kwargs,
                                max_episode_steps=cap,
                                vector_entry_point="goldfields.research.vector_env:GoldfieldsVectorEnv")
@@ -281,4 +286,4 @@ def _register() -> None:
 
 _register()
 
-__all__ = ["GoldfieldsEnv", "as_action"]
+__all__ = ["GoldfieldsEnv", "as_action", "step_cap"]

@@ -69,7 +69,7 @@ from gymnasium import spaces  # noqa: E402
 from gymnasium.vector import AutoresetMode, VectorEnv  # noqa: E402
 from gymnasium.vector.utils import batch_space  # noqa: E402
 
-from .gymnasium_env import STEP_CAP_UNBOUNDED, GoldfieldsEnv  # noqa: E402
+from .gymnasium_env import GoldfieldsEnv, step_cap  # noqa: E402
 from .tables import DIGGING  # noqa: E402
 
 
@@ -87,13 +87,6 @@ def autoreset_mode_of(mode: AutoresetMode | str) -> AutoresetMode:
             pass
     known = ", ".join(f"{m.name} ({m.value!r})" for m in AutoresetMode)
     raise ValueError(f"autoreset_mode {mode!r} is none of Gymnasium's autoreset modes: {known}")
-
-
-def _default_cap(env: GoldfieldsEnv) -> int:
-    try:
-        return int(env.table.max_game_length())
-    except ValueError:  # no bound of its own: the registered ids' cap
-        return STEP_CAP_UNBOUNDED
 
 
 class GoldfieldsVectorEnv(VectorEnv):
@@ -129,7 +122,7 @@ class GoldfieldsVectorEnv(VectorEnv):
         self.action_space = batch_space(self.single_action_space, num_envs)
         assert isinstance(self.single_action_space, spaces.Discrete)
         self.num_actions = int(self.single_action_space.n)
-        self.max_episode_steps = _default_cap(first) if max_episode_steps is None else int(max_episode_steps)
+        self.max_episode_steps = step_cap(first.table) if max_episode_steps is None else int(max_episode_steps)
         size = first.encoding.size
         self._obs = np.zeros((num_envs, size), np.float32)
         self._masks = np.zeros((num_envs, self.num_actions), np.int8)

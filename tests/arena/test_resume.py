@@ -236,6 +236,8 @@ def test_cli_keeps_a_finished_run_unless_forced_and_grows_it_with_resume_games(t
     assert kept.exit_code == 2
     assert "holds a finished run (2 games" in kept.output and "--force" in kept.output
     assert "Traceback" not in kept.output
+    header = "digging 2p individual: heuristic vs random; 1 deal x 2 rotations"
+    assert header not in kept.output  # no word of a run that does not start
     # --games 1 plays the same one deal (two games): accepted, and the run keeps asking for 2.
     same = cli.invoke(app, ["arena", "--resume", str(tmp_path), "--games", "1", "--jobs", "1", "--quiet"])
     assert same.exit_code == 0, same.output
@@ -248,6 +250,7 @@ def test_cli_keeps_a_finished_run_unless_forced_and_grows_it_with_resume_games(t
     assert both.exit_code == 2 and "give one of them" in both.output
     replaced = cli.invoke(app, [*run, "--seed", "3", "--force"])
     assert replaced.exit_code == 0, replaced.output
+    assert header in replaced.output
     assert len(_lines(tmp_path / "results.jsonl")) == 2
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from statistics import median
@@ -109,7 +109,7 @@ class Interrupted(Exception):
 
 def run_tournament(
     t: Tournament, console: Console | None = None, progress: bool = True, resume: bool = False,
-    replace: bool = False,
+    replace: bool = False, announce: Callable[[], None] | None = None,
 ) -> TournamentResult:
     """Play the tournament, saving each game into ``t.out`` as it ends.
 
@@ -122,6 +122,9 @@ def run_tournament(
 
     Ctrl-C or SIGTERM stops the workers, keeps every finished game on disk and
     raises :class:`Interrupted`.
+
+    ``announce`` is called once the run's folder is taken, before the first game: what the
+    caller says of the run is not said of a run that is refused.
     """
     t.validate()
     jobs = schedule(t.spec, t.lineup, t.deals, t.seed, t.seatings)
@@ -133,6 +136,8 @@ def run_tournament(
     done = {r.index: r for r in store.done} if store else {}
     todo = [j for j in jobs if j.index not in done]
     console = console or Console()
+    if announce is not None:
+        announce()
     if store and store.note:
         console.print(f"[yellow]note:[/] {store.note}")
     played: list[GameResult] = []

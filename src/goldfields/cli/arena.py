@@ -248,25 +248,30 @@ def arena(
             ERRORS.print(f"known bots: {names}", markup=False)
         raise typer.Exit(2) from None
     assert t.out is not None
-    where = f"Ray cluster {ray}" if ray else f"{t.jobs} local process{'es' if t.jobs > 1 else ''}"
-    console.print(f"{spec.label}: {' vs '.join(entrant_labels(bots))}; {plural(t.deals, 'deal')} x "
-                  f"{plural(t.per_deal, t.seating_word)} on {where}")
-    if out is None and resume is None and t.out != DEFAULT_OUT:
-        console.print(f"[yellow]note:[/] {DEFAULT_OUT} is in use (a run, or other files), so this one is saved in "
-                      f"{t.out} (--out names the folder; --resume {DEFAULT_OUT} continues a run there)")
-    if resume is None and len(set(bots)) == 1 and t.per_deal > 1:
-        console.print(f"[yellow]note:[/] every side plays {bots[0]}: if it is deterministic, the "
-                      f"{plural(t.per_deal, t.seating_word)} of a deal replay one game; --seatings one plays "
-                      "each deal once", markup=True)
-    if resume is None and t.total > t.games:
-        # Every seating of a deal is played, or the deal's luck would not cancel; say what that costs.
-        asked = f"{plural(t.games, 'game')} {'asked' if games else '(the default)'}"
-        console.print(f"[yellow]note:[/] {asked}; a deal is {plural(t.per_deal, t.seating_word)}, so "
-                      f"{t.total} games are played")
+
+    def announce() -> None:
+        """The run and what it will cost, said once its folder is taken (not for a refused run)."""
+        where = f"Ray cluster {ray}" if ray else f"{t.jobs} local process{'es' if t.jobs > 1 else ''}"
+        console.print(f"{spec.label}: {' vs '.join(entrant_labels(bots))}; {plural(t.deals, 'deal')} x "
+                      f"{plural(t.per_deal, t.seating_word)} on {where}")
+        if out is None and resume is None and t.out != DEFAULT_OUT:
+            console.print(f"[yellow]note:[/] {DEFAULT_OUT} is in use (a run, or other files), so this one is saved "
+                          f"in {t.out} (--out names the folder; --resume {DEFAULT_OUT} continues a run there)")
+        if resume is None and len(set(bots)) == 1 and t.per_deal > 1:
+            console.print(f"[yellow]note:[/] every side plays {bots[0]}: if it is deterministic, the "
+                          f"{plural(t.per_deal, t.seating_word)} of a deal replay one game; --seatings one plays "
+                          "each deal once", markup=True)
+        if resume is None and t.total > t.games:
+            # Every seating of a deal is played, or the deal's luck would not cancel; say what that costs.
+            asked = f"{plural(t.games, 'game')} {'asked' if games else '(the default)'}"
+            console.print(f"[yellow]note:[/] {asked}; a deal is {plural(t.per_deal, t.seating_word)}, so "
+                          f"{t.total} games are played")
+
     chosen = out is None and resume is None and not force  # the folder is the arena's to pick
     while True:
         try:
-            result = run_tournament(t, console, progress=not quiet, resume=resume is not None, replace=force)
+            result = run_tournament(t, console, progress=not quiet, resume=resume is not None, replace=force,
+                                    announce=announce)  # fmt: skip
             break
         except ResumeError as err:
             taken = t.out

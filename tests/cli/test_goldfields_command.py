@@ -140,6 +140,14 @@ def test_analyze_says_which_games_it_analyses(tmp_path: Path) -> None:
     assert out.returncode == 2 and "is not a game record goldfields knows" in out.stderr
 
 
+def test_analyze_refuses_a_judge_that_is_no_search_before_it_starts(tmp_path: Path) -> None:
+    record = tmp_path / "game.json"
+    assert run("demo", "-n", "2", "-b", "random", "--save", str(record)).returncode == 0
+    for bot, said in (("foo", "--bot: unknown bot 'foo'"), ("random", "--bot: analysis needs a search bot")):
+        out = run("analyze", str(record), "--bot", bot, env={"COLUMNS": "400"})
+        assert out.returncode == 2 and said in out.stderr and out.stdout == "", (out.stdout, out.stderr)
+
+
 def test_an_output_that_cannot_be_written_is_refused_before_the_work(tmp_path: Path) -> None:
     # A folder, a missing folder, or the record being read: said at once, and nothing is written.
     folder = run("demo", "-b", "random", "--save", str(tmp_path), env={"COLUMNS": "400"})

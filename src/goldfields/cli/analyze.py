@@ -45,7 +45,7 @@ def analyze(
     seed: Annotated[int, typer.Option("--seed", help="The search's seed.")] = 0,
     force: Annotated[bool, typer.Option("--force", help="Let --json replace an existing file.")] = False,
 ) -> None:
-    from ..bots.analysis import analyst
+    from ..bots.analysis import analyst, searcher_for
     from ..bots.analysis import analyze as run_analysis
     from ..core.definition import RecordError
 
@@ -71,6 +71,11 @@ def analyze(
         print_error(f"--seat: the game in {record} has seats 0 to {players - 1}, not {seat}")
         raise typer.Exit(2)
     bot = bot or analyst(definition)
+    try:
+        searcher_for(bot, definition.name)  # a wrong spec is told before the progress bar starts
+    except ValueError as err:
+        print_error(f"--bot: {err}")
+        raise typer.Exit(2) from None
     problem = None if json_out is None else output_problem(json_out, reading=record, force=force)
     if problem is not None:
         print_error(f"--json: {problem}")

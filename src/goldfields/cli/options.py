@@ -4,7 +4,7 @@ Every command that plays a game names it the same way, as its first word
 (``goldfields play digger``, ``goldfields demo digger``, ``goldfields arena
 digger heuristic random random``), and the short options agree: ``-n`` is the
 number of players, ``-s`` the seed, ``-b`` the bots, ``-d`` the delay after a
-move. The arena's number of games is ``--games``/``-g``.
+move. The number of games is ``--games``/``-g`` (the arena's, and ``train``'s per round).
 """
 
 from __future__ import annotations

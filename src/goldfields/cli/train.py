@@ -38,7 +38,7 @@ def register(app: typer.Typer) -> None:
 
 def train(
     rounds: Annotated[int, typer.Option("--rounds", min=1, help="Self-play rounds.")] = 8,
-    games: Annotated[int, typer.Option("--games", "-n", min=1, help="Self-play games per round.")] = 24,
+    games: Annotated[int, typer.Option("--games", "-g", min=1, help="Self-play games per round.")] = 24,
     search: Annotated[int, typer.Option("--search", min=1, help="ISMCTS iterations per self-play move.")] = 150,
     hidden: Annotated[str, typer.Option("--hidden", help="Hidden layer sizes, comma-separated.")] = "256,256",
     eval_games: Annotated[int, typer.Option("--eval-games", min=2, help="Games per round against --opponent.")] = 40,

@@ -179,13 +179,12 @@ def test_an_output_that_fails_after_the_work_is_one_error_line_and_leaves_nothin
     the command says so in one line with status 1, no traceback and no half-written file."""
     import goldfields.files
 
-    def full(path: Path, text: object) -> None:
-        raise OSError(28, "No space left on device", str(path))
+    def full(src: object, dst: object) -> None:  # the temporary file is written; the rename fails
+        raise OSError(28, "No space left on device", str(dst))
 
     record = tmp_path / "game.json"
     assert invoke("demo", "-n", "2", "-b", "random", "--save", str(record)).exit_code == 0
-    monkeypatch.setattr(goldfields.files, "write_atomic", full)
-    monkeypatch.setattr("goldfields.records.write_atomic", full)
+    monkeypatch.setattr(goldfields.files.os, "replace", full)
     demo = invoke("demo", "-n", "2", "-b", "random", "--save", str(tmp_path / "again.json"))
     assert demo.exit_code == 1 and isinstance(demo.exception, SystemExit), demo.output  # no other exception
     assert ("--save: the game was played, but its record could not be written to "

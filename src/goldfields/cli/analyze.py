@@ -53,7 +53,7 @@ def analyze(
     try:
         data = records.read(record)
     except records.UnreadableRecord as err:
-        print_error(f"{err}; see docs/records.md")
+        print_error(err)
         raise typer.Exit(2) from None
     game = data.get("game") if isinstance(data, dict) else None
     judges = [d.title for d in registry.games() if d.analyst is not None]
@@ -108,7 +108,7 @@ def analyze(
             write_atomic(path, json.dumps({"seat": seat, "bot": bot, "decisions": [d.to_json() for d in decisions]},
                                           indent=1) + "\n")  # fmt: skip
         except OSError as err:  # checked before the search, but the folder can go, or the disk fill
-            print_error(f"--json: the decisions above were judged, but could not be written to {json_out}: "
+            print_error(f"--json: the decisions above were judged, but could not be written to {path}: "
                         f"{err.strerror or err}")  # fmt: skip
             raise typer.Exit(1) from None
         console.print(f"wrote {path}{wrote_note(json_out, path)}")

@@ -154,10 +154,11 @@ def demo_command(
     if shown_at < steps[0] - 1:  # not already shown as the last hand was scored
         console.print(_scoreboard(final))
     if save_to is not None:
+        path = free_path(save_to, force)
         try:
-            path = save(final.record(), free_path(save_to, force))
+            save(final.record(), path)
         except OSError as err:  # checked before the game, but the folder can go, or the disk fill
-            print_error(f"--save: the game was played, but its record could not be written to {save_to}: "
+            print_error(f"--save: the game was played, but its record could not be written to {path}: "
                         f"{err.strerror or err}")  # fmt: skip
             raise typer.Exit(1) from None
         console.print(f"Record saved to {path}{wrote_note(save_to, path)}; check it with: goldfields replay {path}")

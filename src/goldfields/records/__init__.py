@@ -29,12 +29,17 @@ def replay(record: Any) -> tuple[dict[str, Any], int]:
     if "game" not in record:
         return _malformed(f"the record has no field 'game', which names its game ({', '.join(registry.names())})")
     if not isinstance(record["game"], str):
-        return _malformed(f"the field 'game' names a game, as text, not {json.dumps(record['game'])[:60]}")
+        shown = json.dumps(record["game"], default=repr)[:60]  # a caller's dict may hold what JSON cannot
+        return _malformed(f"the field 'game' names a game, as text, not {shown}")
     try:
         game = registry.get(record["game"])
     except registry.UnknownGame as err:
         return _malformed(f"{err} (a record names its game in the field 'game')")
     return game.replay(record)
+
+
+FORMATS = "see docs/records.md"
+"""Where the record formats are described: said with a file that is not one."""
 
 
 class UnreadableRecord(ValueError):
@@ -49,14 +54,14 @@ def read(path: str | Path) -> Any:
     except OSError as err:
         raise UnreadableRecord(f"cannot read {path}: {err.strerror or err}") from None
     except UnicodeDecodeError:
-        raise UnreadableRecord(f"{path} is not a game record (JSON): it is not UTF-8 text") from None
+        raise UnreadableRecord(f"{path} is not a game record (JSON): it is not UTF-8 text; {FORMATS}") from None
     try:
         return json.loads(text)
     except json.JSONDecodeError as err:
         raise UnreadableRecord(f"{path} is not a game record (JSON): {err.msg} "
-                               f"(line {err.lineno}, column {err.colno})") from None  # fmt: skip
+                               f"(line {err.lineno}, column {err.colno}); {FORMATS}") from None  # fmt: skip
     except RecursionError:  # brackets nested some thousands deep: valid JSON, but no record is
-        raise UnreadableRecord(f"{path} is not a game record: its JSON is nested too deeply") from None
+        raise UnreadableRecord(f"{path} is not a game record: its JSON is nested too deeply; {FORMATS}") from None
 
 
 def replay_file(path: str | Path) -> tuple[dict[str, Any], int]:

@@ -200,7 +200,7 @@ def resume_session(
     try:
         record = records.read(path)
     except records.UnreadableRecord as err:
-        raise SetupError(f"{err}; see docs/records.md") from None
+        raise SetupError(str(err)) from None
     name = record.get("game") if isinstance(record, dict) else None
     if not isinstance(name, str) or name not in FRONTS:
         raise SetupError(f"{path} is not a record of a game the terminal plays ({', '.join(FRONTS)})")

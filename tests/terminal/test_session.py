@@ -328,6 +328,18 @@ def test_a_resumed_digging_hand_says_its_pile_is_the_saved_one(tmp_path: Any) ->
     assert piles[0] == piles[1] and len(piles[0]) > 0
 
 
+def test_each_game_says_what_a_resume_draws_afresh() -> None:
+    from goldfields.digger.state import DiggerState
+    from goldfields.digging.state import DiggingState
+    from goldfields.terminal.digger_front import DiggerFront
+
+    # Saved between hands (the state waits for the deal): nothing of the next hand is in the record.
+    assert DiggingState(players=2).is_chance_node()
+    assert DiggingFront().resume_note(DiggingState(players=2)) == "the next hand is dealt afresh"
+    assert DiggerFront(FakeClock()).resume_note(DiggerState(players=2)) == (
+        "every roll and knock from here on is drawn afresh")
+
+
 def test_a_save_that_fails_gives_no_note_on_what_the_file_holds(tmp_path: Any) -> None:
     screen, out = capture_screen()
     answers = iter(["1", f"save {tmp_path / 'nowhere' / 'game.json'}", "quit", "n"])

@@ -198,7 +198,7 @@ class DiggerFront(GameFront):
         return next((s for s in humans if s != digging), None)
 
     def resume_note(self, state: GameState) -> str:
-        return "every roll from here on is rolled afresh"
+        return "every roll and knock from here on is drawn afresh"
 
     def save_warning(self, state: GameState, hot_seat: bool, seat: int | None) -> str | None:
         obs = state.observation(None)

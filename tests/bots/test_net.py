@@ -887,6 +887,10 @@ def test_the_train_command_refuses_bad_tables_and_records_how_it_ran(tmp_path: P
     assert bad.exit_code == 2 and "--dagger N" in " ".join(bad.output.split()) and not (tmp_path / "x").exists()
     bad = CliRunner().invoke(app, ["train", "--lr-schedule", "linear", "--out", str(tmp_path / "x")])
     assert bad.exit_code == 2 and "cosine" in bad.output and not (tmp_path / "x").exists()
+    # -n is the players in every command that plays a game: train, whose tables are --tables, says so.
+    bad = CliRunner().invoke(app, ["train", "-n", "4", "--out", str(tmp_path / "x")])
+    assert bad.exit_code == 2 and "the games of a round are --games/-g" in " ".join(bad.output.split())
+    assert not (tmp_path / "x").exists()
     for option in ("--dagger-passes", "--dagger-search"):
         bad = CliRunner().invoke(app, ["train", option, "2", "--out", str(tmp_path / "x")])
         assert bad.exit_code == 2 and "--dagger N" in " ".join(bad.output.split()) and not (tmp_path / "x").exists()

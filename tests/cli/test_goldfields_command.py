@@ -187,6 +187,7 @@ def test_train_names_the_files_it_wrote(tmp_path: Path, monkeypatch: pytest.Monk
 
     def run(plan: goldfields.learn.loop.Plan, out: Path, **_: object) -> list[object]:
         # What a run of plan.rounds rounds with --warmup leaves, without the hours of play.
+        assert plan.games == 6  # -g, as the arena's games
         out.mkdir()
         for name in [f"round-{r:02d}.npz" for r in range(plan.rounds + 1)] + ["warmup.npz", "curve.csv",
                                                                                "train.json"]:
@@ -195,8 +196,8 @@ def test_train_names_the_files_it_wrote(tmp_path: Path, monkeypatch: pytest.Monk
 
     monkeypatch.setattr(goldfields.learn.loop, "run", run)
     out = tmp_path / "tr"
-    result = CliRunner(env={"COLUMNS": "200"}).invoke(app, ["train", "--rounds", "3", "--warmup", "2", "--out",
-                                                            str(out)])  # fmt: skip
+    result = CliRunner(env={"COLUMNS": "200"}).invoke(app, ["train", "--rounds", "3", "--warmup", "2", "-g", "6",
+                                                            "--out", str(out)])  # fmt: skip
     assert result.exit_code == 0, result.output
     assert f"wrote into {out}: round-00.npz to round-03.npz, warmup.npz, curve.csv, train.json" in result.output
     assert f"goldfields arena net:net={out / 'round-03.npz'} heuristic" in result.output

@@ -92,8 +92,14 @@ def train(
     out: Annotated[Path, typer.Option("--out", "-o", help="Folder for networks and the curve.")] = Path(
         "train-results"
     ),
+    players: Annotated[str | None, typer.Option("-n", "--players", hidden=True)] = None,
 ) -> None:
     console = Console()
+    if players is not None:
+        # -n is the number of players in the commands that play a game, and was once train's games.
+        print_error("train plays the tables of --tables (2p, 4p...), so it takes no -n/--players; "
+                    "the games of a round are --games/-g")  # fmt: skip
+        raise typer.Exit(2)
     try:
         sizes = tuple(int(h) for h in hidden.split(","))
         if not sizes or min(sizes) < 1:

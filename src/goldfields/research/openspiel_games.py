@@ -128,9 +128,9 @@ def _game_type(short: str, long: str, min_players: int, max_players: int, params
         min_num_players=min_players,
         provides_information_state_string=True,
         # The perfect-recall string is an information state; the tensor is the observation's
-        # fixed-size summary, which merges information states. Said here, so that the tools that
-        # take an information-state tensor (rl_environment's info_state, NFSP, Deep CFR) fall back
-        # to the observation tensor or refuse, rather than silently learn on merged states.
+        # fixed-size summary, which merges information states. Said here, so that a tool that
+        # reads the flag (rl_environment, and NFSP through it) takes the observation tensor for
+        # what it is. Deep CFR reads the tensor without asking: docs/research.md warns.
         provides_information_state_tensor=False,
         provides_observation_string=True,
         provides_observation_tensor=True,

@@ -187,8 +187,10 @@ class GoldfieldsVectorEnv(VectorEnv):
         # Everything that could stop the step is checked before any game moves: an error half-way
         # through would leave the batch half stepped, the moves made so far and their rewards lost.
         if self.autoreset_mode == AutoresetMode.DISABLED and self._needs_reset.any():
-            over = ", ".join(str(i) for i in np.flatnonzero(self._needs_reset))
-            raise RuntimeError(f"game {over} is over: reset it (autoreset is disabled); no game moved")
+            over = [str(i) for i in np.flatnonzero(self._needs_reset)]
+            which = f"game {over[0]} is" if len(over) == 1 else f"games {', '.join(over)} are"
+            raise RuntimeError(f"{which} over: reset {'it' if len(over) == 1 else 'them'} (autoreset is disabled); "
+                               "no game moved")  # fmt: skip
         checked: list[int | None] = []
         for i, env in enumerate(self.envs):
             try:

@@ -141,6 +141,14 @@ def spec_of(manifest: dict[str, Any]) -> GameSpec:
         raise ResumeError(f"the saved run's game: {err}") from None
 
 
+def check_same_run(out: Path, saved: dict[str, Any], wanted: dict[str, Any]) -> None:
+    """:class:`ResumeError` naming every difference (:func:`differences`) that keeps the run saved
+    in ``out`` from going on as ``wanted``."""
+    diff = differences(saved, wanted)
+    if diff:
+        raise ResumeError(f"cannot resume {out}: its run has other parameters ({'; '.join(diff)})")
+
+
 def differences(saved: dict[str, Any], wanted: dict[str, Any]) -> list[str]:
     """Human-readable differences between two manifests that keep a resume from going on.
 
@@ -251,9 +259,7 @@ class RunStore:
     ) -> None:
         if resume:
             saved = read_manifest(out)
-            diff = differences(saved, manifest)
-            if diff:
-                raise ResumeError(f"cannot resume {out}: its run has other parameters ({'; '.join(diff)})")
+            check_same_run(out, saved, manifest)
             self.done = read_journal(out)
             self.note = change_note(saved, len(self.done))
             manifest = manifest | {"made_with": played_by(saved, len(self.done))}

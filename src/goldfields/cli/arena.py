@@ -29,7 +29,7 @@ from ..arena.provenance import version_label, versions_of
 from ..arena.report import summarise
 from ..arena.runner import ClusterError, default_jobs
 from ..arena.schedule import Seatings
-from ..arena.store import differences, read_journal, read_manifest, spec_of
+from ..arena.store import check_same_run, read_journal, read_manifest, spec_of
 from ..bots.registry import BotSpecError, known_bots
 from ..core import registry
 from ..core.words import plural
@@ -212,9 +212,7 @@ def arena(
         if resume is not None:
             # Before the lineup is checked against the table: a lineup or table other than the
             # run's is a resume of something else, whatever else would be wrong with it.
-            diff = differences(saved, t.manifest())
-            if diff:
-                raise ResumeError(f"cannot resume {resume}: its run has other parameters ({'; '.join(diff)})")
+            check_same_run(resume, saved, t.manifest())
         t.validate()
         if len(bots) != spec.sides:
             what = "team" if spec.partnership else "seat"

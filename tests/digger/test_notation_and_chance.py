@@ -33,6 +33,8 @@ def test_moves_carry_faces_times_and_knocks() -> None:
     assert (move.action, move.faces, move.at) == (ROLL, (5, 2, 3, 0, 1), 2.5)
     assert parse_move("stop @12").at == 12.0
     assert parse_move("steal W 3 knock").knocked is True and parse_move("steal W 3 safe").knocked is False
+    assert parse_move("take Y @3.5").at == 3.5 and parse_move("take Y").at is None
+    assert parse_move("steal W 3 knock @4").at == 4.0 and parse_move("steal W 3 knock @4").knocked is True
     assert parse_move("timeout").action == TIMEOUT
     assert [format_time(t) for t in (0.0, 2.0, 2.5, 29.999)] == ["0", "2", "2.5", "29.999"]
 
@@ -45,8 +47,12 @@ def test_moves_carry_faces_times_and_knocks() -> None:
         ("roll KRGBX @1", "notation"),
         ("roll KRGBY 2.5", "notation"),
         ("roll KRGBY @2 @3", "notation"),
-        ("stop @-1", "notation"),
-        ("stop @nan", "notation"),
+        ("stop @-1", "G4"),  # readable, but no time can be (as apply_action(STOP, at=-1) says)
+        ("stop @nan", "G4"),
+        ("take Y @-2", "G4"),
+        ("take Y 3", "notation"),
+        ("take Y @3 @4", "notation"),
+        ("steal Y 1 @2 knock", "notation"),  # the time comes last
         ("stop @", "notation"),
         ("timeout now", "notation"),
         ("take", "notation"),

@@ -383,6 +383,32 @@ def test_G4_a_record_stores_every_time_so_a_replay_gives_the_same_result() -> No
     assert all("@" in m for m in record["moves"] if m.split()[0] in ("roll", "stop"))
 
 
+def test_G4_a_record_cut_in_the_middle_of_a_turn_gives_back_its_time() -> None:
+    state = play_moves(new_game(3), "roll YRGBW @0", "roll YRGBW @10")
+    state.apply_action(take_action(YELLOW), at=25.0)
+    record = state.record()
+    assert record["moves"][-1] == "take Y @25"
+    again = play_moves(new_game(3), *record["moves"])
+    assert again.to_json() == state.to_json()
+    # So the replay refuses what the game refused: the take at 25 came after the roll at 10.
+    assert "the last step was at 25" in rejected(again, "G4", action=STOP, at=20.0)
+    # Cut anywhere, knocks and steals included, a record restores the position it was cut from.
+    options = DiggerOptions(knock_probability=0.25)
+    model = TimeModel(roll=3.0, take=1.5, jitter=0.5)
+    for seed in range(3):
+        rng = random.Random(seed)
+        live = new_game(3, options=options)
+        while not live.is_terminal() and live.turn < 6:
+            if live.is_chance_node():
+                live.apply_chance(live.sample_chance(rng))
+                continue
+            action = rng.choice(live.legal_actions())
+            live.apply_action(action, model.stamp(live, action, rng))
+            if not live.is_chance_node():
+                cut = play_moves(new_game(3, options=options), *json.loads(json.dumps(live.record()))["moves"])
+                assert cut.to_json() == live.to_json(), live.record()["moves"][-3:]
+
+
 # ----------------------------------------------------------------------
 # G5 Knocking a pile
 # ----------------------------------------------------------------------

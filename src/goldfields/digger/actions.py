@@ -93,15 +93,15 @@ def move_text(
 ) -> str:
     """A move as records write it: ``roll KRGBY @4.2``, ``stop @12``, ``steal Y 2 knock``.
 
-    A roll's faces and a steal's knock outcome are written when given; a time
-    only on the moves that carry one (roll and stop).
+    A roll's faces, a steal's knock outcome and a move's time are written when
+    given (``timeout`` has no time: it is the moment the sand ran out).
     """
     text = action_to_string(action)
     if faces is not None and action == ROLL:
         text += " " + faces_text(faces)
     if knocked is not None and DECODED[action][0] == K_STEAL:
         text += " knock" if knocked else " safe"
-    if at is not None and action in (ROLL, STOP):
+    if at is not None and action != TIMEOUT:
         text += " @" + format_time(at)
     return text
 
@@ -153,13 +153,15 @@ def parse_move(text: str, players: int = MAX_SEATS) -> Move:
     if verb == "timeout":
         _nothing_left(args, text, "'timeout' takes nothing after it")
         return Move(TIMEOUT)
+    # A take or a steal may carry its time (G4), written last as on every move.
+    at = _time(args.pop(), text) if verb in ("take", "steal") and args and args[-1].startswith("@") else None
     if verb == "take":
         if len(args) != 1:
-            raise NotationError(f"write 'take <colour>', e.g. 'take Y': {text!r}")
-        return Move(take_action(_token_colour(args[0], text)))
+            raise NotationError(f"write 'take <colour>', e.g. 'take Y' or 'take Y @3.5': {text!r}")
+        return Move(take_action(_token_colour(args[0], text)), at=at)
     if verb == "steal":
         if len(args) not in (2, 3):
-            raise NotationError(f"write 'steal <colour> <seat>', e.g. 'steal Y 2': {text!r}")
+            raise NotationError(f"write 'steal <colour> <seat>', e.g. 'steal Y 2' or 'steal Y 2 @3.5': {text!r}")
         colour = _token_colour(args[0], text)
         if colour == BLUE:
             raise NotationError(f"{text!r}: blue tokens are never stolen, only taken from the centre", "G2")
@@ -173,7 +175,7 @@ def parse_move(text: str, players: int = MAX_SEATS) -> Move:
             knocked = KNOCK_WORDS.get(args[2].lower())
             if knocked is None:
                 raise NotationError(f"{text!r}: a steal's outcome is 'knock' or 'safe' (G5), not {args[2]!r}")
-        return Move(steal_action(colour, int(args[1])), knocked=knocked)
+        return Move(steal_action(colour, int(args[1])), at=at, knocked=knocked)
     raise NotationError(f"unknown move {text!r}: moves are roll, take, steal, stop and timeout")
 
 
@@ -194,7 +196,8 @@ def _time(word: str, text: str) -> float:
     except ValueError:
         raise NotationError(f"{text!r}: {word!r} is not a time in seconds") from None
     if not math.isfinite(seconds) or seconds < 0:
-        raise NotationError(f"{text!r}: a time is a number of seconds >= 0, not {word[1:]!r}")
+        # A time that cannot be is a G4 matter, whether it comes written or as apply_action's at=.
+        raise NotationError(f"{text!r}: a time is a number of seconds >= 0, not {word[1:]!r}", "G4")
     return seconds
 
 

@@ -230,8 +230,9 @@ class DiggerState(GameState):
         self.haul[colour] += 1
         self._legal = None
         if self.logs is not None:
-            # No time: the notation writes none for a take or a steal (see record()).
-            self.logs.append((action, None, None))
+            # Its time too (G4): the turn's elapsed time moves with it, and a record that stops
+            # mid-turn must give it back, or a replay would let through a step the game refused.
+            self.logs.append((action, t, None))
         if kind == K_TAKE:
             self.centre[colour] -= 1
             return [
@@ -788,7 +789,7 @@ class DiggerState(GameState):
 
     def record(self) -> dict[str, Any]:
         """The game as a record (docs/digger.md): moves in the notation, with
-        each roll's faces and time and each stop's time. A roll still in the
+        each roll's faces, each step's time and each steal's knock. A roll still in the
         air is left out: it has no faces yet."""
         if self.logs is None:
             raise ValueError("a resampled state has no record: its past is not the real one")
@@ -801,7 +802,7 @@ class DiggerState(GameState):
             elif action == STOP:
                 moves.append(move_text(STOP, at or 0.0))
             else:
-                moves.append(move_text(action, knocked=outcome if knock else None))
+                moves.append(move_text(action, at, knocked=outcome if knock else None))
         return {
             "game": "digger",
             "players": self.num_players,

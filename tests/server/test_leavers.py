@@ -134,6 +134,37 @@ def test_a_refused_move_leaves_the_stand_in_to_make_its_move(database: Path | st
         server.stop()
 
 
+def test_coming_back_does_not_take_a_timed_out_move_from_the_stand_in(database: Path | str) -> None:
+    # A slow bot (10 s) holds the timed-out move while the player says resume and opens a
+    # second tab. Were the seat given back, a fresh move clock would start for the same
+    # decision, and a player answering each timeout so would stall the table for good.
+    server = LiveServer(database, bot_delay=10.0).start()
+    try:
+        created = server.create([HUMAN, BOT], claim=0, move_seconds=5)
+        tid, token = created["table"]["id"], created["you"]["token"]
+        with server.ws(tid) as ws, server.ws(tid) as tab:
+            send(ws, {"type": "hello", "seat": 0, "token": token})
+            msg = receive(ws)
+            first = msg["seq"]
+            while not (msg["type"] == "update" and msg["table"]["seats"][0]["standin"]):
+                msg = receive(ws, timeout=60)
+            send(ws, {"type": "resume"})
+            send(ws, {"type": "ping"})  # answered in order: the resume has been handled
+            while receive(ws, timeout=60)["type"] != "pong":
+                pass
+            send(tab, {"type": "hello", "seat": 0, "token": token})
+            while (reply := receive(tab, timeout=60))["type"] != "update":
+                pass
+            info = seat_info(server, tid, 0)
+            assert reply["seq"] > first or (info["standin"] and info["standin_reason"] == "timeout"), info
+            # The stand-in makes its one move, and then the seat is the player's.
+            while not (msg["type"] == "update" and msg["seq"] > first):
+                msg = receive(ws, timeout=60)
+            wait_for(lambda: not seat_info(server, tid, 0)["standin"])
+    finally:
+        server.stop()
+
+
 def test_a_solo_game_against_bots_pauses_while_its_player_is_away(quick_grace: LiveServer) -> None:
     server = quick_grace
     created = server.create([HUMAN, BOT, BOT], claim=0)

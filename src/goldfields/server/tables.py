@@ -625,8 +625,12 @@ class TableManager:
             return seq
 
     async def take_back(self, table: LiveTable, seat: int) -> None:
+        """A player back (``resume``, a hello): the seat is theirs again, from a stand-in for an
+        absent player. One making a move whose clock ran out keeps the seat until that move is
+        stored: giving it back would start a fresh clock for the same decision, and a player
+        who answered every timeout so could hold the table for ever."""
         async with table.lock:
-            if table.seats[seat].standin and table.status == "playing":
+            if table.seats[seat].standin_reason == "away" and table.status == "playing":
                 table.seats[seat].standin, table.seats[seat].standin_reason = False, None
                 await self._advance(table)
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import ipaddress
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
@@ -310,9 +312,28 @@ def serve_command(
         ws_per_message_deflate=False,
         log_level="warning",
         proxy_headers=True,
-        forwarded_allow_ips=forwarded_allow_ips,
+        forwarded_allow_ips=trusted_proxies(forwarded_allow_ips),
     )
     uvicorn.Server(config).run(sockets=listening.sockets)
+
+
+def trusted_proxies(addresses: str) -> str:
+    """``--forwarded-allow-ips`` with the IPv4-mapped form of each IPv4 address or network added.
+
+    A dual-stack socket (``--host ::``) sees a proxy at 127.0.0.1 as ``::ffff:127.0.0.1``,
+    which uvicorn does not match against 127.0.0.1: the proxy's X-Forwarded-For would be
+    ignored, and every player behind it counted as one client, the whole site sharing one
+    client's limits."""
+    out = [a.strip() for a in addresses.split(",") if a.strip()]
+    known: set[ipaddress.IPv4Network | ipaddress.IPv6Network] = set()
+    for item in out:
+        with contextlib.suppress(ValueError):  # "*", a host name, a Unix socket: uvicorn takes it as it is
+            known.add(ipaddress.ip_network(item, strict=False))
+    for net in sorted((n for n in known if isinstance(n, ipaddress.IPv4Network)), key=str):
+        mapped = f"::ffff:{net.network_address}/{96 + net.prefixlen}"
+        if ipaddress.ip_network(mapped) not in known:
+            out.append(mapped.removesuffix("/128"))
+    return ",".join(out)
 
 
 def _unreachable(url: str) -> str | None:

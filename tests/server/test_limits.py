@@ -236,6 +236,34 @@ def test_one_address_may_hold_only_so_many_sockets(make_server: MakeServer) -> N
             time.sleep(0.1)
 
 
+def test_a_spectator_coming_and_going_sends_the_players_nothing(make_server: MakeServer) -> None:
+    # Else anyone could make every socket at a table take an update per socket they open and close.
+    server = make_server(max_sockets_per_client=2)
+    created = server.create([HUMAN, HUMAN], claim=0)
+    table, token = created["table"]["id"], created["you"]["token"]
+    with server.ws(table) as player:
+        send(player, {"type": "hello", "seat": 0, "token": token})
+        assert receive(player)["type"] == "update"
+        admitted = 0
+        deadline = time.monotonic() + 60
+        while admitted < 4:
+            # With two places, a spectator is let in only once the server has seen the last one
+            # go: so every close before it has been handled (and would have been announced).
+            with server.ws(table) as watcher:
+                try:
+                    send(watcher, {"type": "hello"})
+                    if receive(watcher)["type"] == "update":
+                        admitted += 1
+                except ConnectionClosed:
+                    pass
+            assert time.monotonic() < deadline
+        send(player, {"type": "ping"})
+        seen = []
+        while (msg := receive(player, timeout=60))["type"] != "pong":
+            seen.append(msg["type"])
+        assert seen == []
+
+
 def test_websockets_from_another_site_are_refused_unless_allowed(make_server: MakeServer) -> None:
     server = make_server(allowed_origins=["https://friend.example"])
     table = server.create([HUMAN, HUMAN])["table"]["id"]

@@ -822,10 +822,15 @@ class TableManager:
             table.conns.discard(conn)
             if conn.seat is not None:
                 seat = table.seats[conn.seat]
+                was = seat.present
                 seat.connections -= 1
                 table.seen_at = self.wall()
                 self._left(table, seat)
-            self._broadcast(table, [])
+                if was != seat.present:
+                    # Only a seat left empty changes what the table shows. A spectator's socket,
+                    # or a player's second tab, goes unannounced: otherwise anyone could make
+                    # every socket at a table take an update per socket they open and close.
+                    self._broadcast(table, [])
 
     def _left(self, table: LiveTable, seat: Seat) -> None:
         """A seat may have been left empty: its player has the grace period to come back."""

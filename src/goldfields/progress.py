@@ -13,7 +13,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from rich.progress import Progress, TaskID
+from rich.progress import Progress, ProgressColumn, Task, TaskID
+from rich.text import Text
 
 EVERY = 60.0
 """Seconds between two progress lines in a log: often enough to see a run move, seldom enough
@@ -60,3 +61,18 @@ class LoggedProgress(Progress):
 
     def _standing(self) -> tuple[tuple[float, float | None], ...]:
         return tuple((task.completed, task.total) for task in self.tasks)
+
+
+class RateColumn(ProgressColumn):
+    """Work done a second, as ``0.42 games/s``: over the whole run, since its pieces (a game of
+    search) take seconds each and Rich's own speed, over the last half minute, is mostly blank."""
+
+    def __init__(self, unit: str) -> None:
+        super().__init__()
+        self.unit = unit
+
+    def render(self, task: Task) -> Text:
+        elapsed = task.finished_time if task.finished else task.elapsed
+        if not task.completed or not elapsed:
+            return Text(f"- {self.unit}/s", style="progress.data.speed")
+        return Text(f"{task.completed / elapsed:.2f} {self.unit}/s", style="progress.data.speed")

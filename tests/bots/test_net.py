@@ -7,6 +7,7 @@ import itertools
 import json
 import math
 import random
+import re
 import shutil
 from pathlib import Path
 from typing import Any
@@ -912,6 +913,9 @@ def test_the_train_command_refuses_bad_tables_and_records_how_it_ran(tmp_path: P
     result = CliRunner(env={"COLUMNS": "160"}).invoke(app, args)
     assert result.exit_code == 0, result.output
     assert "round 0 (untrained)" in result.output and "round 1:" in result.output
+    # The bar itself says how fast games come and how the last round went.
+    bar = next(line for line in reversed(result.output.splitlines()) if line.startswith("games"))
+    assert re.search(r"\d+\.\d\d games/s", bar) and "round 1, loss " in bar and "vs heuristic " in bar, bar
     made = json.loads((out / "round-01.json").read_text())
     assert made["plan"]["seed"] == 5 and made["plan"]["tables"] == [[2, False], [2, False]]
     assert "--seed 5" in made["command"] and made["round"] == 1

@@ -14,7 +14,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsed
 
 from ..arena import Interrupted
 from ..arena.runner import ClusterError, sigterm_as_interrupt
-from ..progress import LoggedProgress
+from ..progress import LoggedProgress, RateColumn
 from .options import print_error
 
 HELP = "\n\n".join(
@@ -138,12 +138,17 @@ def train(
                 fits=fits,
                 examples_from=None if examples_from is None else str(examples_from),
                 fit=Fit(schedule=lr_schedule))  # fmt: skip
-    with LoggedProgress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+    # The bar carries the last round's loss and win rate, so a glance at it tells how training goes.
+    with LoggedProgress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), RateColumn("games"),
+                        TimeElapsedColumn(), TextColumn("{task.fields[standing]}"),
                         console=console) as progress:  # fmt: skip
-        task = progress.add_task("games", total=warmup + rounds * (games + dagger * dagger_passes))
+        task = progress.add_task("games", total=warmup + rounds * (games + dagger * dagger_passes), standing="")
 
         def on_round(r: Round) -> None:
             wins = ", ".join(f"{100 * w:.0f}% ({t})" for t, w in r.win_rates.items())
+            stage = {"untrained": "untrained", "warm-up": "warm-up"}.get(r.stage, f"round {r.round}")
+            loss = "" if math.isnan(r.policy_loss) else f", loss {r.policy_loss:.3f}/{r.value_loss:.3f}"
+            progress.update(task, standing=escape(f"{stage}{loss}, vs {opponent} {wins}"))
             if r.stage == "untrained":
                 progress.console.print(f"round 0 (untrained): net vs {opponent} {wins}")
                 return

@@ -844,6 +844,8 @@ def test_the_analyze_command_prints_and_writes_json(tmp_path: Path) -> None:
     )
     assert result.exit_code == 0, result.output
     assert "bot's choice" in result.output
+    # Drops are counted, never summed into a "chance" of over 100 points.
+    assert re.search(r"\d+ cost an estimated 10 points of winning chance or more", " ".join(result.output.split()))
     saved = json.loads(out.read_text())
     assert saved["seat"] == 0 and any((d["hand"], d["move"]) == plant for d in saved["decisions"])
     # The table counts hands and moves from 1; the JSON keeps the indices from 0.

@@ -126,6 +126,15 @@ def test_errors_go_to_standard_error_and_name_what_was_wrong(tmp_path: Path) -> 
     empty.write_text('{"game": "digging", "players": 4, "hands": []}')
     out = run("analyze", str(empty), "--seat", "7")
     assert out.returncode == 2 and "--seat: the game in" in out.stderr and "has seats 0 to 3, not 7" in out.stderr
+    # A record wrong in its players is named as the record's fault, not the seat's.
+    for players in ("true", '"4"'):
+        empty.write_text(f'{{"game": "digging", "players": {players}, "hands": []}}')
+        out = run("analyze", str(empty), "--seat", "1", env={"COLUMNS": "400"})
+        assert out.returncode == 2 and "players" in out.stderr and "seat must be" not in out.stderr, out.stderr
+    # A record with no decision yet: said in words, not an empty table.
+    empty.write_text('{"game": "digging", "players": 4, "hands": []}')
+    out = run("analyze", str(empty), env={"COLUMNS": "400"})
+    assert out.returncode == 0 and "seat 0 had no decision with a choice" in out.stdout, out.stdout + out.stderr
 
 
 def test_analyze_says_which_games_it_analyses(tmp_path: Path) -> None:

@@ -84,8 +84,9 @@ def decisions(definition: GameDefinition[Any], record: Mapping[str, Any], seat: 
     Raises ``ValueError`` for a seat the game does not have, and
     :class:`~goldfields.core.definition.RecordError` for a record that is not a legal game."""
     players = record.get("players")
-    if not isinstance(players, int) or not 0 <= seat < players:
-        raise ValueError(f"seat must be from 0 to {players - 1 if isinstance(players, int) else '?'}, not {seat}")
+    if type(players) is int and not 0 <= seat < players:
+        raise ValueError(f"seat must be from 0 to {players - 1}, not {seat}")
+    # Any other "players" (none, true, "4") is the record's fault: the walk's check names it.
     pending: tuple[SeatView, Any] | None = None
     hand, move = -1, 0
     for step, (state, text, _events) in enumerate(definition.walk(record)):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
@@ -14,6 +14,9 @@ from rich.table import Table
 from .. import records
 from ..core import registry
 from .options import free_path, output_problem, print_error, wrote_note
+
+if TYPE_CHECKING:
+    from ..bots.analysis import Decision
 
 JUDGES = ", ".join(f"{d.analyst} for {d.title}" for d in registry.games() if d.analyst is not None)
 """The bot that judges each game's decisions unless --bot names another."""
@@ -27,6 +30,9 @@ HELP = "\n\n".join(
         "Example: goldfields analyze game.json --seat 0 --json analysis.json",
     ]
 )
+
+COSTLY = 0.10
+"""A drop worth counting in the summary line: ten points of estimated winning chance."""
 
 
 def register(app: typer.Typer) -> None:
@@ -88,18 +94,10 @@ def analyze(
     except (ValueError, RecordError) as err:
         print_error(err)
         raise typer.Exit(2) from None
-    mine = len(decisions)
-    lost = sum(d.drop for d in decisions)
-    agree = sum(1 for d in decisions if d.played == d.best)
-    table = Table(title=f"seat {seat}: {mine} decisions, the bot agrees with {agree}; "
-                        f"estimated chance of winning lost in all: {100 * lost:.0f} points")  # fmt: skip
-    for col in ("hand", "move", "played", "bot's choice", "win % played", "win % best", "drop"):
-        table.add_column(col, justify="right" if col in ("hand", "move") or "%" in col or col == "drop" else "left")
-    for d in sorted(decisions, key=lambda d: -d.drop)[:top]:
-        # Counted from 1, as players count; the JSON keeps the indices from 0.
-        table.add_row(str(d.hand + 1), str(d.move + 1), d.played, d.best, f"{100 * d.played_win:.0f}",
-                      f"{100 * d.best_win:.0f}", f"{100 * d.drop:.0f}")  # fmt: skip
-    console.print(table)
+    if decisions:
+        console.print(_table(decisions, seat, top))
+    else:
+        console.print(f"seat {seat} had no decision with a choice in {record}: nothing to judge")
     if json_out is not None:
         from ..files import write_atomic
 
@@ -112,3 +110,20 @@ def analyze(
                         f"{err.strerror or err}")  # fmt: skip
             raise typer.Exit(1) from None
         console.print(f"wrote {path}{wrote_note(json_out, path)}")
+
+
+def _table(decisions: list[Decision], seat: int, top: int) -> Table:
+    """The summary line and the ``top`` costliest decisions."""
+    agree = sum(1 for d in decisions if d.played == d.best)
+    # Counted, not summed: each drop is its own position's estimate, and a sum of them is no
+    # chance of anything (over a hundred decisions it passes 100 points).
+    costly = sum(1 for d in decisions if d.drop >= COSTLY)
+    table = Table(title=f"seat {seat}: {len(decisions)} decisions, the bot agrees with {agree}; {costly} cost "
+                        f"an estimated {100 * COSTLY:.0f} points of winning chance or more")  # fmt: skip
+    for col in ("hand", "move", "played", "bot's choice", "win % played", "win % best", "drop"):
+        table.add_column(col, justify="right" if col in ("hand", "move") or "%" in col or col == "drop" else "left")
+    for d in sorted(decisions, key=lambda d: -d.drop)[:top]:
+        # Counted from 1, as players count; the JSON keeps the indices from 0.
+        table.add_row(str(d.hand + 1), str(d.move + 1), d.played, d.best, f"{100 * d.played_win:.0f}",
+                      f"{100 * d.best_win:.0f}", f"{100 * d.drop:.0f}")  # fmt: skip
+    return table

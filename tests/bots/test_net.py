@@ -920,6 +920,11 @@ def test_the_train_command_refuses_bad_tables_and_records_how_it_ran(tmp_path: P
     assert re.search(r"\d+\.\d\d games/s", bar) and "round 1, loss " in bar and "vs heuristic " in bar, bar
     made = json.loads((out / "round-01.json").read_text())
     assert made["plan"]["seed"] == 5 and made["plan"]["tables"] == [[2, False], [2, False]]
+    # Which code made it: a digest of the rules, bots, encoding and training code.
+    from goldfields.arena.provenance import code_version
+
+    assert made["code"] == code_version("digging", also=("learn",))["code"] != code_version("digging")["code"]
+    assert "examples_code" not in made
     assert "--seed 5" in made["command"] and made["round"] == 1
     # The command is one that runs again, the sizes and tables written without their spaces.
     assert "--hidden 8 " in made["command"] and "--tables 2p,2p " in made["command"]
@@ -930,6 +935,7 @@ def test_the_train_command_refuses_bad_tables_and_records_how_it_ran(tmp_path: P
     assert {p.name: p.read_bytes() for p in out.iterdir() if p.is_file()} == before
     going_on = CliRunner(env={"COLUMNS": "160"}).invoke(app, [*args, "--examples-from", str(out)])
     assert going_on.exit_code == 0, going_on.output  # going on is allowed
+    assert json.loads((out / "round-01.json").read_text())["examples_code"] == made["code"]
     # Every game was read, none played, none held out: the round says so in words, not nan.
     assert "games read" in going_on.output and "no games held out" in going_on.output, going_on.output
     assert "nan" not in going_on.output, going_on.output

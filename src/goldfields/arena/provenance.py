@@ -54,13 +54,15 @@ def _game_root(game: str) -> Path:
     return path.parent if path.name == "__init__.py" else path
 
 
-def code_version(game: str, lineup: tuple[str, ...] = ()) -> dict[str, str]:
+def code_version(game: str, lineup: tuple[str, ...] = (), also: tuple[str, ...] = ()) -> dict[str, str]:
     """The package version and a digest of the files that decide ``game``'s games (names and
     contents), with the network files that the bot specs of ``lineup`` name by path.
 
     The code is read once a process (the modules it loaded are what plays); the network files
     each time, as the bots read a network again once its file changes (``bots.net.load_net``)."""
     digest = _code_digest(game).copy()
+    for part in also:  # more of the package: the training code, for a network it fits
+        _add(digest, part, PACKAGE / part)
     for name in _network_paths(lineup):
         _add(digest, name, Path(name))
     return {"goldfields": __version__, "code": digest.hexdigest()[:12]}

@@ -33,6 +33,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from ..arena import GameSpec, Tournament, run_tournament
+from ..arena.provenance import code_version
 from ..arena.runner import ray_map, worker_init
 from ..bots import make_bot
 from ..bots.net import GAME, load_net
@@ -183,7 +184,8 @@ def run(plan: Plan, out: Path, on_round: Callable[[Round], None] | None = None,
     # A round's unguided games can be read from --examples-from if no network guided them there
     # either; guided ones, if the network that guided them there is this run's (``play``).
     source = None if plan.examples_from is None else Path(plan.examples_from)
-    source_plan = {} if source is None else _check_source(plan, source)
+    source_made = {} if source is None else _check_source(plan, source)
+    source_plan = source_made.get("plan", source_made)  # older runs wrote the plan alone
     source_guided = bool(source_plan.get("guide", True))
     if (out / "train.json").is_file() and (source is None or source.resolve() != out.resolve()):
         # Its games may be hours of play: they are overwritten only by a run that reads them.
@@ -206,7 +208,11 @@ def run(plan: Plan, out: Path, on_round: Callable[[Round], None] | None = None,
         raise ValueError(f"{out} is a file; --out names a folder for the run")
     out.mkdir(parents=True, exist_ok=True)
     planned = asdict(plan)
-    made = {"plan": planned, "command": command, "goldfields": _version()}
+    # The code that played the games and fitted the network, as a digest (a commit would not say
+    # whether the tree was changed), and that of the run whose games were read, if any.
+    made = {"plan": planned, "command": command, "goldfields": _version(),
+            "code": code_version(GAME, also=("learn",))["code"],
+            **({"examples_code": source_made.get("code", "unknown")} if source is not None else {})}  # fmt: skip
     (out / "train.json").write_text(json.dumps(made, indent=2) + "\n")
     if start is not None:
         model = TorchNet.from_numpy(start)
@@ -515,7 +521,8 @@ class _Workers:
 
 def _check_source(plan: Plan, source: Path) -> dict[str, Any]:
     """Refuse ``--examples-from`` a run whose games are not the ones this plan would play; that
-    run's plan (whose ``guide`` says whether its network guided its rounds after the first)."""
+    run's ``train.json`` (whose plan's ``guide`` says whether its network guided its rounds after
+    the first)."""
     try:
         made = json.loads((source / "train.json").read_text())
     except (OSError, json.JSONDecodeError) as err:
@@ -526,7 +533,7 @@ def _check_source(plan: Plan, source: Path) -> dict[str, Any]:
     if differ:
         raise ValueError(f"--examples-from {source}: its games differ from this plan's in "
                          f"{', '.join(f'{k} ({theirs[k]} there, {ours[k]} here)' for k in differ)}")  # fmt: skip
-    return dict(theirs)
+    return dict(made)
 
 
 def _version() -> str:

@@ -162,6 +162,22 @@ def test_a_finished_table_is_archived_and_its_record_stays(short_lived: LiveServ
     assert tid not in [t["id"] for t in lobby(short_lived)]
 
 
+def test_the_view_of_an_archived_game_counts_against_the_replay_rate(database: Path | str) -> None:
+    # Reading a stored game's position replays its record: the first time, as any replay, it counts.
+    server = LiveServer(database, keep_finished=0.0, sweep_every=0.1, rate_limits=True,
+                        replay_rate="1/minute").start()  # fmt: skip
+    try:
+        tables = [server.create([BOTS, BOTS])["table"]["id"] for _ in range(2)]
+        for tid in tables:
+            wait_for(lambda tid=tid: not is_live(server, tid), "the finished table to be archived", timeout=120)
+        assert server.get(f"/api/tables/{tables[0]}/view").status_code == 200
+        refused = server.get(f"/api/tables/{tables[1]}/view")
+        assert refused.status_code == 429 and refused.json()["code"] == "rate_limited", refused.text
+        assert server.get(f"/api/tables/{tables[0]}/view").json()["to_move"] == -2  # kept: free
+    finally:
+        server.stop()
+
+
 def test_start_up_restores_only_live_and_recently_finished_tables(database: Path | str) -> None:
     server = LiveServer(database, keep_finished=3600.0).start()
     try:

@@ -437,9 +437,10 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
         if found.row.record is None:
             raise TableError("not_live", f"table {table_id!r} is {found.row.status}: there is nothing to view", 410)
         definition, stored_record = registry.get(found.row.game), found.row.record
-        # Kept with the replays: reading the record is a replay of it, off the event loop.
+        # Kept with the replays: reading the record is a replay of it, off the event loop, and
+        # counted as one (else cycling through long stored games would replay them for free).
         view = lambda: definition.restore(stored_record)[0].observation(None)  # noqa: E731
-        return await computed(request, ("view", table_id), view)
+        return await computed(request, ("view", table_id), view, charge=True)
 
 
     async def finished_game(

@@ -76,6 +76,26 @@ def test_a_player_who_comes_back_while_the_sweep_waits_for_the_table_keeps_the_g
     asyncio.run(run())
 
 
+def test_a_connection_that_fails_to_join_does_not_leave_its_seat_looking_taken(tmp_path: Path) -> None:
+    # A failure while joining (the database, say) means no disconnect will ever count the
+    # socket out: the seat must not stay counted, or it never gets a stand-in and never goes idle.
+    async def run() -> None:
+        clocks = Clocks()
+        manager, table = await solo_table(tmp_path, clocks)
+
+        async def broken(_table: LiveTable) -> None:
+            raise DBAPIError("SELECT", {}, Exception("the database went away"))
+
+        real, manager._advance = manager._advance, broken  # type: ignore[method-assign]
+        with pytest.raises(DBAPIError):
+            await manager.connect(table, Client(0))
+        assert table.seats[0].connections == 0 and not table.seats[0].present
+        manager._advance = real  # type: ignore[method-assign]
+        await manager.shutdown()
+
+    asyncio.run(run())
+
+
 def test_a_restart_gives_the_players_of_a_paused_game_their_time_again(tmp_path: Path) -> None:
     async def run() -> None:
         clocks = Clocks()

@@ -813,7 +813,13 @@ class TableManager:
                 table.seats[conn.seat].connections += 1
                 table.seen_at = self.wall()
                 if table.status == "playing":
-                    await self._advance(table)  # a move clock may start now that the player is here
+                    try:
+                        await self._advance(table)  # a move clock may start now that the player is here
+                    except BaseException:
+                        # The session never joined, so no disconnect will count this socket out:
+                        # left counted, the seat would look taken for good (no stand-in, never idle).
+                        table.seats[conn.seat].connections -= 1
+                        raise
             table.conns.add(conn)
             conn.send(self.full_update(table, conn.seat))
 

@@ -93,3 +93,26 @@ def test_a_whole_digger_game_with_bots_replays(server: LiveServer) -> None:
     report, status = replay(server.get(f"/api/tables/{tid}/record").json())
     assert status == 0, report["error"]
     assert report["game_over"] is True
+
+
+def test_a_digger_who_never_rolls_gets_a_bot_to_roll_once_the_move_clock_runs_out(server: LiveServer) -> None:
+    # Else a player at the table who never threw a turn's first roll would hold it for good:
+    # the hourglass only starts with that roll. The clock times that roll alone.
+    created = create_digger(server, [HUMAN, BOT], move_seconds=5)
+    tid, token = created["table"]["id"], created["you"]["token"]
+    with server.ws(tid) as ws:
+        send(ws, {"type": "hello", "seat": 0, "token": token})
+        msg = until_my_turn(ws, 0)
+        assert not msg["view"]["started"] and 0 < msg["clock"]["move_deadline_in"] <= 5
+        standin_seen = False
+        while True:
+            msg = receive(ws, timeout=60)
+            if msg["type"] != "update":
+                continue
+            me = msg["table"]["seats"][0]
+            standin_seen |= me["standin"] and me["standin_reason"] == "timeout"
+            if msg["view"]["started"] and not me["standin"]:
+                break
+        assert standin_seen
+        # The bot threw the roll and gave the turn back: the hourglass runs, and no move clock.
+        assert msg["view"]["digger"] == 0 and "move_deadline_in" not in msg["clock"]

@@ -59,7 +59,10 @@ class SeatRequest(Strict):
 class TableRequest(Strict):
     seats: list[SeatRequest] = Field(min_length=2, max_length=5, description="One entry per seat, seat 0 first.")
     name: Shown = Field(default="", max_length=80, pattern=NO_CONTROLS)
-    move_seconds: float | None = Field(default=None, ge=5, le=3600, description="Time per move (turn-based games).")
+    move_seconds: float | None = Field(
+        default=None, ge=5, le=3600,
+        description="Seconds per move; in a real-time game, to begin a turn (the game's own clock times the rest).",
+    )  # fmt: skip
     claim: int | None = Field(default=None, ge=0, le=4, description="A human seat the creator takes at once.")
     player_name: Shown = Name
 

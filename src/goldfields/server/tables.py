@@ -360,7 +360,9 @@ class TableManager:
         if request.get("players") is None:
             request = {**request, "players": len(request["seats"])}
         config = game.check_config(request)
-        config["move_seconds"] = request.get("move_seconds") if not game.realtime else None
+        # In a real-time game the clock times the start of a turn (its first roll): the game's own
+        # hourglass times the rest, and without this a player who never rolled would hold the table.
+        config["move_seconds"] = request.get("move_seconds")
         config.update(extra or {})
         players = config["players"]
         seat_specs = request["seats"]
@@ -721,7 +723,7 @@ class TableManager:
                 # each would otherwise start a search of its own for the same position.
                 table.bot_for = (seat, seq)
                 self._spawn(table, self._bot_move(table, seat, seq))
-        elif (limit := table.config.get("move_seconds")) and table.seats[seat].present:
+        elif (limit := table.config.get("move_seconds")) and table.seats[seat].present and not table.turn_started:
             due, given = running if running is not None else (self.clock() + limit, limit)
             self._timer(table, "move", max(0.0, due - self.clock()),
                         lambda: self._spawn(table, self._out_of_time(table, seat, seq)))  # fmt: skip

@@ -247,11 +247,12 @@ function renderForm() {
     field(t("lobby.tableName"), h("input#f-name", { type: "text", maxlength: 80, value: f.tableName,
       placeholder: t(`game.${f.game}`), oninput: (e) => { f.tableName = e.target.value; } })),
   );
-  if (f.game === "digging") {
-    rows.push(field(t("lobby.moveSeconds"), h("input#f-seconds", { type: "number", min: 5, max: 3600, step: 1,
-      value: f.moveSeconds, placeholder: t("lobby.noLimit"), oninput: (e) => { f.moveSeconds = e.target.value; } }),
-    t("lobby.moveSecondsHint")));
-  }
+  // In a real-time game the clock times only the start of a turn: its own clock times the rest.
+  const timed = info && info.timed;
+  rows.push(field(t(timed ? "lobby.turnSeconds" : "lobby.moveSeconds"), h("input#f-seconds", { type: "number",
+    min: 5, max: 3600, step: 1, value: f.moveSeconds, placeholder: t("lobby.noLimit"),
+    oninput: (e) => { f.moveSeconds = e.target.value; } }),
+  t(timed ? "lobby.turnSecondsHint" : "lobby.moveSecondsHint")));
   rows.push(h("div.actions", h("button.btn.primary#f-create", { type: "submit" }, t("lobby.create"))));
   fill(els.form, rows);
 }

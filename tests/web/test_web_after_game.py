@@ -249,6 +249,31 @@ def test_the_replay_viewer_steps_through_a_finished_game_with_buttons_keys_and_s
     other.locator(".toast").filter(has_text="not a game record").wait_for()
 
 
+def test_the_replay_viewer_waits_its_turn_when_the_servers_replay_line_is_full(
+    new_page: Any, server: LiveServer
+) -> None:
+    # A second viewer at the same address (a household) is told 503 with Retry-After while the
+    # first one's replay is computed: the viewer comes back when told, instead of showing an error.
+    tid, _ = finished_table(server, [HUMAN, bot(), bot("random", "Sal"), bot("random", "Tex")], ["Ann"])
+    page = new_page()
+    asked: list[str] = []
+
+    def busy_once(route: Any) -> None:
+        asked.append(route.request.url)
+        if len(asked) == 1:
+            route.fulfill(status=503, headers={"Retry-After": "1", "Content-Type": "application/json"},
+                          body=json.dumps({"code": "too_many_replays", "message": "a replay of yours is being "
+                                           "computed or waits its turn; try again in a few seconds"}))  # fmt: skip
+        else:
+            route.continue_()
+
+    page.route("**/api/tables/*/replay?*", busy_once)
+    page.goto(f"/replay.html?t={tid}&seat=0")
+    page.locator("#slider").wait_for()
+    page.wait_for_function("Number(document.body.dataset.step) > 0")
+    assert len(asked) == 2 and page.locator(".notice.error").count() == 0
+
+
 def test_the_replay_viewer_marks_the_costly_moves_the_analysis_finds(
     new_page: Any, server: LiveServer, tmp_path: Path
 ) -> None:

@@ -15,7 +15,10 @@ function nextLink(response) {
   return m ? m[1] : null;
 }
 
-async function call(method, path, body, withNext = false, key = null) {
+const LINE_TRIES = 4;
+const LINE_WAIT_MOST = 15; // seconds: a longer Retry-After is said to the player instead
+
+async function call(method, path, body, withNext = false, key = null, tries = LINE_TRIES) {
   let response;
   const headers = body === undefined ? {} : { "Content-Type": "application/json" };
   if (key) headers.Authorization = `Bearer ${key}`;
@@ -36,6 +39,13 @@ async function call(method, path, body, withNext = false, key = null) {
     /* an empty or non-JSON body */
   }
   if (!response.ok) {
+    // The server's replay line is full (another viewer at the same address, or a busy server): it
+    // says when to come back, and the work is safe to ask again. Said as an error only if it stays full.
+    const wait = Number(response.headers.get("Retry-After"));
+    if (response.status === 503 && data && data.code === "too_many_replays" && tries > 1 && wait <= LINE_WAIT_MOST) {
+      await new Promise((done) => setTimeout(done, Math.max(1, wait || 1) * 1000));
+      return call(method, path, body, withNext, key, tries - 1);
+    }
     // Our handlers answer {code, message}; FastAPI's validation errors answer {detail: [...]}.
     if (data && data.code) throw new ApiError(data.code, data.message, response.status);
     if (data && Array.isArray(data.detail)) {

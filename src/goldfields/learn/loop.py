@@ -580,13 +580,23 @@ def _write_curve(out: Path, rounds: list[Round], opponent: str) -> None:
     fig, (left, right) = plt.subplots(1, 2, figsize=(10, 3.8))
     xs = list(range(len(rounds)))
     ticks = ["W" if r.stage == "warm-up" else str(r.round) for r in rounds]
-    left.plot(xs, [r.policy_loss for r in rounds], marker="o", label="policy")
-    left.plot(xs, [r.value_loss for r in rounds], marker="o", label="value")
-    left.plot(xs, [r.val_policy_loss for r in rounds], marker="o", linestyle="--", color="C0", label="policy, held out")
-    left.plot(xs, [r.val_value_loss for r in rounds], marker="o", linestyle="--", color="C1", label="value, held out")
+    # The warm-up fits the teacher's one move, self-play the search's visit shares: a loss against
+    # other targets, so its points stand apart (squares), not joined to the self-play rounds' line.
+    warm = [r.stage == "warm-up" for r in rounds]
+
+    def losses(get: Callable[[Round], float], warm_up: bool) -> list[float]:
+        return [get(r) if w == warm_up else math.nan for r, w in zip(rounds, warm, strict=True)]
+
+    series = [("policy", lambda r: r.policy_loss, "-", "C0"), ("value", lambda r: r.value_loss, "-", "C1"),
+              ("policy, held out", lambda r: r.val_policy_loss, "--", "C0"),
+              ("value, held out", lambda r: r.val_value_loss, "--", "C1")]  # fmt: skip
+    for label, get, style, colour in series:
+        left.plot(xs, losses(get, False), marker="o", linestyle=style, color=colour, label=label)
+        if any(warm):
+            left.plot(xs, losses(get, True), marker="s", linestyle="none", color=colour)
     left.set_xlabel("round (W: warm-up)" if "W" in ticks else "round")
     left.set_xticks(xs, ticks)
-    left.set_title("training loss")
+    left.set_title("training loss" + (" (W: against the teacher's moves)" if any(warm) else ""))
     left.legend()
     for table in rounds[0].win_rates:
         right.plot(xs, [100 * r.win_rates[table] for r in rounds], marker="o", label=table)

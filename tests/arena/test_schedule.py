@@ -83,7 +83,7 @@ def _per_turn(moves: list[str]) -> list[tuple[list[str], list[str]]]:
         if word[0] == "roll" and word[1] != "timeout":
             turns[-1][0].append(word[1])
         elif word[0] == "steal":
-            turns[-1][1].append(word[-1])
+            turns[-1][1].append(next(w for w in word if w in ("knock", "safe")))  # its time comes after it
     return turns
 
 

@@ -185,3 +185,34 @@ def test_a_sides_interval_under_rotations_resamples_deals_since_a_deal_favours_i
     assert line is not None
     low, high = round(100 * rows[0]["deal_ci95_low"]), round(100 * rows[0]["deal_ci95_high"])
     assert f"seat 0 50.0% (35–65; deal {low}–{high})" in line
+
+
+def test_a_designer_reads_length_margin_points_and_rules_from_the_files(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import csv
+
+    from goldfields.arena import Tournament, run_tournament
+    from goldfields.arena.report import rounds_of
+    from goldfields.arena.worker import GameResult
+
+    spec = GameSpec.make("digger", 3, None, {"time_limit": 20.0})
+    t = Tournament(spec, ("heuristic", "heuristic", "heuristic"), games=3, seed=4, jobs=1, out=tmp_path / "run",
+                   seatings="one")  # fmt: skip
+    result = run_tournament(t, progress=False)
+    games = list(csv.DictReader((tmp_path / "run" / "games.csv").open()))
+    # Digger's rounds are its turns, counted as players count them: one per turn's first roll.
+    for row, r in zip(games, sorted(result.results, key=lambda r: r.index), strict=True):
+        first_rolls = sum(1 for m in r.record["moves"] if m.startswith("roll") and m.endswith("@0"))
+        assert int(row["turns"]) == first_rolls == r.rounds
+        assert row["rules"] == "time_limit=20.0" and "hands" not in row
+    sides = list(csv.DictReader((tmp_path / "run" / "sides.csv").open()))
+    for seat, row in enumerate(sides):
+        points = [r.scores[seat] for r in result.results]
+        assert float(row["points_mean"]) == pytest.approx(sum(points) / 3, abs=1e-3)
+    lengths = {row["measure"]: row for row in csv.DictReader((tmp_path / "run" / "lengths.csv").open())}
+    assert set(lengths) == {"decisions", "turns", "margin"}
+    margins = sorted(sorted(r.scores)[-1] - sorted(r.scores)[-2] for r in result.results)
+    assert float(lengths["margin"]["median"]) == margins[1] and float(lengths["margin"]["min"]) == margins[0]
+    # A game journaled before rounds were kept: Digging's hands are counted from its points a hand;
+    # Digger's turns are not known, and left blank rather than guessed.
+    old = GameResult(0, 0, 0, ("a", "b"), (0, 1), (10, 5), (1.0, 0.0), (0,), ((4, 1), (6, 4)), 90, {}, 1.0)
+    assert rounds_of(GameSpec.make("digging", 2), old) == 2 and rounds_of(GameSpec.make("digger", 2), old) is None

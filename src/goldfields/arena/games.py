@@ -154,6 +154,15 @@ class GameSpec:
         """Points per seat for each hand played (a game of Digger is one hand)."""
         return self.definition.hand_points(state)
 
+    def rounds(self, state: GameState) -> int:
+        """The game's length in its own rounds: Digging's hands, Digger's turns."""
+        return self.definition.rounds(state)
+
+    @property
+    def rounds_column(self) -> str:
+        """The name of that measure in games.csv and lengths.csv: ``hands``, ``turns``."""
+        return f"{self.definition.round_word}s"
+
 
 def _text(value: Any) -> str:
     return value if isinstance(value, str) else json.dumps(value, separators=(",", ":"))

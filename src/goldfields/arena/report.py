@@ -6,6 +6,7 @@ import csv
 import io
 import json
 import os
+import statistics
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -161,18 +162,29 @@ def write_records(folder: Path, results: Sequence[GameResult]) -> None:
 def games_csv_header(spec: GameSpec) -> list[str]:
     n = spec.players
     return ["game", "deal", "rotation", *(f"seat{s}" for s in range(n)), *(f"points{s}" for s in range(n)),
-            "winners", "hands", "decisions", "record"]  # fmt: skip
+            "winners", spec.rounds_column, "decisions", "record", "rules"]  # fmt: skip
 
 
-def games_csv_row(result: GameResult, labels: Sequence[str], records: bool) -> list[object]:
+def rounds_of(spec: GameSpec, result: GameResult) -> int | None:
+    """A game's length in its rounds (hands, turns); for a game journaled before that was kept,
+    Digging's hands from its points per hand, and ``None`` where nothing says it."""
+    if result.rounds is not None:
+        return result.rounds
+    return len(result.hand_points) if spec.rounds_column == "hands" else None
+
+
+def games_csv_row(spec: GameSpec, result: GameResult, labels: Sequence[str], records: bool) -> list[object]:
     """A game's row; the seats name entrants, so the two copies in self-play stay apart. The record
     column names the game's record file if the run writes records and this game has one (a game
-    carried over from another machine without its record has none)."""
+    carried over from another machine without its record has none). The rules (those that differ
+    from the defaults) are on every row, so that rows of runs under other rules stay apart when
+    their files are put together."""
     r = result
     seats = [labels[e] for e in r.seat_entrants] if r.seat_entrants else list(r.seat_bots)
     record = f"records/{record_name(r)}" if records and r.record else ""
+    rounds = rounds_of(spec, r)
     return [r.index + 1, r.deal, r.rotation, *seats, *r.scores, " ".join(map(str, r.winners)),
-            len(r.hand_points), r.decisions, record]  # fmt: skip
+            "" if rounds is None else rounds, r.decisions, record, spec.rules_text()]  # fmt: skip
 
 
 def games_csv_text(spec: GameSpec, lineup: Sequence[str], results: Sequence[GameResult], records: bool) -> str:
@@ -181,7 +193,7 @@ def games_csv_text(spec: GameSpec, lineup: Sequence[str], results: Sequence[Game
     w = csv.writer(f)
     w.writerow(games_csv_header(spec))
     for r in sorted(results, key=lambda r: r.index):
-        w.writerow(games_csv_row(r, labels, records))
+        w.writerow(games_csv_row(spec, r, labels, records))
     return f.getvalue()
 
 
@@ -206,15 +218,50 @@ def write_summary_csv(path: Path, summary: Sequence[EntrantSummary]) -> None:
 
 def write_sides_csv(path: Path, rows: Sequence[Mapping[str, Any]]) -> None:
     """How each side of the table did, whoever sat there (see ``tournament.side_rows``): win rate,
-    Wilson and deal-bootstrap intervals and parity over the distinct games."""
+    Wilson and deal-bootstrap intervals and parity over the distinct games, and the side's points
+    a game (mean and standard deviation)."""
     f = io.StringIO(newline="")
     w = csv.writer(f)
     w.writerow(["side", "games", "wins", "win_rate", "ci95_low", "ci95_high", "deal_ci95_low", "deal_ci95_high",
-                "parity"])
+                "parity", "points_mean", "points_sd"])
     for r in rows:
         w.writerow([r["side"], r["games"], f"{r['wins']:g}", f"{r['win_rate']:.4f}", f"{r['ci95_low']:.4f}",
                     f"{r['ci95_high']:.4f}", f"{r['deal_ci95_low']:.4f}", f"{r['deal_ci95_high']:.4f}",
-                    f"{r['parity']:.4f}"])
+                    f"{r['parity']:.4f}", f"{r['points_mean']:.3f}", f"{r['points_sd']:.3f}"])
+    write_atomic(path, f.getvalue())
+
+
+def length_rows(spec: GameSpec, games: Sequence[GameResult]) -> list[dict[str, Any]]:
+    """How long the (distinct) games ran and how close they were: decisions, the game's rounds
+    (hands, turns) and the winning margin (the best side's points less the next side's), each
+    as mean, standard deviation, extremes and quartiles: the rows of ``lengths.csv``."""
+    measures: dict[str, list[float]] = {"decisions": [float(r.decisions) for r in games]}
+    rounds = [rounds_of(spec, r) for r in games]
+    if games and None not in rounds:
+        measures[spec.rounds_column] = [float(x) for x in rounds if x is not None]
+    margins: list[float] = []
+    for r in games:
+        points = sorted((sum(r.scores[s] for s in spec.seats_of(side)) for side in range(spec.sides)), reverse=True)
+        margins.append(float(points[0] - points[1]))
+    measures["margin"] = margins
+    rows = []
+    for name, xs in measures.items():
+        if not xs:
+            continue
+        q1, mid, q3 = statistics.quantiles(xs, n=4, method="inclusive") if len(xs) > 1 else (xs[0],) * 3
+        rows.append({"measure": name, "games": len(xs), "mean": statistics.fmean(xs),
+                     "sd": statistics.stdev(xs) if len(xs) > 1 else 0.0, "min": min(xs), "q1": q1, "median": mid,
+                     "q3": q3, "max": max(xs)})  # fmt: skip
+    return rows
+
+
+def write_lengths_csv(path: Path, rows: Sequence[Mapping[str, Any]]) -> None:
+    f = io.StringIO(newline="")
+    w = csv.writer(f)
+    w.writerow(["measure", "games", "mean", "sd", "min", "q1", "median", "q3", "max"])
+    for r in rows:
+        w.writerow([r["measure"], r["games"], *(f"{r[k]:.3f}" for k in ("mean", "sd")),
+                    *(f"{r[k]:g}" for k in ("min", "q1", "median", "q3", "max"))])  # fmt: skip
     write_atomic(path, f.getvalue())
 
 

@@ -7,7 +7,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from statistics import median
+from statistics import fmean, median, stdev
 from typing import Any
 
 from rich import box
@@ -19,7 +19,17 @@ from ..bots.registry import BotSpec, make_bot
 from ..core.words import plural
 from ..progress import LoggedProgress
 from .games import GameSpec
-from .report import EntrantSummary, summarise, write_chart, write_games_csv, write_sides_csv, write_summary_csv
+from .report import (
+    EntrantSummary,
+    length_rows,
+    rounds_of,
+    summarise,
+    write_chart,
+    write_games_csv,
+    write_lengths_csv,
+    write_sides_csv,
+    write_summary_csv,
+)
 from .runner import OnDone, check_cluster, default_jobs, run_local, run_ray, sigterm_as_interrupt
 from .schedule import GameJob, deals_for, entrant_labels, per_deal, schedule
 from .stats import bootstrap_rates, wilson
@@ -197,6 +207,7 @@ def save(t: Tournament, results: Sequence[GameResult], summary: Sequence[Entrant
     write_games_csv(t.out / "games.csv", t.spec, t.lineup, results, t.records)
     write_summary_csv(t.out / "summary.csv", summary)
     write_sides_csv(t.out / "sides.csv", side_rows(t.spec, results, t.seed) if results else [])
+    write_lengths_csv(t.out / "lengths.csv", length_rows(t.spec, distinct_games(results)))
     if not t.chart:
         return False
     if not write_chart(t.out / "chart.png", t.spec, summary, len(results)):
@@ -294,10 +305,12 @@ def side_rows(spec: GameSpec, results: Sequence[GameResult], seed: int | str = 0
         seats = spec.seats_of(side)
         won = sum(d[0][side] for d in deals)
         lo, hi = wilson(won, n)
+        points = [sum(r.scores[s] for s in seats) for r in games]  # a team's are its seats' together
         rows.append({"side": f"{'seats' if len(seats) > 1 else 'seat'} {'+'.join(map(str, seats))}",
                      "games": n, "wins": won, "win_rate": won / n, "ci95_low": lo, "ci95_high": hi,
                      "deal_ci95_low": boot[side][0], "deal_ci95_high": boot[side][1],
-                     "parity": 1 / spec.sides})  # fmt: skip
+                     "parity": 1 / spec.sides, "points_mean": fmean(points),
+                     "points_sd": stdev(points) if n > 1 else 0.0})  # fmt: skip
     return rows
 
 
@@ -314,9 +327,9 @@ def sides_line(spec: GameSpec, results: Sequence[GameResult], seed: int | str = 
              for row in side_rows(spec, results, seed)]  # fmt: skip
     decisions = sorted(r.decisions for r in games)
     length = f"decisions a game: median {median(decisions):g}, {decisions[0]} to {decisions[-1]}"
-    hands = sorted(len(r.hand_points) for r in games)
-    if hands[-1] > 1:  # a game of one long hand (Digger's) has nothing to say here
-        length += f"; hands: median {median(hands):g}, {hands[0]} to {hands[-1]}"
+    rounds = sorted(x for r in games if (x := rounds_of(spec, r)) is not None)
+    if rounds:  # Digging's hands, Digger's turns (not known for games journaled before they were kept)
+        length += f"; {spec.rounds_column}: median {median(rounds):g}, {rounds[0]} to {rounds[-1]}"
     repeats = "" if n == len(results) else (
         f" (over {plural(n, 'distinct game')}: {len(results) - n} replayed another move for move, as games of "
         "the same deterministic bots on the same deal do)")

@@ -36,6 +36,9 @@ class GameResult:
     reported and kept out of the CSV. Empty in a journal written before it was measured."""
     moves: tuple[int, ...] = ()
     """Decisions each seat made (``think``'s divisor)."""
+    rounds: int | None = None
+    """The game's length in its own rounds (Digging's hands, Digger's turns); ``None`` in a journal
+    written before it was kept (:func:`rounds_of` then counts Digging's hands from ``hand_points``)."""
 
     def to_json(self) -> dict[str, Any]:
         """Everything but the record (saved in a file of its own), for the run's journal."""
@@ -44,7 +47,7 @@ class GameResult:
             "seat_entrants": list(self.seat_entrants), "scores": list(self.scores), "returns": list(self.returns),
             "winners": list(self.winners), "hand_points": [list(h) for h in self.hand_points],
             "decisions": self.decisions, "seconds": self.seconds, "think": list(self.think),
-            "moves": list(self.moves),
+            "moves": list(self.moves), **({} if self.rounds is None else {"rounds": self.rounds}),
         }  # fmt: skip
 
     @classmethod
@@ -57,6 +60,7 @@ class GameResult:
             hand_points=tuple(tuple(int(x) for x in h) for h in data["hand_points"]),
             decisions=int(data["decisions"]), record=record or {}, seconds=float(data["seconds"]),
             think=tuple(float(x) for x in data.get("think", ())), moves=tuple(int(x) for x in data.get("moves", ())),
+            rounds=None if data.get("rounds") is None else int(data["rounds"]),
         )  # fmt: skip
 
 
@@ -115,4 +119,5 @@ def run_job(job: GameJob) -> GameResult:
         seconds=time.perf_counter() - start,
         think=tuple(think),
         moves=tuple(moves),
+        rounds=spec.rounds(final),
     )

@@ -280,6 +280,14 @@ class GameDefinition(ABC, Generic[P]):
         """Points per seat for each hand played; a one-hand game has one row."""
         return [list(state.scores())]
 
+    round_word: ClassVar[str] = "hand"
+    """What the game's rounds are called (Digger's are turns): the arena's length column."""
+
+    def rounds(self, state: GameState) -> int:
+        """How many rounds (:attr:`round_word`) the game has played: a measure of its length that a
+        designer reads as players count it, where decisions count every take and pass."""
+        return len(self.hand_points(state))
+
     # -- time ---------------------------------------------------------------
     def simulated_clock(self, jitter: float = 0.0) -> Stamper | None:
         """The simulated clock of a timed game (``None`` for an untimed one): it

@@ -37,6 +37,7 @@ class Digger(GameDefinition[DiggerParams]):
     params_type = DiggerParams
     needs_time = True
     num_actions = NUM_ACTIONS
+    round_word = "turn"
 
     bots: ClassVar[Mapping[str, str]] = {
         "heuristic": "goldfields.bots.digger_heuristic:DiggerHeuristic",
@@ -101,6 +102,12 @@ class Digger(GameDefinition[DiggerParams]):
         # stay paired however many steals the diggers of each rotation try.
         assert isinstance(state, DiggerState)
         return (state.turn, "knock") if state.pending == KNOCK_DUE else state.turn
+
+    def rounds(self, state: GameState) -> int:
+        assert isinstance(state, DiggerState)
+        # turn counts the turns before this one; this one counts once its first roll is thrown,
+        # and the last turn (the game ends inside it) always.
+        return state.turn + (1 if state.started or state.is_terminal() else 0)
 
     def move_text(self, state: GameState, action: int, at: float | None = None, outcome: Any = None) -> str:
         assert isinstance(state, DiggerState)

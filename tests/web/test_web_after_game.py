@@ -127,6 +127,33 @@ def test_the_result_follows_the_last_hands_scoring_however_that_is_closed(new_pa
     expect(over.get_by_role("link", name="Watch the replay")).to_be_visible()
 
 
+def test_the_game_over_dialog_keeps_the_keyboard_and_its_ways_on_stay_once_it_is_closed(
+    new_page: Any, server: LiveServer
+) -> None:
+    tid, (ann,) = finished_table(server, [HUMAN, bot(), bot("random", "Sal")], ["Ann"], partnership=False)
+    page = new_page()
+    page.goto(seat_link(tid, 0, ann))
+    dialog = page.locator(".modal.game-over")
+    dialog.wait_for()
+    # It opens at its top (its buttons, focused, are at its foot), and Tab goes round inside it.
+    assert page.evaluate("document.querySelector('.modal.game-over').scrollTop") == 0
+    inside = "document.querySelector('.modal.game-over').contains(document.activeElement)"
+    for _ in range(8):
+        page.keyboard.press("Tab")
+        assert page.evaluate(inside)
+    page.keyboard.press("Shift+Tab")
+    assert page.evaluate(inside)
+    page.keyboard.press("Escape")
+    dialog.wait_for(state="detached")
+    # Closed, the dialog leaves its ways on in the notice: the result again, play again, replay, record.
+    notice = page.locator(".notice.finished")
+    expect(notice.get_by_role("link", name="Watch the replay")).to_have_attribute("href", f"/replay.html?t={tid}&seat=0")
+    expect(notice.get_by_role("link", name="Game record")).to_be_visible()
+    expect(notice.get_by_role("button", name="Play again")).to_be_visible()
+    notice.get_by_role("button", name="The game in figures").click()
+    page.locator(".modal.game-over").wait_for()
+
+
 def test_game_over_shows_every_hand_a_chart_and_play_again_is_accepted_seat_by_seat(
     new_page: Any, server: LiveServer
 ) -> None:

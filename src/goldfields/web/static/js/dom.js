@@ -165,6 +165,21 @@ export function modal(title, body, buttons = [], opts = {}) {
       e.preventDefault();
       e.stopPropagation();
       close();
+    } else if (e.key === "Tab") {
+      // A modal dialog keeps the keyboard: Tab and Shift+Tab go round its own controls.
+      const stops = [...box.querySelectorAll("a[href], button:not([disabled]), input, select, textarea, [tabindex]")]
+        .filter((el) => el.tabIndex >= 0 && !el.hidden);
+      if (!stops.length) return;
+      const first = stops[0];
+      const last = stops[stops.length - 1];
+      const inside = box.contains(document.activeElement);
+      if (e.shiftKey && (document.activeElement === first || !inside)) {
+        e.preventDefault();
+        last.focus();
+      } else if (!e.shiftKey && (document.activeElement === last || !inside)) {
+        e.preventDefault();
+        first.focus();
+      }
     }
   };
   close = () => {
@@ -182,7 +197,10 @@ export function modal(title, body, buttons = [], opts = {}) {
   document.body.append(backdrop);
   openModal = close;
   const focus = box.querySelector(".btn.primary") || box.querySelector("button, a");
-  if (focus) focus.focus();
+  // Focused without scrolling to it: the buttons are at the foot, and a long dialog (the rules)
+  // must open at its top, where its title and first lines are.
+  if (focus) focus.focus({ preventScroll: true });
+  box.scrollTop = 0;
   return close;
 }
 

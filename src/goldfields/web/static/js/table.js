@@ -46,6 +46,7 @@ const state = {
   chat: [],
   chatPending: null, // the text of a chat message sent and not yet seen back
   noToken: null, // a seat in the address this browser holds no key for: said once the table is known
+  result: null, // {msg, title} of the game-over dialog, to open it again once it is closed
 };
 
 function readSeat() {
@@ -362,6 +363,8 @@ function beep() {
 // Game over: the summary, the replay, the record, and play again
 // ---------------------------------------------------------------------------
 async function gameOver(msg, title) {
+  state.result = { msg, title };
+  renderNotice(); // the notice keeps the dialog's ways on once it is closed
   let body;
   try {
     body = summaryView(await api.summary(tableId), seatName);
@@ -480,6 +483,23 @@ function renderNotice() {
       canRematch()
         ? h("button.btn.primary#rematch-btn", { type: "button", onclick: rematch }, t("rematch.join"))
         : h("a.btn", { href: `/table.html?t=${encodeURIComponent(table.rematch.table)}` }, t("rematch.watch")),
+    ));
+  } else if (table.status === "finished") {
+    // The game-over dialog's ways on stay here once it is closed: the result again, play again,
+    // the replay, the record and the lobby (else a closed dialog left a player at a dead end).
+    const id = encodeURIComponent(tableId);
+    const seat = state.seat !== null ? `&seat=${state.seat}` : "";
+    const result = state.result;
+    parts.push(h(
+      "div.notice.finished",
+      { role: "status" },
+      result ? [h("strong", result.title), " ",
+        h("button.btn#result-btn", { type: "button", onclick: () => gameOver(result.msg, result.title) }, t("sum.title")), " "]
+        : null,
+      canRematch() ? [h("button.btn.primary", { type: "button", onclick: () => rematch() }, t("rematch.playAgain")), " "] : null,
+      h("a.btn", { href: `/replay.html?t=${id}${seat}` }, t("replay.watch")), " ",
+      h("a.btn", { href: `/api/tables/${id}/record`, download: `goldfields-${tableId}.json` }, t("table.record")), " ",
+      h("a.btn.ghost", { href: "/" }, t("table.backLobby")),
     ));
   } else if (state.seat === null) {
     const mine = mySeats(tableId);

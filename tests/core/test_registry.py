@@ -260,3 +260,20 @@ def test_no_import_cycles_in_src() -> None:
     for node in sorted(graph):
         if node not in seen:
             visit(node)
+
+
+def test_crate_values_that_name_no_card_in_play_are_refused_as_changing_nothing() -> None:
+    from goldfields.arena import GameSpec
+
+    card = {"Y": 1, "R": 2, "G": 3, "W": 9}
+    game = registry.get("digger")
+    with pytest.raises(ValueError, match="crate_values changes nothing .* sets black A, and this table plays the white"):
+        GameSpec.make("digger", 3).with_rules({"crate_values": {"black": {"A": card}}})
+    with pytest.raises(ValueError, match=r"sets black E, and this table plays black cards A, B, C \(G1"):
+        GameSpec.make("digger", 3).with_rules({"crates": "black", "crate_values": {"black": {"E": card}}})
+    with pytest.raises(ValueError, match="sets white, and this table plays black cards"):
+        GameSpec.make("digger", 3).with_rules({"crates": "black", "crate_values": {"white": card}})
+    # A card in play, even beside one that is not, changes the game: accepted.
+    assert game.idle_options(game.params(crates="black", options={"crate_values": {"black": {"A": card}}})) == {}
+    both = {"white": card, "black": {"E": card}}
+    assert game.idle_options(game.params(options={"crate_values": both})) == {}

@@ -10,6 +10,7 @@ from typing import Any, ClassVar
 from ..core.definition import GameDefinition, Move, ParamError, Params, TurnClock
 from ..core.game import GameState, RuleError
 from .actions import MAX_SEATS, NUM_ACTIONS, ROLL, TIMEOUT, NotationError, move_text, parse_move
+from .crates import parse_spec, table_with
 from .options import DiggerOptions
 from .state import KNOCK_DUE, DiggerState
 
@@ -102,6 +103,20 @@ class Digger(GameDefinition[DiggerParams]):
         # stay paired however many steals the diggers of each rotation try.
         assert isinstance(state, DiggerState)
         return (state.turn, "knock") if state.pending == KNOCK_DUE else state.turn
+
+    def idle_options(self, params: DiggerParams) -> dict[str, str]:
+        override = params.options.override
+        if not override:
+            return {}
+        spec = parse_spec(params.crates, params.players, table_with(override))
+        in_play = {"white"} if spec == "white" else set(spec)
+        given = [name for name, _ in override]
+        if in_play & set(given):
+            return {}
+        # Every card it sets is out of play here: a white card at black crates, or a letter no seat has.
+        cards = ", ".join("white" if n == "white" else f"black {n}" for n in given)
+        here = "the white card" if spec == "white" else f"black cards {', '.join(spec)}"
+        return {"crate_values": f"it sets {cards}, and this table plays {here} (G1; docs/digger.md, Rule options)"}
 
     def rounds(self, state: GameState) -> int:
         assert isinstance(state, DiggerState)

@@ -267,7 +267,7 @@ def test_crate_values_that_name_no_card_in_play_are_refused_as_changing_nothing(
 
     card = {"Y": 1, "R": 2, "G": 3, "W": 9}
     game = registry.get("digger")
-    with pytest.raises(ValueError, match="crate_values changes nothing .* sets black A, and this table plays the white"):
+    with pytest.raises(ValueError, match=r"crate_values changes nothing .* sets black A, and this table plays the"):
         GameSpec.make("digger", 3).with_rules({"crate_values": {"black": {"A": card}}})
     with pytest.raises(ValueError, match=r"sets black E, and this table plays black cards A, B, C \(G1"):
         GameSpec.make("digger", 3).with_rules({"crates": "black", "crate_values": {"black": {"E": card}}})
@@ -277,3 +277,15 @@ def test_crate_values_that_name_no_card_in_play_are_refused_as_changing_nothing(
     assert game.idle_options(game.params(crates="black", options={"crate_values": {"black": {"A": card}}})) == {}
     both = {"white": card, "black": {"E": card}}
     assert game.idle_options(game.params(options={"crate_values": both})) == {}
+
+
+def test_crate_values_may_be_written_short_wherever_the_option_is_read() -> None:
+    # The short form the OpenSpiel parameter needs (no comma) is read by --rule and the API too.
+    from goldfields.arena import GameSpec
+    from goldfields.cli.options import parse_rules
+
+    short = GameSpec.make("digger", 3).with_rules(parse_rules(["crate_values=white:Y1R1G1W10"]))
+    long = GameSpec.make("digger", 3).with_rules({"crate_values": {"white": {"Y": 1, "R": 1, "G": 1, "W": 10}}})
+    assert short.params == long.params and short.rules_text() == long.rules_text()
+    with pytest.raises(ValueError, match="crate card white must give exactly Y, R, G and W: missing G, W"):
+        GameSpec.make("digger", 3).with_rules({"crate_values": "white:Y1R1"})

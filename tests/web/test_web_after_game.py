@@ -147,7 +147,8 @@ def test_the_game_over_dialog_keeps_the_keyboard_and_its_ways_on_stay_once_it_is
     dialog.wait_for(state="detached")
     # Closed, the dialog leaves its ways on in the notice: the result again, play again, replay, record.
     notice = page.locator(".notice.finished")
-    expect(notice.get_by_role("link", name="Watch the replay")).to_have_attribute("href", f"/replay.html?t={tid}&seat=0")
+    replay = notice.get_by_role("link", name="Watch the replay")
+    expect(replay).to_have_attribute("href", f"/replay.html?t={tid}&seat=0")
     expect(notice.get_by_role("link", name="Game record")).to_be_visible()
     expect(notice.get_by_role("button", name="Play again")).to_be_visible()
     notice.get_by_role("button", name="The game in figures").click()

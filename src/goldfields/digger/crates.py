@@ -13,6 +13,7 @@ card) or on the black side (each seat has its own card, named by a letter).
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
@@ -87,15 +88,19 @@ DEFAULT_TABLE = _load_defaults()
 
 
 def normalize_override(data: Any) -> Override:
-    """Read a ``crate_values`` option: ``{"white": {...}, "black": {"A": {...}}}``, either part optional.
+    """Read a ``crate_values`` option: ``{"white": {...}, "black": {"A": {...}}}``, either part optional,
+    or its short text (:func:`override_from_text`).
 
     Each card given replaces that card entirely; a new letter adds a black card.
     """
     if isinstance(data, tuple):
         # Already normalised (an option copied from another game).
         data = override_json(data)
+    if isinstance(data, str):
+        return override_from_text(data)
     if not isinstance(data, Mapping):
-        raise ValueError('crate_values must be an object like {"white": {"Y": 2, ...}, "black": {"A": {...}}}')
+        raise ValueError('crate_values must be an object like {"white": {"Y": 2, ...}, "black": {"A": {...}}}, '
+                         "or written short, as white:Y2R3G4W6;A:Y1R3G5W6")  # fmt: skip
     unknown = sorted(str(k) for k in set(data) - {"white", "black"})
     if unknown:
         raise ValueError(f"crate_values knows only 'white' and 'black', not {', '.join(unknown)}")
@@ -108,6 +113,45 @@ def normalize_override(data: Any) -> Override:
             raise ValueError("crate_values.black maps card letters to values")
         pairs.extend((_check_letter(k), card_values(f"black {k}", v)) for k, v in black.items())
     return tuple(sorted(pairs))
+
+
+_CARD = re.compile(r"(white|[A-Z]):((?:[A-Z]\d+)+)")
+
+
+def override_from_text(text: str) -> Override:
+    """``crate_values`` written short, each card its name and its four gems' points, cards
+    separated by ``;``: ``white:Y2R3G4W6;A:Y1R3G5W6``. No comma, so that it travels where a
+    comma splits (an OpenSpiel game string, a ``--rule``); JSON text is read too."""
+    text = text.strip()
+    if not text:
+        return ()
+    if text.startswith("{"):
+        try:
+            return normalize_override(json.loads(text))
+        except json.JSONDecodeError as err:
+            raise ValueError(f"crate_values: not JSON ({err.msg}): {text!r}") from None
+    cards: dict[str, Any] = {}
+    for part in text.split(";"):
+        m = _CARD.fullmatch(part.strip())
+        if m is None:
+            raise ValueError(f"crate_values: write each card as white:Y2R3G4W6 or A:Y1R3G5W6 (its name, then "
+                             f"each gem's letter and points), cards separated by ';', not {part!r}")  # fmt: skip
+        name, gems = m.groups()
+        if name in cards:
+            raise ValueError(f"crate_values: card {name} is given twice")
+        values: dict[str, int] = {}
+        for letter, points in re.findall(r"([A-Z])(\d+)", gems):
+            if letter in values:
+                raise ValueError(f"crate_values: card {name} gives {letter} twice")
+            values[letter] = int(points)
+        cards[name] = card_values(name if name == "white" else f"black {name}", values)
+    return tuple(sorted(cards.items()))
+
+
+def override_text(override: Override) -> str:
+    """The short text that :func:`override_from_text` reads as ``override``."""
+    return ";".join(f"{name}:" + "".join(f"{k}{v}" for k, v in values_json(values).items())
+                    for name, values in override)  # fmt: skip
 
 
 def override_json(override: Override) -> dict[str, Any]:

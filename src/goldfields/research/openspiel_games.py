@@ -79,7 +79,6 @@ from __future__ import annotations
 
 import json
 import random
-import re
 from dataclasses import fields
 from typing import Any
 
@@ -91,7 +90,7 @@ np = require("numpy", "goldfields.research.openspiel_games")
 from ..core import registry  # noqa: E402
 from ..core.game import RuleError  # noqa: E402
 from ..digger import ROLL_OUTCOMES  # noqa: E402
-from ..digger.crates import Override, card_values, normalize_override, values_json  # noqa: E402
+from ..digger.crates import Override, override_from_text, override_text  # noqa: E402
 from ..digger.options import DEFAULT_TIME_LIMIT, DiggerOptions  # noqa: E402
 from ..digging.actions import NUM_ACTIONS as DIGGING_ACTIONS  # noqa: E402
 from ..digging.cards import CODES, NUM_CODES  # noqa: E402
@@ -156,48 +155,21 @@ DIGGER_TYPE = _game_type(
      "time_limit": DEFAULT_TIME_LIMIT, "stack_seconds": 0.0, "crate_values": ""},
 )
 
-_CARD = re.compile(r"(white|[A-Z]):((?:[A-Z]\d+)+)")
-
-
 def crate_values_param(text: str) -> Override:
     """Digger's ``crate_values`` rule option from its OpenSpiel parameter.
 
     OpenSpiel writes a game as ``name(key=value,...)`` and splits it at every
     comma (``str(game)`` and pickling go through that text), so the cards are
-    written without one: ``white:Y2R3G4W6;A:Y1R3G5W6``, each card its name and
-    its four gems' points, cards separated by ``;``. The JSON of
+    written short, without one (``white:Y2R3G4W6;A:Y1R3G5W6``,
+    :func:`~goldfields.digger.crates.override_from_text`). The JSON of
     docs/digger.md is read too, where the parameters are given as a dict.
     """
-    text = text.strip()
-    if not text:
-        return ()
-    if text.startswith("{"):
-        try:
-            return normalize_override(json.loads(text))
-        except json.JSONDecodeError as err:
-            raise ValueError(f"crate_values: not JSON ({err.msg}): {text!r}") from None
-    cards: dict[str, Any] = {}
-    for part in text.split(";"):
-        m = _CARD.fullmatch(part.strip())
-        if m is None:
-            raise ValueError(f"crate_values: write each card as white:Y2R3G4W6 or A:Y1R3G5W6 (its name, then "
-                             f"each gem's letter and points), cards separated by ';', not {part!r}")  # fmt: skip
-        name, gems = m.groups()
-        if name in cards:
-            raise ValueError(f"crate_values: card {name} is given twice")
-        values: dict[str, int] = {}
-        for letter, points in re.findall(r"([A-Z])(\d+)", gems):
-            if letter in values:
-                raise ValueError(f"crate_values: card {name} gives {letter} twice")
-            values[letter] = int(points)
-        cards[name] = card_values(name if name == "white" else f"black {name}", values)
-    return tuple(sorted(cards.items()))
+    return override_from_text(text)
 
 
 def crate_values_text(override: Override) -> str:
     """The OpenSpiel parameter that :func:`crate_values_param` reads as ``override``."""
-    cards = (f"{name}:" + "".join(f"{k}{v}" for k, v in values_json(values).items()) for name, values in override)
-    return ";".join(cards)
+    return override_text(override)
 
 
 class _Reloaded:

@@ -230,6 +230,13 @@ def test_the_replay_viewer_steps_through_a_finished_game_with_buttons_keys_and_s
     page.wait_for_function("document.body.dataset.step === '0'")
     assert "Step 1 of" in page.locator("#step").inner_text()
     page.locator(".hand .card").first.wait_for()  # seat 0's eyes: its hand
+    # Through Ann's eyes, but not as Ann: her turns are hers, not the viewer's.
+    assert page.locator(".badge.you").count() == 0
+    for _ in range(4):
+        assert "Your turn" not in page.locator(".turn-banner").inner_text()
+        page.click("#next")
+    page.click("#first")
+    page.wait_for_function("document.body.dataset.step === '0'")
     page.click("#next")
     page.wait_for_function("document.body.dataset.step === '1'")
     page.keyboard.press("ArrowRight")

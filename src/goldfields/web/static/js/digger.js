@@ -183,7 +183,7 @@ class DiggerView {
     if (table.status === "waiting") text = h("strong", t("table.waitingPlayers"));
     else if (["expired", "abandoned", "stopped"].includes(table.status)) text = h("strong", t(`status.${table.status}`));
     else if (view.winners) text = h("strong", t(view.winners.length === 1 ? "dg.gameOverOne" : "dg.gameOver", { names: this.names(view.winners) }));
-    else if (digging) text = h("strong.your-turn", t("dg.yourDig"));
+    else if (digging && !this.ctx.replay) text = h("strong.your-turn", t("dg.yourDig")); // a replay's seat is not "you"
     else text = h("span", t("dg.digging", { name: this.ctx.name(view.digger) }));
     fill(
       this.banner,
@@ -364,7 +364,7 @@ class DiggerView {
       const info = table.seats[seat] || {};
       const values = view.values[seat];
       const badges = [];
-      if (seat === this.me) badges.push(h("span.badge.you", t("common.you")));
+      if (seat === this.me && !this.ctx.replay) badges.push(h("span.badge.you", t("common.you")));
       if (info.kind === "bot") badges.push(h("span.badge.bot", icon("bot"), " ", t("common.bot")));
       if (info.standin) badges.push(h("span.badge.away", t("table.standin")));
       if (seat === view.digger && !view.winners) badges.push(h("span.badge.chance", t("dg.digger")));

@@ -252,7 +252,7 @@ class DiggingView {
       parts.push(h("strong", t((view.winners || []).length === 1 ? "dig.gameOverOne" : "dig.gameOver", { winners: this.winnerNames(view) })));
     } else if (view.to_move < 0) {
       parts.push(h("span", t("dig.dealing")));
-    } else if (myTurn) {
+    } else if (myTurn && !this.ctx.replay) { // a replay watches through a seat's eyes: its turn is not "yours"
       parts.push(h("strong.your-turn", t("table.yourTurn")));
     } else {
       parts.push(h("span", t("table.toMove", { name: this.ctx.name(view.to_move) })));
@@ -361,7 +361,7 @@ class DiggingView {
       const team = view.teams[seat]; // the engine's teams
       const partner = view.partnership && this.me !== null && seat !== this.me && team === view.teams[this.me];
       const badges = [];
-      if (isMe) badges.push(h("span.badge.you", t("common.you")));
+      if (isMe && !this.ctx.replay) badges.push(h("span.badge.you", t("common.you")));
       if (partner) badges.push(h("span.badge.partner", t("dig.partner")));
       if (view.partnership) badges.push(h(`span.badge.team-${"ab"[team]}`, t(`dig.team${"AB"[team]}`)));
       if (info.kind === "bot") badges.push(h("span.badge.bot", icon("bot"), " ", t("common.bot")));

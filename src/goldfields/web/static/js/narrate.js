@@ -77,7 +77,8 @@ function digger(ev, name) {
   const at = typeof ev.at === "number" ? ` (${num(ev.at, 1, true)} s)` : "";
   switch (ev.kind) {
     case "throw":
-      return ev.first ? t("ev.throwFirst", { who }) + at : ""; // "": nothing to log, the roll line says it
+      // The first throw turns the hourglass: its time is 0 by definition, not worth a "(0.0 s)".
+      return ev.first ? t("ev.throwFirst", { who }) : ""; // "": nothing to log, the roll line says it
     case "roll": {
       const unique = ev.unique.length ? ev.unique.map((c) => t(`colour.${c}`)).join(", ") : t("dg.none");
       return t("ev.roll", { who, n: ev.roll, faces: ev.faces, unique }) + (ev.black ? ` ${t(ev.steal ? "ev.rollBlack" : "ev.rollBlackNone")}` : "");

@@ -41,7 +41,7 @@ def event_text(ev: Mapping[str, Any], seat_name: Callable[[int], str] = lambda s
         return f"Turn {ev['turn'] + 1}: {who} digs."
     if kind == "throw":
         if ev["first"]:
-            return f"{who} throws the dice and the hourglass is turned.{_at(ev)}"
+            return f"{who} throws the dice and the hourglass is turned."  # at 0, by definition
         return f"{who} throws again (roll {ev['roll']}).{_at(ev)}"
     if kind == "roll":
         return f"{who} rolls {roll_text(ev['faces'], ev['unique'], ev['black'], ev['steal'])}."

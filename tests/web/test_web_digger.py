@@ -210,6 +210,34 @@ def test_a_stop_is_logged_with_what_it_banked_and_boxed_then_the_score(new_page:
                     "Opal stops and banks nothing; score 4."]  # fmt: skip
 
 
+def test_the_french_log_makes_colours_agree_and_says_nothing_banked_in_a_sentence(new_page: Any) -> None:
+    page = new_page()
+    page.goto("/")
+    page.locator("#quick-digger").wait_for()
+    told = page.evaluate(
+        """async (events) => {
+        const { narrate } = await import("/js/narrate.js");
+        const i18n = await import("/js/i18n.js");
+        i18n.setLang("fr");
+        const out = events.map((ev) => narrate("digger", ev, (seat) => ["Dee", "Opal"][seat]));
+        i18n.setLang("en");
+        return out;
+    }""",
+        [
+            {"kind": "steal", "seat": 0, "colour": "G", "from": 1},
+            {"kind": "stop", "seat": 0, "banked": {"Y": 3, "W": 1}, "boxed": 1, "score": 12},
+            {"kind": "stop", "seat": 1, "banked": {}, "boxed": 0, "score": 4},
+            {"kind": "timeout", "seat": 1, "cause": "hourglass", "returned": {}},
+        ],
+    )
+    assert told == [
+        "Dee vole une gemme verte à Opal.",
+        "Dee s'arrête et met à l'abri 3 jaunes, 1 blanc, range 1 bleu dans la boîte ; score 12.",
+        "Opal s'arrête sans rien mettre à l'abri ; score 4.",
+        "Le sablier s'est écoulé pour Opal, qui n'avait rien en jeu.",
+    ], told
+
+
 def test_a_single_black_is_logged_as_a_steal_only_when_one_can_be_made(new_page: Any, server: LiveServer) -> None:
     # G2: the roll's event says whether a gem that shows once sits in an opponent's crate.
     roll = {"kind": "roll", "seat": 0, "roll": 2, "faces": "RRYBK", "unique": ["B", "Y"], "black": True}

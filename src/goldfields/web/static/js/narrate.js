@@ -69,7 +69,7 @@ function digging(ev, name) {
 const tokens = (counts) =>
   Object.entries(counts || {})
     .filter(([, n]) => n > 0)
-    .map(([c, n]) => `${n} ${t(`colour.${c}`)}`)
+    .map(([c, n]) => t(`tok.${c}`, { n }))
     .join(", ");
 
 function digger(ev, name) {
@@ -86,15 +86,23 @@ function digger(ev, name) {
     case "take":
       return t("ev.take", { who, colour: t(`colour.${ev.colour}`) });
     case "steal":
-      return t("ev.steal", { who, colour: t(`colour.${ev.colour}`), from: name(ev.from) });
-    case "stop":
-      // The score is the digger's total after the stop (what it banked was told beside it).
-      return t("ev.stop", { who, tokens: tokens(ev.banked) || t("dg.nothing"),
+      return t("ev.steal", { who, colour: t(`gem.${ev.colour}`), from: name(ev.from) });
+    case "stop": {
+      // The score is the digger's total after the stop (what it banked was told beside it). With
+      // nothing banked a line of its own: "nothing" does not slot into every language's sentence.
+      const banked = tokens(ev.banked);
+      return t(banked ? "ev.stop" : "ev.stopNothing", { who, tokens: banked,
         boxed: ev.boxed ? t("ev.boxed", { n: ev.boxed }) : "", n: ev.score }) + at;
-    case "timeout":
-      return t(ev.cause === "late stop" ? "ev.lateStop" : "ev.timeout", { who, tokens: tokens(ev.returned) || t("dg.nothing") }) + at;
-    case "knock":
-      return t("ev.knock", { who, tokens: tokens(ev.returned) || t("dg.nothing") });
+    }
+    case "timeout": {
+      const lost = tokens(ev.returned);
+      const key = ev.cause === "late stop" ? "ev.lateStop" : "ev.timeout";
+      return t(lost ? key : `${key}Nothing`, { who, tokens: lost }) + at;
+    }
+    case "knock": {
+      const lost = tokens(ev.returned);
+      return t(lost ? "ev.knock" : "ev.knockNothing", { who, tokens: lost });
+    }
     case "turn_start":
       return t("ev.turnStart", { who });
     case "game_over":

@@ -559,6 +559,10 @@ def test_two_players_chat_in_text_with_translated_phrases_and_a_mute(new_page: A
     watcher.goto(f"/table.html?t={tid}")
     watcher.locator("#chat-list li").filter(has_text="still here").wait_for()
     assert watcher.locator("#chat-form").is_hidden()
+    # At a table with no message yet, the spectator's empty panel says why it has no box.
+    quiet = server.post("/api/tables", {"game": "digging", "seats": [HUMAN, HUMAN], "claim": 0})["table"]["id"]
+    watcher.goto(f"/table.html?t={quiet}")
+    expect(watcher.locator("#chat-list li.chat-empty")).to_have_text("Only the players at the table write here.")
 
 
 def test_the_guided_first_game_teaches_one_step_at_a_time_to_its_end(new_page: Any, server: LiveServer) -> None:

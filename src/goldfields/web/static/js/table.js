@@ -260,14 +260,16 @@ function renderChat() {
   els.chat.hidden = false;
   const muted = mutedSeats();
   const shown = state.chat.filter((m) => !muted.has(m.seat));
-  fill(els.chatList, shown.slice(-60).map((m) => h(
+  const player = state.seat !== null;
+  const lines = shown.slice(-60).map((m) => h(
     "li", { class: { own: m.seat === state.seat } },
     h("strong", `${seatName(m.seat)}: `),
     // Text only: a message is never read as markup.
     m.phrase ? h("em", t(`chat.${m.phrase}`)) : m.text,
-  )));
+  ));
+  // A spectator has no form: an empty panel under its heading would read as broken.
+  fill(els.chatList, lines.length || player ? lines : h("li.muted.chat-empty", t("chat.playersOnly")));
   els.chatList.scrollTop = els.chatList.scrollHeight;
-  const player = state.seat !== null;
   els.chatForm.hidden = !player;
   els.chatPhrases.hidden = !player;
   fill(els.chatPhrases, player ? PHRASES.map((p) => h("button.btn.small.phrase", { type: "button", "data-phrase": p,

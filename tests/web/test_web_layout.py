@@ -161,6 +161,9 @@ def test_keyboard_focus_in_the_lobby_list_survives_its_refresh(new_page: Any, se
       return item ? [item.dataset.table, a.dataset.key] : null;
     }""")
     assert focused == [tid, "join 1"]  # the same control, though it now stands first
+    # Every table's copy-link button is named for its table, not just "Copy".
+    share = page.locator(f'li.table-item[data-table="{tid}"] [data-key="share"]')
+    assert share.evaluate("(b) => b.textContent.trim()").endswith(": Focus")
 
 
 CHART = """async (summary) => {

@@ -172,7 +172,9 @@ function renderForm() {
       h("label.check", h("input#f-partnership", {
         type: "checkbox", checked: f.partnership && f.players === 4, disabled: f.players !== 4,
         onchange: (e) => { f.partnership = e.target.checked; rerender(); },
-      }), " ", t("lobby.partnership"), f.players === 4 ? h("span.field-hint", t("lobby.partnershipHint")) : null),
+      }), " ", t("lobby.partnership"),
+      // Disabled below four players: say why, rather than leave a dead box.
+      h("span.field-hint", t(f.players === 4 ? "lobby.partnershipHint" : "lobby.partnershipFour"))),
     );
   }
   if (f.game === "digger") {
@@ -435,7 +437,7 @@ function renderTables() {
       } else buttons.push(h("a.btn.watch", { href: seatLink(tb.id, null), "data-key": "watch" }, t("lobby.watch")));
       buttons.push(h("button.btn.ghost", { type: "button", title: t("share.copy"), "data-key": "share",
         onclick: async () => toast((await copyText(absolute(seatLink(tb.id, null)))) ? t("share.copied") : absolute(seatLink(tb.id, null))) },
-      icon("link"), h("span.sr-only", t("share.copy"))));
+      icon("link"), h("span.sr-only", `${t("share.copy")}: ${tb.name}`))); // each table's button names its table
       return h(
         "li.table-item",
         { "data-table": tb.id, class: { finished: tb.status === "finished" } },

@@ -5,7 +5,8 @@ rated too, one profile per bot spec (a bot at several seats of one game keeps it
 the game cannot tell which copy it was). Partners form one team, so a partnership game rates
 two teams of two; an individual game rates each seat alone. Each game and mode (the
 partnership game, or 2, 3, 4... players) has its own ladder. A rating is shown as
-openskill's ordinal, mu - 3 sigma: it starts at 0 and rises as the system grows sure.
+openskill's ordinal, mu - 3 sigma: it starts at 0; a win raises it, and a first loss can take it
+below 0 (mu falls by more than 3 sigma shrinks).
 """
 
 from __future__ import annotations

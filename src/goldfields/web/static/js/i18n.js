@@ -413,6 +413,8 @@ const en = {
   "colour.K": "black",
   // A count of tokens ("3 yellow"), and a colour said of a gem (French makes it agree).
   "tok.B": "{n} blue", "tok.Y": "{n} yellow", "tok.R": "{n} red", "tok.G": "{n} green", "tok.W": "{n} white",
+  "tok.B.one": "{n} blue", "tok.Y.one": "{n} yellow", "tok.R.one": "{n} red", "tok.G.one": "{n} green",
+  "tok.W.one": "{n} white",
   "gem.B": "blue", "gem.Y": "yellow", "gem.R": "red", "gem.G": "green", "gem.W": "white",
   "dg.gameOver": "Game over: {names} win",
   "dg.gameOverOne": "Game over: {names} wins",
@@ -1422,6 +1424,8 @@ const de = {
   "colour.W": "weiß",
   "colour.K": "schwarz",
   "tok.B": "{n} blau", "tok.Y": "{n} gelb", "tok.R": "{n} rot", "tok.G": "{n} grün", "tok.W": "{n} weiß",
+  "tok.B.one": "{n} blau", "tok.Y.one": "{n} gelb", "tok.R.one": "{n} rot", "tok.G.one": "{n} grün",
+  "tok.W.one": "{n} weiß",
   "gem.B": "blau", "gem.Y": "gelb", "gem.R": "rot", "gem.G": "grün", "gem.W": "weiß",
   "dg.gameOver": "Spielende: {names} gewinnen",
   "dg.gameOverOne": "Spielende: {names} gewinnt",

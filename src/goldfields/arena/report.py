@@ -58,6 +58,7 @@ def side_returns(spec: GameSpec, result: GameResult) -> list[float]:
 
 
 def side_points(spec: GameSpec, points: Sequence[int]) -> list[int]:
+    """Each side's points: a team's are its seats' together."""
     return [sum(points[s] for s in spec.seats_of(side)) for side in range(spec.sides)]
 
 
@@ -170,7 +171,8 @@ def rounds_of(spec: GameSpec, result: GameResult) -> int | None:
     Digging's hands from its points per hand, and ``None`` where nothing says it."""
     if result.rounds is not None:
         return result.rounds
-    return len(result.hand_points) if spec.rounds_column == "hands" else None
+    # Where a round is a hand, the hands are counted in the points per hand (Digger's turns are not).
+    return len(result.hand_points) if spec.definition.round_word == "hand" else None
 
 
 def games_csv_row(spec: GameSpec, result: GameResult, labels: Sequence[str], records: bool) -> list[object]:
@@ -239,11 +241,8 @@ def length_rows(spec: GameSpec, games: Sequence[GameResult]) -> list[dict[str, A
     rounds = [rounds_of(spec, r) for r in games]
     if games and None not in rounds:
         measures[spec.rounds_column] = [float(x) for x in rounds if x is not None]
-    margins: list[float] = []
-    for r in games:
-        points = sorted((sum(r.scores[s] for s in spec.seats_of(side)) for side in range(spec.sides)), reverse=True)
-        margins.append(float(points[0] - points[1]))
-    measures["margin"] = margins
+    ranked = [sorted(side_points(spec, r.scores), reverse=True) for r in games]
+    measures["margin"] = [float(points[0] - points[1]) for points in ranked]
     rows = []
     for name, xs in measures.items():
         if not xs:

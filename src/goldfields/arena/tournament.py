@@ -23,6 +23,7 @@ from .report import (
     EntrantSummary,
     length_rows,
     rounds_of,
+    side_points,
     summarise,
     write_chart,
     write_games_csv,
@@ -305,7 +306,7 @@ def side_rows(spec: GameSpec, results: Sequence[GameResult], seed: int | str = 0
         seats = spec.seats_of(side)
         won = sum(d[0][side] for d in deals)
         lo, hi = wilson(won, n)
-        points = [sum(r.scores[s] for s in seats) for r in games]  # a team's are its seats' together
+        points = [side_points(spec, r.scores)[side] for r in games]
         rows.append({"side": f"{'seats' if len(seats) > 1 else 'seat'} {'+'.join(map(str, seats))}",
                      "games": n, "wins": won, "win_rate": won / n, "ci95_low": lo, "ci95_high": hi,
                      "deal_ci95_low": boot[side][0], "deal_ci95_high": boot[side][1],

@@ -238,6 +238,40 @@ def test_the_french_log_makes_colours_agree_and_says_nothing_banked_in_a_sentenc
     ], told
 
 
+def colour_of(element: Any, prefix: str) -> str:
+    """The colour a die (``face-Y``) or gem (``tok-Y``) is drawn in, from its class."""
+    return next(c.removeprefix(prefix) for c in (element.get_attribute("class") or "").split() if c.startswith(prefix))
+
+
+def test_the_letters_on_dice_and_gems_are_the_players_language_and_tell_every_colour_apart(
+    new_page: Any, server: LiveServer
+) -> None:
+    # The letter beside a colour is for a player who cannot tell the colours apart: in French a
+    # yellow die reads J (jaune), and no two colours share a letter in any language.
+    page = new_page()
+    page.goto("/")
+    faces = page.evaluate("""async () => {
+        const { STRINGS } = await import('/js/i18n.js');
+        const letters = (s) => [..."BYRGWK"].map((c) => s[`face.${c}`]);
+        return Object.fromEntries(Object.entries(STRINGS).map(([l, s]) => [l, letters(s)]));
+    }""")
+    for lang, letters in faces.items():
+        assert len(set(letters)) == 6, (lang, letters)
+    seats = [{"kind": "human"}, {"kind": "bot", "bot": "random"}]
+    created = server.post("/api/tables", {"game": "digger", "seats": seats, "claim": 0})
+    tid, token = created["table"]["id"], created["you"]["token"]
+    page.evaluate("localStorage.setItem('goldfields.lang', 'fr')")
+    page.goto(f"/table.html?t={tid}&seat=0#token={token}")
+    page.locator('[data-key="roll"]:not([disabled])').click()
+    page.wait_for_function("document.querySelector('.dg').dataset.rolls === '1'")
+    french = dict(zip("BYRGWK", faces["fr"], strict=True))
+    for die in page.locator(".dice .die:not(.blank)").all():
+        assert die.locator(".die-letter").inner_text() == french[colour_of(die, "face-")]
+    for gem in page.locator(".dg-controls .target .token").all():
+        assert gem.locator(".tok-letter").inner_text() == french[colour_of(gem, "tok-")]
+    page.evaluate("localStorage.removeItem('goldfields.lang')")
+
+
 def test_a_single_black_is_logged_as_a_steal_only_when_one_can_be_made(new_page: Any, server: LiveServer) -> None:
     # G2: the roll's event says whether a gem that shows once sits in an opponent's crate.
     roll = {"kind": "roll", "seat": 0, "roll": 2, "faces": "RRYBK", "unique": ["B", "Y"], "black": True}

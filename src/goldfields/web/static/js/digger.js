@@ -33,7 +33,7 @@ function token(colour, count, opts = {}) {
     `span.token.tok-${colour}`,
     { title: t(`colour.${colour}`), "aria-label": count === null ? t(`colour.${colour}`) : `${count} ${t(`colour.${colour}`)}`,
       role: "img", ...opts },
-    h("span.tok-letter", { "aria-hidden": "true" }, colour),
+    h("span.tok-letter", { "aria-hidden": "true" }, t(`face.${colour}`)),
     count !== null ? h("span.tok-count", { "aria-hidden": "true" }, String(count)) : null,
   );
 }
@@ -218,7 +218,7 @@ class DiggerView {
             "aria-label": `${t(`colour.${face}`)}${once ? ` (${t("dg.once")})` : ""}`,
             title: t(`colour.${face}`),
           },
-          h("span.die-letter", face),
+          h("span.die-letter", { "aria-hidden": "true" }, t(`face.${face}`)),
           once ? h("span.die-mark", face === "K" ? t("dg.stealMark") : "1") : null,
         ),
       );

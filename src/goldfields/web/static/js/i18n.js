@@ -411,6 +411,8 @@ const en = {
   "colour.G": "green",
   "colour.W": "white",
   "colour.K": "black",
+  // The letter on a die or gem beside its colour, for those who cannot tell the colours apart.
+  "face.B": "B", "face.Y": "Y", "face.R": "R", "face.G": "G", "face.W": "W", "face.K": "K",
   // A count of tokens ("3 yellow"), and a colour said of a gem (French makes it agree).
   "tok.B": "{n} blue", "tok.Y": "{n} yellow", "tok.R": "{n} red", "tok.G": "{n} green", "tok.W": "{n} white",
   "tok.B.one": "{n} blue", "tok.Y.one": "{n} yellow", "tok.R.one": "{n} red", "tok.G.one": "{n} green",
@@ -917,6 +919,7 @@ const fr = {
   "colour.G": "vert",
   "colour.W": "blanc",
   "colour.K": "noir",
+  "face.B": "Bl", "face.Y": "J", "face.R": "R", "face.G": "V", "face.W": "Bc", "face.K": "N",
   "tok.B": "{n} bleus", "tok.B.one": "{n} bleu", "tok.Y": "{n} jaunes", "tok.Y.one": "{n} jaune",
   "tok.R": "{n} rouges", "tok.R.one": "{n} rouge", "tok.G": "{n} verts", "tok.G.one": "{n} vert",
   "tok.W": "{n} blancs", "tok.W.one": "{n} blanc",
@@ -1423,6 +1426,7 @@ const de = {
   "colour.G": "grün",
   "colour.W": "weiß",
   "colour.K": "schwarz",
+  "face.B": "Bl", "face.Y": "Ge", "face.R": "R", "face.G": "Gr", "face.W": "W", "face.K": "S",
   "tok.B": "{n} blau", "tok.Y": "{n} gelb", "tok.R": "{n} rot", "tok.G": "{n} grün", "tok.W": "{n} weiß",
   "tok.B.one": "{n} blau", "tok.Y.one": "{n} gelb", "tok.R.one": "{n} rot", "tok.G.one": "{n} grün",
   "tok.W.one": "{n} weiß",

@@ -11,6 +11,7 @@ import random
 
 import pytest
 
+from goldfields.core import registry
 from goldfields.core.game import CHANCE, TERMINAL, RuleError
 from goldfields.digging import DiggingOptions, DiggingState, mine_points, new_game
 from goldfields.digging.cards import CODE_OF, CODES, COPPER, DOUBLE_CODES, GOLD, SILVER
@@ -840,6 +841,38 @@ def test_option_target_exceeded_needs_more_than_the_target():
     finish_hand(state)
     assert state.side_totals() == {0: 61, 1: 3}
     assert state.winners() == [0, 2]
+
+
+@pytest.mark.parametrize(("players", "partnership"), [(2, False), (4, True)])
+def test_option_target_sets_the_points_that_win(players: int, partnership: bool):
+    # A designer's knob, not a reading: 10 points win in place of the rules' 40 or 60 (D9 otherwise).
+    on = DiggingOptions(target=10)
+    assert new_game(players, partnership, seed=0, options=on).observation(0)["target"] == 10
+    for before, over in ((7, True), (6, False)):
+        # Seat 0 stands at `before` and closes a gold mine with one chest (3 points).
+        state = deal({0: "MG G X"}, players=players, partnership=partnership, options=on,
+                     totals=[before] + [0] * (players - 1))  # fmt: skip
+        play(state, "0: play MG 0")
+        while state.current_player != 0:
+            state.apply_move("draw")
+        play(state, "0: play G m1")
+        while state.current_player != 0:
+            state.apply_move("draw")
+        play(state, "0: play X m1")
+        finish_hand(state)
+        assert state.is_terminal() == over
+    # The record keeps the target, and a game read back from it plays to it.
+    game = new_game(players, partnership, seed=1, options=on)
+    assert game.record()["options"] == {"target": 10}
+    assert registry.get("digging").restore(game.record())[0].target == 10
+    assert DiggingState.from_json(game.to_json()).target == 10
+
+
+@pytest.mark.parametrize("bad", [True, 0.5, "30", -1, 121])
+def test_option_target_is_a_whole_number_of_points_up_to_120(bad: object):
+    with pytest.raises(ValueError, match="target must be a whole number of points from 1 to 120"):
+        DiggingOptions.from_json({"target": bad})
+    assert DiggingOptions.from_json({"target": 0}) == DiggingOptions()  # 0: the rules' target
 
 
 @pytest.mark.parametrize(("players", "size"), [(2, 48), (3, 54)])

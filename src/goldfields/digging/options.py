@@ -2,7 +2,8 @@
 
 Every option is off by default; with all options off the engine plays the
 game exactly as ``RULINGS.md`` (in the project's shared rulings) decides.
-docs/digging.md explains each.
+docs/digging.md explains each. ``target`` is a designer's knob rather than a
+reading: the points that win, in place of the rules' 40, 45, 50 or 60.
 """
 
 from __future__ import annotations
@@ -21,6 +22,9 @@ REMOVED = {
 }
 """Options that records made before their removal may still carry, and why they went."""
 TARGET_PARTNERSHIP = 60
+MAX_TARGET = 120
+"""The highest ``target``: twice the partnership game's, and the scale of the observation's
+target (``research.encoding``), which would pass 1 above it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,9 +44,25 @@ class DiggingOptions:
     close_needs_chest: bool = False
     """D5: a closed-mine card may only go onto a mine holding a chest."""
 
-    def to_json(self) -> dict[str, bool]:
-        """Only the options that are on: a record with all defaults has ``{}``."""
-        return {f.name: True for f in fields(self) if getattr(self, f.name)}
+    target: int = 0
+    """The points that win the game, from 1 to :data:`MAX_TARGET`, in place of
+    the rules' (D9: 40, 45 or 50 for 2, 3 or 4 players, 60 for a partnership);
+    0, the default, keeps the rules' target. For designers: how does a shorter
+    or longer game change who wins?"""
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name == "target":
+                if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_TARGET:
+                    raise ValueError(f"rule option target must be a whole number of points from 1 to {MAX_TARGET} "
+                                     f"(or 0 for the rules' target), not {value!r}")
+            elif not isinstance(value, bool):
+                raise ValueError(f"rule option {f.name} must be true or false, not {value!r}")
+
+    def to_json(self) -> dict[str, Any]:
+        """Only the options that are set: a record with all defaults has ``{}``."""
+        return {f.name: getattr(self, f.name) for f in fields(self) if getattr(self, f.name)}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any] | None) -> DiggingOptions:
@@ -62,11 +82,11 @@ class DiggingOptions:
                 f"unknown Digging rule option(s) {', '.join(unknown)}; "
                 f"known: {', '.join(sorted(known))}"
             )
-        for key, value in data.items():
-            if not isinstance(value, bool):
-                raise ValueError(f"rule option {key} must be true or false, not {value!r}")
         return cls(**data)
 
 
-def target_for(players: int, partnership: bool) -> int:
+def target_for(players: int, partnership: bool, options: DiggingOptions | None = None) -> int:
+    """The points that win: the rules' for the table (D9), unless ``options`` sets a target."""
+    if options is not None and options.target:
+        return options.target
     return TARGET_PARTNERSHIP if partnership else TARGETS_INDIVIDUAL[players]

@@ -136,7 +136,7 @@ class DiggingState(GameState):
         self.num_players = players
         self.partnership = partnership
         self.options = options or DiggingOptions()
-        self.target = target_for(players, partnership)
+        self.target = target_for(players, partnership, self.options)
         self.deck_counts = tuple(deck_counts(players, partnership, self.options.full_deck))
         # The first dealer defaults to the last seat, so that seat 0 moves first.
         self.dealer = players - 1 if dealer is None else dealer

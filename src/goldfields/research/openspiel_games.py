@@ -20,9 +20,9 @@ max_moves      0        cut the game after this many decisions (0: automatic,
                         see below); the side then ahead wins
 =============  =======  ======================================================
 
-and the rule options, each ``False`` by default (docs/digging.md):
-``target_exceeded``, ``full_deck``, ``no_chests_during_fight`` and
-``close_needs_chest``.
+and the rule options (docs/digging.md): ``target_exceeded``, ``full_deck``,
+``no_chests_during_fight`` and ``close_needs_chest``, each ``False`` by default,
+and ``target`` (0, the rules' target; else the points that win, 1 to 120).
 
 ``python_goldfields_digger`` parameters: ``players`` (3; 2 to 5), ``crates``
 (``white`` or ``black``), ``max_turns`` (300, also what 0 means; the game is
@@ -144,7 +144,7 @@ DIGGING_TYPE = _game_type(
     2,
     4,
     {"players": 4, "partnership": True, "single_hand": False, "max_moves": 0,
-     **{f.name: False for f in fields(DiggingOptions)}},
+     **{f.name: f.default for f in fields(DiggingOptions)}},
 )
 DIGGER_TYPE = _game_type(
     DIGGER_NAME,
@@ -238,8 +238,8 @@ class DiggingGame(_Reloaded, pyspiel.Game):
             raise ValueError("max_moves must be positive, or 0 for a cap chosen from the game's length "
                              f"({AUTO_MAX_MOVES_SINGLE_HAND} for a single hand, {AUTO_MAX_MOVES_FULL_GAME} for a "
                              "whole game, none where the game has a bound of its own)")
-        # The rule options (docs/digging.md), each a boolean parameter of its own.
-        chosen = DiggingOptions(**{f.name: bool(p[f.name]) for f in fields(DiggingOptions)})
+        # The rule options (docs/digging.md), each a parameter of its own (target a number, the rest on/off).
+        chosen = DiggingOptions(**{f.name: type(f.default)(p[f.name]) for f in fields(DiggingOptions)})
         options = chosen if chosen != DiggingOptions() else None  # standard rules: the spec as ever
         spec = DiggingSpec(int(p["players"]), bool(p["partnership"]), bool(p["single_hand"]), int(p["max_moves"]),
                            options)  # fmt: skip

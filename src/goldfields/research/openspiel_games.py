@@ -239,7 +239,8 @@ class DiggingGame(_Reloaded, pyspiel.Game):
                              f"({AUTO_MAX_MOVES_SINGLE_HAND} for a single hand, {AUTO_MAX_MOVES_FULL_GAME} for a "
                              "whole game, none where the game has a bound of its own)")
         # The rule options (docs/digging.md), each a parameter of its own (target a number, the rest on/off).
-        chosen = DiggingOptions(**{f.name: type(f.default)(p[f.name]) for f in fields(DiggingOptions)})
+        values: dict[str, Any] = {f.name: bool(p[f.name]) for f in fields(DiggingOptions) if f.name != "target"}
+        chosen = DiggingOptions(**values, target=int(p["target"]))
         options = chosen if chosen != DiggingOptions() else None  # standard rules: the spec as ever
         spec = DiggingSpec(int(p["players"]), bool(p["partnership"]), bool(p["single_hand"]), int(p["max_moves"]),
                            options)  # fmt: skip

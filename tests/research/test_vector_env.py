@@ -186,9 +186,31 @@ def test_a_finished_game_under_disabled_autoreset_stops_the_batch_before_any_gam
     while not batch._needs_reset.any():
         _, _, _, _, infos = batch.step(_random_legal(infos["action_mask"], rng))
     over = int(np.flatnonzero(batch._needs_reset)[0])
+    assert not infos["action_mask"][over].any()  # no action is legal: a step refuses it
     moves = [env.match.moves for env in batch.envs]
     with pytest.raises(RuntimeError, match=rf"game {over} is over: reset it .*no game moved"):
         batch.step(_random_legal(infos["action_mask"], rng))
+    assert [env.match.moves for env in batch.envs] == moves
+
+
+def test_an_actions_own_error_keeps_its_type_with_a_note_naming_the_game():
+    # An error type whose constructor takes other arguments cannot be rebuilt around a new
+    # message: it is raised as it is, noted with the game, and still no game moves.
+    import json
+    import numbers
+
+    class Broken:
+        def __int__(self) -> int:
+            raise json.JSONDecodeError("no id in it", "{}", 0)
+
+    numbers.Integral.register(Broken)
+    batch = GoldfieldsVectorEnv(2, "digging", **HAND)
+    _, infos = batch.reset(seed=0)
+    moves = [env.match.moves for env in batch.envs]
+    actions = np.array([_random_legal(infos["action_mask"], np.random.default_rng(0))[0], Broken()], dtype=object)
+    with pytest.raises(json.JSONDecodeError) as err:
+        batch.step(actions)
+    assert "game 1; no game moved" in err.value.__notes__
     assert [env.match.moves for env in batch.envs] == moves
 
 

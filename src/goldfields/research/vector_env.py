@@ -30,7 +30,10 @@ rate of ``gym.make_vec(id, vectorization_mode="sync")``).
 - **Masks.** ``infos["action_mask"]`` is ``(num_envs, num_actions)`` int8 (with
   ``infos["_action_mask"]`` all True, Gymnasium's convention for vector infos),
   and :meth:`action_masks` gives the same as bool (sb3-contrib's convention).
-  After a game ends its row is all 0 until the reset (next-step autoreset).
+  After a game ends its row is all 0 until the reset (next-step autoreset), as Gymnasium's
+  ``SyncVectorEnv`` over the single environment gives. The next step ignores the action for
+  that game, but a policy that masks with ``-inf`` turns an all-0 row into NaN: mask with a
+  large negative number instead (sb3-contrib's -1e8), or skip the finished rows.
 - **Autoreset** (``autoreset_mode=``: an ``AutoresetMode``, its name ``"NEXT_STEP"``
   or its value ``"NextStep"``; reported in ``metadata["autoreset_mode"]``), as in Gymnasium 1.x:
   ``NEXT_STEP`` (the default) resets a finished game on the *next* ``step``,
@@ -196,7 +199,12 @@ class GoldfieldsVectorEnv(VectorEnv):
             try:
                 checked.append(None if self._needs_reset[i] else env._check(actions[i]))
             except (TypeError, ValueError) as err:
-                raise type(err)(f"game {i}: {err}; no game moved") from None
+                if type(err) in (TypeError, ValueError):
+                    raise type(err)(f"game {i}: {err}; no game moved") from None
+                # A subclass may need other arguments, or carry attributes (a RuleError's rule):
+                # raised as it is, with a note saying which game.
+                err.add_note(f"game {i}; no game moved")
+                raise
         actions = checked
         rewards, terminations, truncations = self._rewards, self._terminations, self._truncations
         rewards.fill(0.0)

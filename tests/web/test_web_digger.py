@@ -276,5 +276,5 @@ def test_a_single_black_is_logged_as_a_steal_only_when_one_can_be_made(new_page:
     # G2: the roll's event says whether a gem that shows once sits in an opponent's crate.
     roll = {"kind": "roll", "seat": 0, "roll": 2, "faces": "RRYBK", "unique": ["B", "Y"], "black": True}
     told = narrated(new_page(), "digger", [{**roll, "steal": True}, {**roll, "steal": False}], ["Dee", "Opal"])
-    assert told[0].endswith("once: blue, yellow. Black once: stealing is open.")
+    assert told[0].endswith("roll 2: R R Y B K; once: blue, yellow. Black once: stealing is open.")
     assert told[1].endswith("once: blue, yellow. Black once, but there is nothing to steal.")

@@ -349,6 +349,18 @@ def test_closing_ones_own_mine_is_told_without_for_oneself(new_page: Any, server
     assert told == ["Flint closes m2: 9 points.", "Flint closes m3 for Opal: 4 points."]
 
 
+def test_the_log_names_cards_in_words_not_codes(new_page: Any, server: LiveServer) -> None:
+    # The dealt hand, a fight's highest bandit and its discards read as the cards do, not MG G B9.
+    told = narrated(new_page(), "digging", [
+        {"kind": "deal", "hand": 0, "dealer": 1, "first": 0, "cards": ["MG", "GG", "B9", "X"]},
+        {"kind": "fight_resolved", "mine": "m1", "owner": 1, "winner": "attack", "highest": "B9", "by": 0},
+        {"kind": "fight_ended", "mine": "m1", "discarded": ["B5", "B4"]},
+    ], ["Flint", "Opal"])  # fmt: skip
+    assert told[0].endswith("You hold gold mine, double gold chest, bandit 9, closed-mine card."), told
+    assert "highest bandit 9 by Flint" in told[1], told
+    assert told[2].endswith("bandit 5, bandit 4 discarded."), told
+
+
 def test_two_digit_bandits_keep_their_number_clear_of_the_corner(new_page: Any, server: LiveServer) -> None:
     page = new_page()
     page.goto("/")

@@ -16,7 +16,7 @@ function digging(ev, name) {
   switch (ev.kind) {
     case "deal": {
       const line = t("ev.deal", { n: ev.hand + 1, dealer: name(ev.dealer), first: name(ev.first) });
-      return ev.cards ? `${line} ${t("ev.dealCards", { cards: ev.cards.join(" ") })}` : line;
+      return ev.cards ? `${line} ${t("ev.dealCards", { cards: ev.cards.map(cardName).join(", ") })}` : line;
     }
     case "draw":
       return ev.card
@@ -43,13 +43,13 @@ function digging(ev, name) {
     case "fight_resolved": {
       const score = "attack" in ev
         ? t("ev.scoreSums", { a: ev.attack, d: ev.defence })
-        : t("ev.scoreHighest", { card: ev.highest, name: name(ev.by) });
+        : t("ev.scoreHighest", { card: cardName(ev.highest), name: name(ev.by) });
       return ev.winner === "attack"
         ? t("ev.attackWins", { mine: ev.mine, score, owner: name(ev.owner) })
         : t("ev.defenceHolds", { mine: ev.mine, score });
     }
     case "fight_ended":
-      return t("ev.fightEnded", { mine: ev.mine, cards: ev.discarded.join(", ") });
+      return t("ev.fightEnded", { mine: ev.mine, cards: ev.discarded.map(cardName).join(", ") });
     case "fight_lapsed":
       return t("ev.fightLapsed", { mine: ev.mine });
     case "skip":
@@ -81,7 +81,7 @@ function digger(ev, name) {
       return ev.first ? t("ev.throwFirst", { who }) : ""; // "": nothing to log, the roll line says it
     case "roll": {
       const unique = ev.unique.length ? ev.unique.map((c) => t(`colour.${c}`)).join(", ") : t("dg.none");
-      return t("ev.roll", { who, n: ev.roll, faces: ev.faces, unique }) + (ev.black ? ` ${t(ev.steal ? "ev.rollBlack" : "ev.rollBlackNone")}` : "");
+      return t("ev.roll", { who, n: ev.roll, faces: [...ev.faces].map((c) => t(`face.${c}`)).join(" "), unique }) + (ev.black ? ` ${t(ev.steal ? "ev.rollBlack" : "ev.rollBlackNone")}` : "");
     }
     case "take":
       return t("ev.take", { who, colour: t(`colour.${ev.colour}`) });

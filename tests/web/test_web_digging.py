@@ -488,6 +488,30 @@ def test_a_count_reads_in_the_singular_or_plural_of_each_language(new_page: Any,
     }
 
 
+def test_the_servers_refusals_read_in_the_players_language(new_page: Any, server: LiveServer) -> None:
+    # A refusal with a code of its own is told in the page's language, never with the server's
+    # English beside it; a rate limit says how long to wait where the server said.
+    page = new_page()
+    page.goto("/")
+    told = page.evaluate("""async () => {
+        const i18n = await import('/js/i18n.js');
+        i18n.setLang("fr");
+        const english = "the server has 9 live tables, as many as it takes";
+        const codes = ["not_open", "not_live", "server_full", "too_many_tables", "too_many_bot_tables",
+                       "too_many_replays", "too_many_analyses", "too_many_sockets", "too_large", "moved",
+                       "expired", "abandoned", "stopped", "rate_limited"];
+        const out = Object.fromEntries(codes.map((code) => [code, i18n.errorText({ code, message: english })]));
+        out.wait = i18n.errorText({ code: "rate_limited", message: english, retry_after: 11.2 });
+        out.expiredPage = i18n.t("table.expired");
+        i18n.setLang("en");
+        return out;
+    }""")
+    for code, text in told.items():
+        assert "as many as it takes" not in text and not text.startswith("Erreur"), (code, text)
+    assert told["wait"] == "Trop de demandes d'un coup : réessayez dans 12 s."
+    assert told["expired"] == told["expiredPage"]
+
+
 def test_every_text_exists_in_every_language(new_page: Any, server: LiveServer) -> None:
     page = new_page()
     page.goto("/")

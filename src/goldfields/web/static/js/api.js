@@ -1,10 +1,11 @@
 // The HTTP API (see server/app.py and server/schemas.py), and where seat tokens are kept.
 
 export class ApiError extends Error {
-  constructor(code, message, status) {
+  constructor(code, message, status, retryAfter = null) {
     super(message);
     this.code = code;
     this.status = status;
+    this.retryAfter = retryAfter; // seconds, where the server said when to come back
   }
 }
 
@@ -47,7 +48,7 @@ async function call(method, path, body, withNext = false, key = null, tries = LI
       return call(method, path, body, withNext, key, tries - 1);
     }
     // Our handlers answer {code, message}; FastAPI's validation errors answer {detail: [...]}.
-    if (data && data.code) throw new ApiError(data.code, data.message, response.status);
+    if (data && data.code) throw new ApiError(data.code, data.message, response.status, data.retry_after ?? (wait || null));
     if (data && Array.isArray(data.detail)) {
       const text = data.detail.map((d) => `${(d.loc || []).slice(1).join(".")}: ${d.msg}`).join("; ");
       throw new ApiError("bad_request", text, response.status);

@@ -42,7 +42,19 @@ const en = {
   "chat.wait": "One moment, please.",
   "chat.bye": "Bye!",
   "err.too_long": "That message is too long.",
-  "err.rate_limited": "Slow down: {message}",
+  "err.rate_limited": "Too many at once: try again in a moment.",
+  "err.rateLimitedWait": "Too many at once: try again in {n} s.",
+  "err.not_open": "That table's seats are closed: its game is over or was called off.",
+  "err.not_live": "That table has nothing to watch: its game is over.",
+  "err.server_full": "The server is full just now: try again in a minute.",
+  "err.too_many_tables": "You have as many tables waiting or in play as you may: finish one first.",
+  "err.too_many_bot_tables": "The server runs as many tables of bots alone as it can: seat a human.",
+  "err.too_many_replays": "The server is replaying as many games as it can: try again in a moment.",
+  "err.too_many_analyses": "The server is analysing as many games as it can: try again in a few minutes.",
+  "err.too_many_sockets": "Too many open connections from this address: close a few tabs.",
+  "err.too_large": "That is too large for the server.",
+  "err.moving": "The table is moving to another server process: reconnecting.",
+  "err.moved": "The table is moving to another server process: reconnecting.",
   "board.title": "Leaderboard",
   "board.game": "Game",
   "board.mode": "Mode",
@@ -551,7 +563,19 @@ const fr = {
   "chat.wait": "Un instant, s'il vous plaît.",
   "chat.bye": "Au revoir !",
   "err.too_long": "Ce message est trop long.",
-  "err.rate_limited": "Doucement : {message}",
+  "err.rate_limited": "Trop de demandes d'un coup : réessayez dans un instant.",
+  "err.rateLimitedWait": "Trop de demandes d'un coup : réessayez dans {n} s.",
+  "err.not_open": "Les places de cette table sont fermées : sa partie est finie ou a été annulée.",
+  "err.not_live": "Il n'y a rien à regarder à cette table : sa partie est finie.",
+  "err.server_full": "Le serveur est plein pour l'instant : réessayez dans une minute.",
+  "err.too_many_tables": "Vous avez autant de tables en attente ou en cours que permis : terminez-en une d'abord.",
+  "err.too_many_bot_tables": "Le serveur fait déjà jouer autant de tables de robots seuls qu'il peut : ajoutez un humain.",
+  "err.too_many_replays": "Le serveur rejoue déjà autant de parties qu'il peut : réessayez dans un instant.",
+  "err.too_many_analyses": "Le serveur analyse déjà autant de parties qu'il peut : réessayez dans quelques minutes.",
+  "err.too_many_sockets": "Trop de connexions ouvertes depuis cette adresse : fermez quelques onglets.",
+  "err.too_large": "C'est trop gros pour le serveur.",
+  "err.moving": "La table passe à un autre processus du serveur : reconnexion.",
+  "err.moved": "La table passe à un autre processus du serveur : reconnexion.",
   "board.title": "Classement",
   "board.game": "Jeu",
   "board.mode": "Mode",
@@ -1059,7 +1083,19 @@ const de = {
   "chat.wait": "Einen Moment, bitte.",
   "chat.bye": "Tschüss!",
   "err.too_long": "Diese Nachricht ist zu lang.",
-  "err.rate_limited": "Langsamer: {message}",
+  "err.rate_limited": "Zu viel auf einmal: Versuche es gleich noch einmal.",
+  "err.rateLimitedWait": "Zu viel auf einmal: Versuche es in {n} s noch einmal.",
+  "err.not_open": "Die Plätze dieses Tischs sind geschlossen: Seine Partie ist vorbei oder wurde abgesagt.",
+  "err.not_live": "An diesem Tisch gibt es nichts zu sehen: Seine Partie ist vorbei.",
+  "err.server_full": "Der Server ist gerade voll: Versuche es in einer Minute noch einmal.",
+  "err.too_many_tables": "Du hast so viele wartende oder laufende Tische wie erlaubt: Beende zuerst einen.",
+  "err.too_many_bot_tables": "Der Server betreibt so viele reine Bot-Tische wie möglich: Setze einen Menschen dazu.",
+  "err.too_many_replays": "Der Server spielt gerade so viele Partien nach wie möglich: Versuche es gleich noch einmal.",
+  "err.too_many_analyses": "Der Server analysiert gerade so viele Partien wie möglich: Versuche es in ein paar Minuten noch einmal.",
+  "err.too_many_sockets": "Zu viele offene Verbindungen von dieser Adresse: Schließe ein paar Tabs.",
+  "err.too_large": "Das ist zu groß für den Server.",
+  "err.moving": "Der Tisch wechselt zu einem anderen Serverprozess: Verbindung wird neu aufgebaut.",
+  "err.moved": "Der Tisch wechselt zu einem anderen Serverprozess: Verbindung wird neu aufgebaut.",
   "board.title": "Rangliste",
   "board.game": "Spiel",
   "board.mode": "Modus",
@@ -1754,6 +1790,10 @@ export function errorText(err) {
   const reason = code === "illegal" ? reasonText(err) : null;
   const message = reason || err.message || "";
   if (code === "illegal" && (err.rule === "turn" || err.rule === "end")) return t(`err.${err.rule}`);
+  // A closed table's refusal says what the table page says of it.
+  if (["expired", "abandoned", "stopped"].includes(code)) return t(`table.${code}`);
+  const wait = Number(err.retry_after ?? err.retryAfter);
+  if (code === "rate_limited" && wait > 0) return t("err.rateLimitedWait", { n: Math.ceil(wait) });
   const key = `err.${code}`;
   if (STRINGS.en[key]) return t(key, { message });
   return t("err.other", { message: message || code });

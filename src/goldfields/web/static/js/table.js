@@ -171,8 +171,9 @@ async function onMessage(msg) {
       connect();
       return;
     }
-    if (msg.code === "stale") {
-      // We missed a step: a new connection brings a full update.
+    if (["stale", "moving", "moved"].includes(msg.code)) {
+      // We missed a step, or the table moved to another server process: a new connection
+      // brings a full update.
       state.socket.resync();
       return;
     }

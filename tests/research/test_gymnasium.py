@@ -11,7 +11,7 @@ gym = pytest.importorskip("gymnasium")
 
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 
-from goldfields.research.gymnasium_env import GoldfieldsEnv  # noqa: E402
+from goldfields.research.gymnasium_env import GoldfieldsEnv, step_cap  # noqa: E402
 
 
 @pytest.mark.parametrize("env_id", ["goldfields/DiggingHand-v0", "goldfields/Digging-v0", "goldfields/Digger-v0"])
@@ -65,10 +65,24 @@ def test_defect_5_an_illegal_action_ends_the_episode_with_the_penalty_or_raises(
 
 @pytest.mark.parametrize("env_id", ["goldfields/DiggingHand-v0", "goldfields/Digging-v0", "goldfields/Digger-v0"])
 def test_defect_5_every_registered_id_has_a_step_cap(env_id):
-    cap = gym.spec(env_id).max_episode_steps
-    assert cap is not None and cap > 0
     env = gym.make(env_id)
-    assert env.spec.max_episode_steps == cap
+    cap = env.spec.max_episode_steps
+    assert cap is not None and cap > 0 and cap == step_cap(env.unwrapped.table)
+
+
+@pytest.mark.parametrize(("env_id", "table", "cap"), [
+    ("goldfields/DiggingHand-v0", {}, 86),
+    ("goldfields/DiggingHand-v0", {"players": 4, "partnership": False}, 100),
+    ("goldfields/DiggingHand-v0", {"players": 4}, 5000),  # partners may pass cards back and forth: no bound
+    ("goldfields/Digger-v0", {"max_turns": 2}, 66),
+    ("goldfields/Digging-v0", {"max_moves": 20000}, 20000),
+])  # fmt: skip
+def test_another_table_of_a_registered_id_is_capped_at_its_own_step_cap(env_id, table, cap):
+    # The registered id's default table (2 players, one hand: 86 steps) must not cap a 4-player
+    # table, single or batched.
+    assert gym.make(env_id, **table).spec.max_episode_steps == cap
+    assert gym.make_vec(env_id, num_envs=2, **table).max_episode_steps == cap
+    assert gym.make(env_id, max_episode_steps=7, **table).spec.max_episode_steps == 7  # a lower cap, asked
 
 
 def test_defect_6_an_adjudicated_end_terminates_and_is_paid_once():

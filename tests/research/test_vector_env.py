@@ -39,7 +39,7 @@ def test_the_batch_plays_the_games_of_gymnasiums_sync_vector_env(mode, env_id, g
     assert batch.metadata["autoreset_mode"] == mode
     assert batch.observation_space == reference.observation_space
     assert batch.action_space == reference.action_space
-    assert batch.max_episode_steps == gym.spec(env_id).max_episode_steps
+    assert batch.max_episode_steps == gym.make(env_id, **table).spec.max_episode_steps
     obs_a, info_a = reference.reset(seed=7)
     obs_b, info_b = batch.reset(seed=7)
     _assert_same(obs_a, obs_b, "reset observations")
@@ -139,7 +139,7 @@ def test_maskable_ppo_reads_the_masks_through_the_sb3_adapter():
 def test_make_vec_builds_the_batch_from_the_registered_ids():
     envs = gym.make_vec("goldfields/DiggingHand-v0", num_envs=3, opponents="heuristic")
     assert isinstance(envs, GoldfieldsVectorEnv)
-    assert envs.num_envs == 3 and envs.max_episode_steps == gym.spec("goldfields/DiggingHand-v0").max_episode_steps
+    assert envs.num_envs == 3 and envs.max_episode_steps == gym.make("goldfields/DiggingHand-v0").spec.max_episode_steps
     assert all(env.opponent_specs == ["heuristic"] for env in envs.envs)
     obs, infos = envs.reset(seed=0)
     assert obs.shape == (3, 391) and infos["action_mask"].shape == (3, 207)

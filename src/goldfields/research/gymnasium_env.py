@@ -48,9 +48,10 @@ Ends of an episode: ``terminated=True`` when the game ends, including a game
 cut by the table's own cap (``max_moves``, Digger's ``max_turns``), which is
 adjudicated (the side ahead wins) and paid as its outcome, with
 ``info["adjudicated"] = True``. ``truncated=True`` only comes from the step
-cap each registered id carries (``max_episode_steps``, Gymnasium's
-``TimeLimit``), and pays nothing extra, so trainers that bootstrap on
-truncation never count an outcome twice.
+cap that the registered ids put on each table (:func:`step_cap`, under
+Gymnasium's ``TimeLimit``; ``gym.make(..., max_episode_steps=N)`` lowers it),
+and pays nothing extra, so trainers that bootstrap on truncation never count
+an outcome twice.
 
 Digger: every decision (the agent's and the bots') is stamped by the
 simulated clock ``time_model`` (default ``TimeModel(jitter=0.2)``, the arena's)
@@ -78,6 +79,7 @@ gymnasium: Any = require("gymnasium", "goldfields.research.gymnasium_env")
 np = require("numpy", "goldfields.research.gymnasium_env")
 
 from gymnasium import spaces  # noqa: E402
+from gymnasium.wrappers import TimeLimit  # noqa: E402
 
 from ..bots import make_bot  # noqa: E402
 from ..bots.base import Bot  # noqa: E402
@@ -269,6 +271,14 @@ def step_cap(table: Spec) -> int:
         return STEP_CAP_UNBOUNDED
 
 
+def make_capped(**kwargs: Any) -> gymnasium.Env[Any, Any]:
+    """The registered ids' entry point: :class:`GoldfieldsEnv` under a ``TimeLimit`` at its own
+    table's :func:`step_cap`. A cap fixed in the registry would be the default table's, and a
+    ``gym.make`` of another table (four players, a longer ``max_moves``) would cut its games there."""
+    env = GoldfieldsEnv(**kwargs)
+    return TimeLimit(env, max_episode_steps=step_cap(env.table))
+
+
 def _register() -> None:
     ids = {
         "goldfields/Digging-v0": {"game": DIGGING, "players": 2},
@@ -277,13 +287,12 @@ def _register() -> None:
     }
     for env_id, kwargs in ids.items():
         if env_id not in gymnasium.registry:
-            table = {k: v for k, v in kwargs.items() if k != "game"}
-            cap = step_cap(make_env_spec(str(kwargs["game"]), **table))
-            gymnasium.register(id=env_id, entry_point="goldfields.research.gymnasium_env:GoldfieldsEnv", kwargs=kwargs,
-                               max_episode_steps=cap,
+            # No max_episode_steps here: the entry point caps each table at its own (make_capped),
+            # and the vector entry point does the same for a batch.
+            gymnasium.register(id=env_id, entry_point="goldfields.research.gymnasium_env:make_capped", kwargs=kwargs,
                                vector_entry_point="goldfields.research.vector_env:GoldfieldsVectorEnv")
 
 
 _register()
 
-__all__ = ["GoldfieldsEnv", "as_action", "step_cap"]
+__all__ = ["GoldfieldsEnv", "as_action", "make_capped", "step_cap"]

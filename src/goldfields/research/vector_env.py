@@ -43,8 +43,8 @@ rate of ``gym.make_vec(id, vectorization_mode="sync")``).
   new game's first observation, and the last one of the old game is in
   ``infos["final_obs"]`` (with ``infos["final_info"]``, masked by ``"_final_obs"``).
   ``DISABLED`` never resets: call ``reset(options={"reset_mask": mask})``.
-- **Step cap.** ``max_episode_steps`` (default: the registered id's cap for the
-  same table, e.g. 86 for one 2-player hand) truncates a game, paying nothing,
+- **Step cap.** ``max_episode_steps`` (default: the table's own, as ``gym.make`` gives
+  it, e.g. 86 for one 2-player hand) truncates a game, paying nothing,
   exactly as Gymnasium's ``TimeLimit`` does on the single environment.
 - **Mixed tables.** ``per_env`` gives each game keyword arguments of its own on
   top of the shared ones, e.g. half the games against ``random`` and half

@@ -512,6 +512,21 @@ def test_the_servers_refusals_read_in_the_players_language(new_page: Any, server
     assert told["expired"] == told["expiredPage"]
 
 
+def test_an_unnamed_table_is_named_in_each_players_language(new_page: Any, server: LiveServer) -> None:
+    # The server keeps no name for a table its creator left unnamed; each page names it.
+    created = server.post("/api/tables", {"game": "digging", "seats": [{"kind": "human"}, {"kind": "human"}]})
+    tid = created["table"]["id"]
+    assert created["table"]["name"] == ""
+    page = new_page()
+    page.goto("/?lang=fr")
+    item = page.locator(f'.table-item[data-table="{tid}"] strong')
+    item.wait_for()
+    assert item.inner_text() == "Table de Digging"
+    page.goto(f"/table.html?t={tid}&lang=de")
+    page.locator(".table-title").filter(has_text="Digging-Tisch").wait_for()
+    page.wait_for_function("document.title.startsWith('Digging-Tisch')")
+
+
 def test_every_text_exists_in_every_language(new_page: Any, server: LiveServer) -> None:
     page = new_page()
     page.goto("/")

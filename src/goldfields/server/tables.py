@@ -398,7 +398,7 @@ class TableManager:
         table = LiveTable(
             id=table_id or secrets.token_urlsafe(6),
             game=game,
-            name=request.get("name") or f"{game.title} table",
+            name=request.get("name") or "",  # unnamed: each client names it in its own language
             config=config,
             secret=secrets.token_hex(16),
             created_at=now,

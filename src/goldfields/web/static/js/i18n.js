@@ -301,6 +301,7 @@ const en = {
   "table.log": "Game log",
   "table.seatN": "Seat {n}",
   "table.waitingPlayers": "Waiting for players",
+  "table.defaultName": "{game} table",
   "table.expired": "This table was closed: its seats waited too long for players. Start another from the lobby.",
   "table.abandoned": "This game was closed: nobody was at the table for a long time. Start another from the lobby.",
   "table.stopped": "This game was stopped: it reached the server's limit on a game's length, without a result. Start another from the lobby.",
@@ -822,6 +823,7 @@ const fr = {
   "table.log": "Journal de la partie",
   "table.seatN": "Place {n}",
   "table.waitingPlayers": "En attente de joueurs",
+  "table.defaultName": "Table de {game}",
   "table.expired": "Cette table a été fermée : ses places ont attendu trop longtemps. Lancez-en une autre depuis le salon.",
   "table.abandoned": "Cette partie a été fermée : personne n’est venu à la table depuis longtemps. Lancez-en une autre depuis le salon.",
   "table.stopped": "Cette partie a été arrêtée : elle a atteint la longueur maximale d’une partie sur ce serveur, sans résultat. Lancez-en une autre depuis le salon.",
@@ -1342,6 +1344,7 @@ const de = {
   "table.log": "Spielverlauf",
   "table.seatN": "Platz {n}",
   "table.waitingPlayers": "Warten auf Spieler",
+  "table.defaultName": "{game}-Tisch",
   "table.expired": "Dieser Tisch wurde geschlossen: Seine Plätze warteten zu lange auf Spieler. Starte einen neuen in der Lobby.",
   "table.abandoned": "Diese Partie wurde geschlossen: Lange war niemand am Tisch. Starte eine neue in der Lobby.",
   "table.stopped": "Diese Partie wurde abgebrochen: Sie hat die Höchstlänge einer Partie auf diesem Server erreicht, ohne Ergebnis. Starte eine neue in der Lobby.",
@@ -1797,6 +1800,11 @@ export function errorText(err) {
   const key = `err.${code}`;
   if (STRINGS.en[key]) return t(key, { message });
   return t("err.other", { message: message || code });
+}
+
+/** A table's name: the one its creator gave, else "Digging table" in the page's language. */
+export function tableName(table) {
+  return (table && table.name) || t("table.defaultName", { game: t(`game.${table ? table.game : ""}`) });
 }
 
 /** A bot's description in the page's language; the server's (English) words for a bot this

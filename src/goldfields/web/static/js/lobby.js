@@ -2,7 +2,7 @@
 
 import { absolute, api, myPlayer, mySeats, paused, playerName, savePlayer, saveToken, seatLink, setPlayerName } from "./api.js";
 import { copyText, fill, h, icon, toast } from "./dom.js";
-import { applyI18n, botText, errorText, initLanguagePicker, onLanguage, optionText, rulesHtml, t } from "./i18n.js";
+import { applyI18n, botText, errorText, initLanguagePicker, onLanguage, optionText, rulesHtml, t, tableName } from "./i18n.js";
 import { installIcons } from "./icons.js";
 
 installIcons();
@@ -362,7 +362,7 @@ function showShare(table) {
   fill(
     els.share,
     h("h2", icon("link"), " ", t("share.title")),
-    h("p", t("share.created", { name: table.name })),
+    h("p", t("share.created", { name: tableName(table) })),
     h("p", t(table.seats.some((seat) => seat.open) ? "share.invite" : "share.watchOnly")),
     h("div.share-row", field,
       h("button.btn", { type: "button", onclick: async () => toast((await copyText(url, field)) ? t("share.copied") : t("share.copyFailed")) }, t("share.copy")),
@@ -437,12 +437,12 @@ function renderTables() {
       } else buttons.push(h("a.btn.watch", { href: seatLink(tb.id, null), "data-key": "watch" }, t("lobby.watch")));
       buttons.push(h("button.btn.ghost", { type: "button", title: t("share.copy"), "data-key": "share",
         onclick: async () => toast((await copyText(absolute(seatLink(tb.id, null)))) ? t("share.copied") : absolute(seatLink(tb.id, null))) },
-      icon("link"), h("span.sr-only", `${t("share.copy")}: ${tb.name}`))); // each table's button names its table
+      icon("link"), h("span.sr-only", `${t("share.copy")}: ${tableName(tb)}`))); // each table's button names its table
       return h(
         "li.table-item",
         { "data-table": tb.id, class: { finished: tb.status === "finished" } },
         h("div.table-line",
-          h("strong", tb.name),
+          h("strong", tableName(tb)),
           h("span.game-tag", t(`game.${tb.game}`)),
           paused(tb) ? h("span.status.status-paused", t("status.paused"))
             : h(`span.status.status-${tb.status}`, t(`status.${tb.status}`)),

@@ -4,7 +4,7 @@
 
 import { api } from "./api.js";
 import { fill, h, icon, reducedMotion, toast } from "./dom.js";
-import { applyI18n, errorText, initLanguagePicker, onLanguage, t } from "./i18n.js";
+import { applyI18n, errorText, initLanguagePicker, onLanguage, t, tableName } from "./i18n.js";
 import { installIcons } from "./icons.js";
 import { narrate } from "./narrate.js";
 import { summaryView } from "./summary.js";
@@ -330,7 +330,7 @@ function renderSummary() {
 
 function renderHeader() {
   const game = state.data ? state.data.summary.game : null;
-  const title = state.table ? state.table.name : state.record ? t("replay.fromFile") : "";
+  const title = state.table ? tableName(state.table) : state.record ? t("replay.fromFile") : "";
   const heading = t("replay.title", { name: title });
   fill(els.name, h("span.table-title", { title: heading }, heading), game ? [" ", h("span.game-tag", t(`game.${game}`))] : null);
 }

@@ -5,7 +5,7 @@
 import { absolute, api, forgetToken, loadToken, mySeats, paused, playerName, saveToken, seatLink, setPlayerName } from "./api.js";
 import { copyText, fill, h, icon, modal, modalOpen, toast } from "./dom.js";
 import { summaryView } from "./summary.js";
-import { applyI18n, errorText, initLanguagePicker, onLanguage, rulesHtml, seatLabel, t } from "./i18n.js";
+import { applyI18n, errorText, initLanguagePicker, onLanguage, rulesHtml, seatLabel, t, tableName } from "./i18n.js";
 import { installIcons } from "./icons.js";
 import { narrate } from "./narrate.js";
 import { TableSocket } from "./socket.js";
@@ -123,8 +123,8 @@ async function showGone() {
     return notFound();
   }
   const name = (seat) => summary.names?.[seat] || table.seats[seat]?.name || t("table.seatN", { n: seat });
-  const gameLabel = showName(table);
-  document.title = `${table.name || gameLabel} · goldfields`;
+  showName(table);
+  document.title = `${tableName(table)} · goldfields`;
   els.conn.dataset.status = "finished";
   els.conn.textContent = t("conn.finished");
   const winners = (summary.winners || []).map(name).join(" & ");
@@ -225,7 +225,7 @@ async function onUpdate(msg) {
   document.body.dataset.status = msg.table.status;
   // A mark in the tab's title when it is this seat's turn, for a player looking at another tab.
   const myTurn = state.seat !== null && msg.view.to_move === state.seat && msg.table.status === "playing";
-  document.title = `${myTurn ? "● " : ""}${msg.table.name} · goldfields`;
+  document.title = `${myTurn ? "● " : ""}${tableName(msg.table)} · goldfields`;
   if (myTurn && !state.myTurn) notifyTurn(msg);
   state.myTurn = myTurn;
 }
@@ -332,7 +332,7 @@ function notifyTurn(msg) {
   beep();
   if ("Notification" in window && Notification.permission === "granted") {
     try {
-      const note = new Notification(t("notify.title"), { body: t("notify.body", { table: msg.table.name }), tag: `goldfields-${tableId}` });
+      const note = new Notification(t("notify.title"), { body: t("notify.body", { table: tableName(msg.table) }), tag: `goldfields-${tableId}` });
       note.onclick = () => {
         window.focus();
         note.close();
@@ -420,7 +420,7 @@ function renderHeader() {
 /** The table's name in the top bar, cut to fit with its title holding it whole; gives the game's label. */
 function showName(table) {
   const gameLabel = t(`game.${table.game}`);
-  const title = table.name || gameLabel;
+  const title = tableName(table);
   fill(els.name, h("span.table-title", { title }, title), " ", h("span.game-tag", gameLabel));
   return gameLabel;
 }

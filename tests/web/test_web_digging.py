@@ -361,6 +361,30 @@ def test_the_log_names_cards_in_words_not_codes(new_page: Any, server: LiveServe
     assert told[2].endswith("bandit 5, bandit 4 discarded."), told
 
 
+def test_a_records_moves_read_in_words_in_the_replay(new_page: Any, server: LiveServer) -> None:
+    page = new_page()
+    page.goto("/")
+    page.locator("#quick-digging").wait_for()
+    told = page.evaluate("""async () => {
+        const { moveText } = await import("/js/narrate.js");
+        const i18n = await import("/js/i18n.js");
+        const name = (seat) => ["Flint", "Opal", "Dee"][seat];
+        const moves = [["digging", "draw"], ["digging", "skip"], ["digging", "pass GG"], ["digging", "play MG 1"],
+                       ["digging", "play B7 m2"], ["digging", "play X m1"], ["digger", "roll @1.25"],
+                       ["digger", "take Y @3.5"], ["digger", "steal W 2 knock"], ["digging", "no such move"]];
+        const out = moves.map(([game, move]) => moveText(game, move, name));
+        i18n.setLang("fr");
+        out.push(moveText("digging", "play G m1", name), moveText("digger", "steal Y 0", name));
+        i18n.setLang("en");
+        return out;
+    }""")
+    assert told == ["Draw", "Skip", "double gold chest to partner", "gold mine in Opal's display", "bandit 7 on m2",
+                    "closed-mine card on m1", "Roll (1.3 s)", "Take yellow (3.5 s)",
+                    "Steal white from Dee (the pile fell)", "no such move",
+                    told[-2], "Voler jaune à Flint"], told  # fmt: skip
+    assert told[-2].endswith("sur m1") and "gold" not in told[-2]
+
+
 def test_two_digit_bandits_keep_their_number_clear_of_the_corner(new_page: Any, server: LiveServer) -> None:
     page = new_page()
     page.goto("/")

@@ -114,3 +114,29 @@ function digger(ev, name) {
       return null;
   }
 }
+
+/** A move of a record in words, in the page's language ("gold chest on m1", "Take yellow"); the
+ * notation itself where a move is not one of the game's (it is shown as it came). */
+export function moveText(game, move, name) {
+  const [words, at] = String(move).split(/\s+@/);
+  const w = words.trim().split(/\s+/);
+  let text = null;
+  if (game === "digging") {
+    if (w[0] === "draw" && w.length === 1) text = t("dig.draw");
+    else if (w[0] === "skip" && w.length === 1) text = t("move.skip");
+    else if (w[0] === "pass" && w.length === 2) text = t("move.pass", { card: cardName(w[1]) });
+    else if (w[0] === "play" && w.length === 3 && /^\d+$/.test(w[2])) {
+      text = t("move.open", { card: cardName(w[1]), name: name(Number(w[2])) });
+    } else if (w[0] === "play" && w.length === 3) text = t("move.play", { card: cardName(w[1]), mine: w[2] });
+  } else if (game === "digger") {
+    if (w[0] === "roll" && w.length === 1) text = t("dg.roll");
+    else if (w[0] === "stop" && w.length === 1) text = t("dg.stop");
+    else if (w[0] === "take" && w.length === 2) text = t("dg.take", { colour: t(`colour.${w[1]}`) });
+    else if (w[0] === "steal" && (w.length === 3 || (w.length === 4 && w[3] === "knock"))) {
+      text = t("dg.steal", { colour: t(`colour.${w[1]}`), name: name(Number(w[2])) })
+        + (w[3] ? ` ${t("move.knock")}` : "");
+    }
+    if (text !== null && at !== undefined && Number.isFinite(Number(at))) text += ` (${num(Number(at), 1, true)} s)`;
+  }
+  return text === null ? String(move) : text;
+}

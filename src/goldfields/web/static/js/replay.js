@@ -6,7 +6,7 @@ import { api } from "./api.js";
 import { fill, h, icon, reducedMotion, toast } from "./dom.js";
 import { applyI18n, errorText, initLanguagePicker, onLanguage, t, tableName } from "./i18n.js";
 import { installIcons } from "./icons.js";
-import { narrate } from "./narrate.js";
+import { moveText, narrate } from "./narrate.js";
 import { summaryView } from "./summary.js";
 
 installIcons();
@@ -142,9 +142,9 @@ async function show(step) {
   fill(
     els.step,
     t("replay.step", { n: state.step + 1, total: frames.length }),
-    frame.move ? [" · ", h("code", frame.move)] : null,
+    frame.move ? [" · ", h("span.move", { title: frame.move }, moveText(recordGame(), frame.move, seatName))] : null,
     judged && judged.drop >= COSTLY
-      ? [" · ", h(`span.costly${judged.drop >= BAD ? ".bad" : ""}`, t("an.cost", { pct: pct(judged.drop), best: judged.best }))]
+      ? [" · ", h(`span.costly${judged.drop >= BAD ? ".bad" : ""}`, t("an.cost", { pct: pct(judged.drop), best: moveText(recordGame(), judged.best, seatName) }))]
       : null,
   );
   for (const li of els.anList.children) li.classList.toggle("current", Number(li.dataset.step) === state.step);
@@ -207,6 +207,11 @@ function renderAnalysisPanel() {
   renderAnalysis();
 }
 
+/** The game of the record shown, for its moves in words. */
+function recordGame() {
+  return state.data ? state.data.summary.game : null;
+}
+
 function renderAnalysis() {
   const frames = state.data ? state.data.frames : [];
   const a = state.analysis;
@@ -232,8 +237,8 @@ function renderAnalysis() {
         "button",
         { type: "button", onclick: () => showCostly(d.step) },
         h("span.an-step", t("replay.step", { n: d.step + 1, total: frames.length })),
-        h("code", d.played),
-        h("span.an-best", t("an.best", { best: d.best })),
+        h("span.move", { title: d.played }, moveText(recordGame(), d.played, seatName)),
+        h("span.an-best", t("an.best", { best: moveText(recordGame(), d.best, seatName) })),
         h("span.drop", `−${pct(d.drop)}%`),
       ),
     ),

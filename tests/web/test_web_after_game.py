@@ -225,6 +225,7 @@ def test_the_replay_viewer_steps_through_a_finished_game_with_buttons_keys_and_s
     page.goto(f"/replay.html?t={tid}&seat=0")
     page.wait_for_function(f"document.body.dataset.step === '{frames - 1}'")  # opens on the final position
     step = lambda: int(page.evaluate("document.body.dataset.step"))  # noqa: E731
+    assert page.title() == "Replay: Digging table · goldfields"  # the tab says which game, in words
 
     page.click("#first")
     page.wait_for_function("document.body.dataset.step === '0'")

@@ -549,6 +549,9 @@ def test_an_unnamed_table_is_named_in_each_players_language(new_page: Any, serve
     page.goto(f"/table.html?t={tid}&lang=de")
     page.locator(".table-title").filter(has_text="Digging-Tisch").wait_for()
     page.wait_for_function("document.title.startsWith('Digging-Tisch')")
+    # The replay's and the tutorial's tab titles are in the page's language too.
+    page.goto("/tutorial.html?lang=fr")
+    page.wait_for_function("document.title.startsWith('Votre première partie de Digging')")
 
 
 def test_every_text_exists_in_every_language(new_page: Any, server: LiveServer) -> None:

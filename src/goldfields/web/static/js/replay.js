@@ -338,6 +338,7 @@ function renderHeader() {
   const title = state.table ? tableName(state.table) : state.record ? t("replay.fromFile") : "";
   const heading = t("replay.title", { name: title });
   fill(els.name, h("span.table-title", { title: heading }, heading), game ? [" ", h("span.game-tag", t(`game.${game}`))] : null);
+  document.title = title ? `${heading} · goldfields` : "goldfields";
 }
 
 function stopPlaying() {

@@ -127,7 +127,7 @@ async function showGone() {
   document.title = `${tableName(table)} · goldfields`;
   els.conn.dataset.status = "finished";
   els.conn.textContent = t("conn.finished");
-  const winners = (summary.winners || []).map(name).join(" & ");
+  const winners = (summary.winners || []).map(name).join(` ${t("common.and")} `);
   const key = `${table.game === "digger" ? "dg" : "dig"}.gameOver${(summary.winners || []).length === 1 ? "One" : ""}`;
   const id = encodeURIComponent(tableId);
   const seat = state.seat !== null ? `&seat=${state.seat}` : "";
@@ -204,7 +204,7 @@ async function onUpdate(msg) {
     try {
       module = game === "digger" ? await import("./digger.js") : await import("./digging.js");
     } catch (err) {
-      toast(String(err), "error");
+      toast(errorText({ code: "network", message: String(err) }), "error");
       return;
     }
     state.view = module.mount(els.game, { seat: state.seat, send, name: seatName, side: els.side, tableId, gameOver });

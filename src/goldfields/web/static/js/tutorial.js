@@ -155,6 +155,7 @@ async function start() {
     return;
   }
   fill(els.name, t("tut.title"));
+  document.title = `${t("tut.title")} · goldfields`;
   const module = await import("./digging.js");
   state.view = module.mount(els.game, { seat: state.data.player, send, name: seatName, side: els.side, tableId: null, gameOver: () => {} });
   document.body.dataset.game = "digging";
@@ -162,6 +163,7 @@ async function start() {
   onLanguage(() => {
     applyI18n(document);
     fill(els.name, t("tut.title"));
+    document.title = `${t("tut.title")} · goldfields`;
     state.view.relabel();
     renderLog();
     renderCoach();

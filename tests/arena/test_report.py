@@ -187,6 +187,22 @@ def test_a_sides_interval_under_rotations_resamples_deals_since_a_deal_favours_i
     assert f"seat 0 50.0% (35–65; deal {low}–{high})" in line
 
 
+def test_hands_csv_has_every_hand_of_every_game_and_they_add_up_to_the_game(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import csv
+
+    from goldfields.arena import Tournament, run_tournament
+
+    t = Tournament(GameSpec.make("digging", 4), ("heuristic", "random"), games=2, seed=3, jobs=1, out=tmp_path / "run")
+    result = run_tournament(t, progress=False)
+    hands = list(csv.DictReader((tmp_path / "run" / "hands.csv").open()))
+    for r in result.results:
+        mine = [h for h in hands if int(h["game"]) == r.index + 1]
+        assert [int(h["hand"]) for h in mine] == list(range(1, len(r.hand_points) + 1)) and len(mine) == r.rounds
+        for seat in range(4):
+            assert sum(int(h[f"points{seat}"]) for h in mine) == r.scores[seat]
+            assert {h[f"seat{seat}"] for h in mine} == {r.seat_bots[seat]}
+
+
 def test_a_designer_reads_length_margin_points_and_rules_from_the_files(tmp_path) -> None:  # type: ignore[no-untyped-def]
     import csv
 
@@ -212,6 +228,11 @@ def test_a_designer_reads_length_margin_points_and_rules_from_the_files(tmp_path
     assert set(lengths) == {"decisions", "turns", "margin"}
     margins = sorted(sorted(r.scores)[-1] - sorted(r.scores)[-2] for r in result.results)
     assert float(lengths["margin"]["median"]) == margins[1] and float(lengths["margin"]["min"]) == margins[0]
+    # hands.csv: a game of Digger is one hand, its points the game's.
+    hands = list(csv.DictReader((tmp_path / "run" / "hands.csv").open()))
+    assert [(int(h["game"]), int(h["hand"])) for h in hands] == [(1, 1), (2, 1), (3, 1)]
+    for h, r in zip(hands, sorted(result.results, key=lambda r: r.index), strict=True):
+        assert [int(h[f"points{s}"]) for s in range(3)] == list(r.scores)
     # A game journaled before rounds were kept: Digging's hands are counted from its points a hand;
     # Digger's turns are not known, and left blank rather than guessed.
     old = GameResult(0, 0, 0, ("a", "b"), (0, 1), (10, 5), (1.0, 0.0), (0,), ((4, 1), (6, 4)), 90, {}, 1.0)

@@ -254,6 +254,26 @@ def length_rows(spec: GameSpec, games: Sequence[GameResult]) -> list[dict[str, A
     return rows
 
 
+def hands_csv_text(spec: GameSpec, lineup: Sequence[str], results: Sequence[GameResult]) -> str:
+    """Every hand of every game, in game order: the game (as in games.csv), its deal and rotation, the
+    hand's number from 1, who sat where, and each seat's points in that hand. A designer's view of a
+    game's arc (do hands get richer as the game goes on? does a lead hold?); a game of Digger is one hand."""
+    labels = entrant_labels(lineup)
+    n = spec.players
+    f = io.StringIO(newline="")
+    w = csv.writer(f)
+    w.writerow(["game", "deal", "rotation", "hand", *(f"seat{s}" for s in range(n)), *(f"points{s}" for s in range(n))])
+    for r in sorted(results, key=lambda r: r.index):
+        seats = [labels[e] for e in r.seat_entrants] if r.seat_entrants else list(r.seat_bots)
+        for hand, points in enumerate(r.hand_points, start=1):
+            w.writerow([r.index + 1, r.deal, r.rotation, hand, *seats, *points])
+    return f.getvalue()
+
+
+def write_hands_csv(path: Path, spec: GameSpec, lineup: Sequence[str], results: Sequence[GameResult]) -> None:
+    write_atomic(path, hands_csv_text(spec, lineup, results))
+
+
 def write_lengths_csv(path: Path, rows: Sequence[Mapping[str, Any]]) -> None:
     f = io.StringIO(newline="")
     w = csv.writer(f)

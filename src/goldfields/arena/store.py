@@ -10,7 +10,8 @@ Files in the folder:
   written last, after the game's record and its row of ``games.csv``.
 * ``games.csv`` (a row appended as each game ends, rewritten in game order at
   the end and whenever the run stops) and ``records/game-NNNNN.json``.
-* ``summary.csv``, ``sides.csv``, ``lengths.csv`` and ``chart.png`` (unless the run asks for none), written
+* ``summary.csv``, ``sides.csv``, ``lengths.csv``, ``hands.csv`` and ``chart.png`` (unless the run asks for
+  none), written
   when the run is complete.
 * ``arena.lock``, locked by the process playing into the folder, so that a
   second ``--resume`` of a run still being played is refused.
@@ -64,7 +65,7 @@ def _signals_held() -> Iterator[None]:
 
 MANIFEST = "arena.json"
 JOURNAL = "results.jsonl"
-REPORTS = ("summary.csv", "sides.csv", "lengths.csv", "chart.png")
+REPORTS = ("summary.csv", "sides.csv", "lengths.csv", "hands.csv", "chart.png")
 """Written when a run is complete: a run that grows loses them until it is complete again."""
 LOCK = "arena.lock"
 """Held (an advisory lock) by the process playing into the folder: two runs at once would each

@@ -27,6 +27,7 @@ from .report import (
     summarise,
     write_chart,
     write_games_csv,
+    write_hands_csv,
     write_lengths_csv,
     write_sides_csv,
     write_summary_csv,
@@ -209,6 +210,7 @@ def save(t: Tournament, results: Sequence[GameResult], summary: Sequence[Entrant
     write_summary_csv(t.out / "summary.csv", summary)
     write_sides_csv(t.out / "sides.csv", side_rows(t.spec, results, t.seed) if results else [])
     write_lengths_csv(t.out / "lengths.csv", length_rows(t.spec, distinct_games(results)))
+    write_hands_csv(t.out / "hands.csv", t.spec, t.lineup, results)
     if not t.chart:
         return False
     if not write_chart(t.out / "chart.png", t.spec, summary, len(results)):

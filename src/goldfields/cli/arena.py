@@ -64,7 +64,7 @@ HELP = "\n\n".join(
         "Prints win rates with Wilson and deal-bootstrap 95% intervals, points per hand (in a game of hands, "
         "as Digging's) and per game, and Elo (for three or more entrants); writes games.csv, "
         "summary.csv, sides.csv (wins and points by side of the table, whoever sat there), lengths.csv (how "
-        "long and how close the games were), chart.png, arena.json (the "
+        "long and how close the games were), hands.csv (each seat's points in every hand), chart.png, arena.json (the "
         "run's parameters), results.jsonl (its journal) and one JSON game record per game (records/, readable "
         "by 'goldfields replay') into --out.",
         "Every game is saved as it ends (a row of games.csv, its record, a line of results.jsonl), so a run "
@@ -298,7 +298,7 @@ def arena(
     print_summary(console, t, result.summary, result.results)
     o = t.out
     written = sum(1 for r in result.results if r.record) if t.records else 0
-    console.print(f"wrote {o}/games.csv, {o}/summary.csv, {o}/sides.csv, {o}/lengths.csv"
+    console.print(f"wrote {o}/games.csv, {o}/summary.csv, {o}/sides.csv, {o}/lengths.csv, {o}/hands.csv"
                   + (f", {o}/chart.png" if result.chart else "")
                   + (f", {plural(written, 'record')} in {o}/records/" if written else ""))
 

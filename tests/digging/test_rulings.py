@@ -749,22 +749,30 @@ def test_modes_deck_reductions_48_54_60(players: int, partnership: bool, size: i
     assert err.value.rule == "D1"
 
 
+def _three_points_from(
+    before: int, players: int, partnership: bool, options: DiggingOptions | None = None
+) -> DiggingState:
+    """Seat 0 stands at ``before`` and closes a gold mine with one chest (3 points); the hand ends."""
+    state = deal({0: "MG G X"}, players=players, partnership=partnership, options=options,
+                 totals=[before] + [0] * (players - 1))  # fmt: skip
+    play(state, "0: play MG 0")
+    while state.current_player != 0:
+        state.apply_move("draw")
+    play(state, "0: play G m1")
+    while state.current_player != 0:
+        state.apply_move("draw")
+    play(state, "0: play X m1")
+    finish_hand(state)
+    return state
+
+
 @pytest.mark.parametrize(
     ("players", "partnership", "target"), [(2, False, 40), (3, False, 45), (4, False, 50), (4, True, 60)]
 )
 def test_modes_targets_40_45_50_60(players: int, partnership: bool, target: int):
     assert new_game(players, partnership, seed=0).observation(0)["target"] == target
     for before, over in ((target - 3, True), (target - 4, False)):
-        # Seat 0 stands at `before` and closes a gold mine with one chest (3 points).
-        state = deal({0: "MG G X"}, players=players, partnership=partnership, totals=[before] + [0] * (players - 1))
-        play(state, "0: play MG 0")
-        while state.current_player != 0:
-            state.apply_move("draw")
-        play(state, "0: play G m1")
-        while state.current_player != 0:
-            state.apply_move("draw")
-        play(state, "0: play X m1")
-        finish_hand(state)
+        state = _three_points_from(before, players, partnership)
         assert state.scores()[0] == before + 3
         assert state.is_terminal() == over
         if over:
@@ -849,18 +857,7 @@ def test_option_target_sets_the_points_that_win(players: int, partnership: bool)
     on = DiggingOptions(target=10)
     assert new_game(players, partnership, seed=0, options=on).observation(0)["target"] == 10
     for before, over in ((7, True), (6, False)):
-        # Seat 0 stands at `before` and closes a gold mine with one chest (3 points).
-        state = deal({0: "MG G X"}, players=players, partnership=partnership, options=on,
-                     totals=[before] + [0] * (players - 1))  # fmt: skip
-        play(state, "0: play MG 0")
-        while state.current_player != 0:
-            state.apply_move("draw")
-        play(state, "0: play G m1")
-        while state.current_player != 0:
-            state.apply_move("draw")
-        play(state, "0: play X m1")
-        finish_hand(state)
-        assert state.is_terminal() == over
+        assert _three_points_from(before, players, partnership, on).is_terminal() == over
     # The record keeps the target, and a game read back from it plays to it.
     game = new_game(players, partnership, seed=1, options=on)
     assert game.record()["options"] == {"target": 10}

@@ -303,6 +303,25 @@ def test_french_leaves_nothing_in_english_for_bots_options_teams_and_decimals(
     assert told == ["encore 0,5 s", "Équipe A", "12,3"]
 
 
+def test_a_rule_options_number_is_held_to_its_bounds_before_it_is_sent(new_page: Any, server: LiveServer) -> None:
+    # The target's bounds come from the server (GET /api/games); a value past them is the
+    # browser's to refuse, in its own words, and no table is made.
+    limits = next(g for g in server.get("/api/games") if g["name"] == "digging")["option_limits"]
+    assert limits == {"target": {"min": 0, "max": 120, "step": 1}}
+    page = new_page()
+    page.goto("/")
+    page.fill("#player-name", "Ann")
+    page.locator("#f-game").select_option("digging")
+    target = page.locator('fieldset.options input[name="target"]')
+    assert (target.get_attribute("min"), target.get_attribute("max"), target.get_attribute("step")) == ("0", "120", "1")
+    before = len(server.get("/api/tables"))
+    target.fill("150")
+    page.click("#f-create")
+    assert page.evaluate("document.querySelector('fieldset.options input[name=target]').validity.rangeOverflow")
+    assert "table.html" not in page.url
+    assert len(server.get("/api/tables")) == before
+
+
 def test_the_lobby_offers_only_the_rule_options_that_change_the_table_chosen(
     new_page: Any, server: LiveServer
 ) -> None:

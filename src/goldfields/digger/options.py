@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from .crates import Override, normalize_override, override_json
@@ -16,10 +16,10 @@ MAX_STACK_SECONDS = 10.0
 
 @dataclass(frozen=True, slots=True)
 class DiggerOptions:
-    time_limit: float = DEFAULT_TIME_LIMIT
+    time_limit: float = field(default=DEFAULT_TIME_LIMIT, metadata={"limits": (1, None, None)})
     """G3: seconds in the hourglass, counted from the turn's first roll."""
 
-    knock_probability: float = 0.0
+    knock_probability: float = field(default=0.0, metadata={"limits": (0, 1, None)})
     """G5: the chance that a steal knocks a pile over, ending the turn and
     returning the haul to the centre. 0 (the default) leaves dexterity out."""
 
@@ -27,7 +27,7 @@ class DiggerOptions:
     """G1: cards replacing (or added to) the shipped crate values, written as in
     ``crates.json``: ``{"white": {"Y": 2, ...}, "black": {"A": {...}}}``."""
 
-    stack_seconds: float = 0.0
+    stack_seconds: float = field(default=0.0, metadata={"limits": (0, MAX_STACK_SECONDS, None)})
     """G3, the timed reading of stacking: calling "stop" starts the stacking,
     which takes this many seconds per token; the tokens stacked before the sand
     runs out are kept and the rest go back to the centre. 0 (the default) is

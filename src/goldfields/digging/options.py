@@ -9,7 +9,7 @@ reading: the points that win, in place of the rules' 40, 45, 50 or 60.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 TARGETS_INDIVIDUAL = {2: 40, 3: 45, 4: 50}
@@ -44,7 +44,7 @@ class DiggingOptions:
     close_needs_chest: bool = False
     """D5: a closed-mine card may only go onto a mine holding a chest."""
 
-    target: int = 0
+    target: int = field(default=0, metadata={"limits": (0, MAX_TARGET, 1)})
     """The points that win the game, from 1 to :data:`MAX_TARGET`, in place of
     the rules' (D9: 40, 45 or 50 for 2, 3 or 4 players, 60 for a partnership);
     0, the default, keeps the rules' target. For designers: how does a shorter

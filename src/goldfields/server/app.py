@@ -332,6 +332,7 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
                     "timed": game.needs_time,
                     "params": defaults.to_json(),
                     "options": _option_defaults(options),
+                    "option_limits": _option_limits(options),
                     "idle_options": table_game(game.name).idle_options(),
                     "bots": available_bots(game.name),
                     "levels": dict(game.levels),
@@ -902,6 +903,19 @@ def _option_defaults(options: Any) -> dict[str, Any]:
     if options is None or not is_dataclass(options):
         return {}
     return {f.name: getattr(options, f.name) for f in fields(options) if not f.name.startswith("_")}
+
+
+def _option_limits(options: Any) -> dict[str, dict[str, float]]:
+    """The bounds of the numeric rule options (``min``, ``max``, ``step`` where set), from each
+    field's ``limits`` metadata: a form holds a value to them before the server refuses it."""
+    if options is None or not is_dataclass(options):
+        return {}
+    out = {}
+    for f in fields(options):
+        if "limits" in f.metadata:
+            given = zip(("min", "max", "step"), f.metadata["limits"], strict=True)
+            out[f.name] = {key: value for key, value in given if value is not None}
+    return out
 
 
 def _titles() -> str:

@@ -171,6 +171,11 @@ class GameInfo(BaseModel):
     timed: bool
     params: dict[str, Any] = Field(description="The game's parameters with their defaults.")
     options: dict[str, Any] = Field(description="The rule options with their defaults (all off by default).")
+    option_limits: dict[str, dict[str, float]] = Field(
+        default_factory=dict,
+        description="The bounds of the numeric rule options (min, max, step where set); the server refuses a "
+        "value outside them.",
+    )
     idle_options: list[IdleOption] = Field(
         default_factory=list,
         description="On/off rule options that change nothing at a table (Digging's full_deck with 4 players): "

@@ -191,8 +191,11 @@ function renderForm() {
           const value = info.options[key];
           const text = optionText(f.game, key);
           if (typeof value === "number") {
+            // The server's bounds (GET /api/games): the browser says what is out of them, in its language.
+            const limits = (info.option_limits || {})[key] || {};
             return h("label.check", h("input.num", {
-              type: "number", name: key, step: "any", min: 0, value: f.options[key] ?? value,
+              type: "number", name: key, step: limits.step ?? "any", min: limits.min ?? 0, max: limits.max ?? null,
+              value: f.options[key] ?? value,
               onchange: (e) => { f.options[key] = e.target.value === "" ? value : Number(e.target.value); },
             }), " ", h("span", { title: key }, text || key));
           }

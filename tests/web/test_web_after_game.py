@@ -404,6 +404,13 @@ def test_the_lobby_offers_easy_medium_and_hard_bots(new_page: Any, server: LiveS
     # The choice is remembered.
     page.goto("/")
     assert page.locator(".level-pick input[value='hard']").is_checked()
+    # In the form, a seat given a level says what the level plays like, and a bot chosen by its
+    # spec is described by its kind (ismcts:iterations=300 is an ismcts).
+    page.locator("#f-game").select_option("digging")
+    page.locator('select[data-seat="1"]').select_option("level:hard")
+    expect(page.locator(".seat-row").nth(1).locator(".field-hint")).to_contain_text("strongest")
+    described = page.evaluate("""async () => (await import('/js/i18n.js')).botText('ismcts:iterations=300', '')""")
+    assert described.startswith("searches the possible hidden cards")
 
 
 def test_an_opted_in_player_gets_a_sound_and_a_notification_when_their_turn_comes_in_a_hidden_tab(

@@ -1825,7 +1825,7 @@ export function tableName(table) {
 /** A bot's description in the page's language; the server's (English) words for a bot this
  * page does not know. */
 export function botText(name, serverText) {
-  const key = `botDesc.${name}`;
+  const key = `botDesc.${String(name).split(":")[0]}`; // a spec's bot: "ismcts:net=default" is an ismcts
   return STRINGS.en[key] ? t(key) : serverText || "";
 }
 

@@ -238,7 +238,7 @@ function renderForm() {
         seat.kind === "human"
           ? h("label.check.sit", h("input", { type: "radio", name: "claim", value: i, checked: f.claim === i,
             onchange: () => { f.claim = i; } }), " ", t("lobby.iSitHere"))
-          : h("span.field-hint", botText(seat.bot, info.bots[seat.bot])),
+          : h("span.field-hint", seat.level ? t(`level.${seat.level}Help`) : botText(seat.bot, info.bots[seat.bot])),
       ),
     );
   }

@@ -177,7 +177,7 @@ def test_the_create_form_sets_the_crate_values_and_the_table_plays_by_them(new_p
     assert config["options"]["crate_values"] == {"black": {"B": {"Y": 7, "R": 0, "G": 8, "W": 9}}}
     # Seat 1 holds card B, and its crate shows the values chosen.
     crate = page.locator(".crate").nth(1)
-    crate.locator(".crate-card", has_text="B").wait_for()
+    crate.locator(".crate-card", has_text="card B").wait_for()  # the card named, not a bare letter
     assert [v.inner_text() for v in crate.locator(".value").all()] == ["×7", "×0", "×8", "×9"]
 
 

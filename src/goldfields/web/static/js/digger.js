@@ -391,7 +391,7 @@ class DiggerView {
           "header.seat-head",
           h("span.seat-name", { title: this.ctx.name(seat) }, h("span.name-text", this.ctx.name(seat))),
           h("span.badges", badges),
-          h("span.seat-meta", h("span.crate-card", icon("crate"), " ", side === "white" ? t("dg.whiteCard") : cards[seat]),
+          h("span.seat-meta", h("span.crate-card", icon("crate"), " ", side === "white" ? t("dg.whiteCard") : t("lobby.crateCard", { card: cards[seat] })),
             h("span.seat-points", t("dg.pts", { n: view.scores[seat] }))),
         ),
         h("div.gem-row", gems),

@@ -44,6 +44,7 @@ const en = {
   "err.too_long": "That message is too long.",
   "err.rate_limited": "Too many at once: try again in a moment.",
   "err.rateLimitedWait": "Too many at once: try again in {n} s.",
+  "err.rateLimitedMinutes": "Too many at once: try again in {n} min.",
   "err.not_open": "That table's seats are closed: its game is over or was called off.",
   "err.not_live": "That table has nothing to watch: its game is over.",
   "err.server_full": "The server is full just now: try again in a minute.",
@@ -571,6 +572,7 @@ const fr = {
   "err.too_long": "Ce message est trop long.",
   "err.rate_limited": "Trop de demandes d'un coup : réessayez dans un instant.",
   "err.rateLimitedWait": "Trop de demandes d'un coup : réessayez dans {n} s.",
+  "err.rateLimitedMinutes": "Trop de demandes d'un coup : réessayez dans {n} min.",
   "err.not_open": "Les places de cette table sont fermées : sa partie est finie ou a été annulée.",
   "err.not_live": "Il n'y a rien à regarder à cette table : sa partie est finie.",
   "err.server_full": "Le serveur est plein pour l'instant : réessayez dans une minute.",
@@ -1097,6 +1099,7 @@ const de = {
   "err.too_long": "Diese Nachricht ist zu lang.",
   "err.rate_limited": "Zu viel auf einmal: Versuche es gleich noch einmal.",
   "err.rateLimitedWait": "Zu viel auf einmal: Versuche es in {n} s noch einmal.",
+  "err.rateLimitedMinutes": "Zu viel auf einmal: Versuche es in {n} min noch einmal.",
   "err.not_open": "Die Plätze dieses Tischs sind geschlossen: Seine Partie ist vorbei oder wurde abgesagt.",
   "err.not_live": "An diesem Tisch gibt es nichts zu sehen: Seine Partie ist vorbei.",
   "err.server_full": "Der Server ist gerade voll: Versuche es in einer Minute noch einmal.",
@@ -1811,7 +1814,10 @@ export function errorText(err) {
   // A closed table's refusal says what the table page says of it.
   if (["expired", "abandoned", "stopped"].includes(code)) return t(`table.${code}`);
   const wait = Number(err.retry_after ?? err.retryAfter);
-  if (code === "rate_limited" && wait > 0) return t("err.rateLimitedWait", { n: Math.ceil(wait) });
+  if (code === "rate_limited" && wait > 0) {
+    // An hour's limit says 60 min, not 3600 s.
+    return wait >= 90 ? t("err.rateLimitedMinutes", { n: Math.ceil(wait / 60) }) : t("err.rateLimitedWait", { n: Math.ceil(wait) });
+  }
   const key = `err.${code}`;
   if (STRINGS.en[key]) return t(key, { message });
   return t("err.other", { message: message || code });

@@ -10,9 +10,8 @@ Files in the folder:
   written last, after the game's record and its row of ``games.csv``.
 * ``games.csv`` (a row appended as each game ends, rewritten in game order at
   the end and whenever the run stops) and ``records/game-NNNNN.json``.
-* ``summary.csv``, ``sides.csv``, ``lengths.csv``, ``hands.csv`` and ``chart.png`` (unless the run asks for
-  none), written
-  when the run is complete.
+* ``summary.csv``, ``sides.csv``, ``lengths.csv``, ``hands.csv`` and ``chart.png`` (unless the run
+  asks for none), written when the run is complete.
 * ``arena.lock``, locked by the process playing into the folder, so that a
   second ``--resume`` of a run still being played is refused.
 

@@ -173,8 +173,8 @@ class GameInfo(BaseModel):
     options: dict[str, Any] = Field(description="The rule options with their defaults (all off by default).")
     option_limits: dict[str, dict[str, float]] = Field(
         default_factory=dict,
-        description="The bounds of the numeric rule options (min, max, step where set); the server refuses a "
-        "value outside them.",
+        description="The bounds a form holds the numeric rule options to (min, max, step where set); the "
+        "game's own check, on the server, is the last word.",
     )
     idle_options: list[IdleOption] = Field(
         default_factory=list,

@@ -479,6 +479,18 @@ def test_a_rated_game_changes_the_players_rating_and_the_recovery_link_takes_the
     assert "Ann" in page.locator(".board tr.me").inner_text()
     assert page.locator(".board tbody tr").count() >= 1
     screenshot(page, "leaderboard")
+    # A bot that is one of the lobby's levels is named as the level, its spec beside it; another
+    # bot by its spec. (Three copies of one bot at a table keep their rating, so the rows are made.)
+    hard = next(g for g in server.get("/api/games") if g["name"] == "digging")["levels"]["hard"]
+    rows = [{"rank": i + 1, "player": f"bot:{b}", "name": b, "bot": b, "rating": 1.0, "games": 3, "wins": 1}
+            for i, b in enumerate([hard, "ismcts:iterations=9"])]  # fmt: skip
+    page.route(re.compile(r"/api/leaderboard\?"), lambda route: route.fulfill(json={"players": rows}))
+    page.reload()
+    named = page.locator(".board tbody tr th")
+    expect(named.first).to_contain_text("Hard bot")
+    assert named.first.locator(".muted").inner_text() == hard
+    assert named.nth(1).inner_text().strip() == "ismcts:iterations=9"
+    page.unroute(re.compile(r"/api/leaderboard\?"))
     # Opened without a ladder, the board shows the one this player has played most on.
     page.goto("/leaderboard.html")
     expect(page.locator("#board-mode")).to_have_value("partnership")

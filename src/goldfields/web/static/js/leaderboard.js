@@ -17,6 +17,15 @@ function modes(game) {
   return out;
 }
 
+/** A row's name: a bot that is one of the lobby's levels reads as the level ("Hard bot"), its spec
+ * beside it for those who want the exact bot; any other name as it is. */
+function rowName(r) {
+  const levels = (state.games.find((g) => g.name === state.game) || {}).levels || {};
+  const level = r.bot ? Object.keys(levels).find((l) => levels[l] === r.bot) : undefined;
+  if (!level) return [r.name];
+  return [t("lobby.levelBot", { level: t(`level.${level}`) }), " ", h("span.muted.small", r.bot)];
+}
+
 function render() {
   const mine = myPlayer();
   const pick = h("div.board-pick",
@@ -33,7 +42,7 @@ function render() {
           h("th", t("board.wins")))),
         h("tbody", state.rows.map((r) => h("tr", { class: { me: mine && mine.id === r.player } },
           h("td.num", String(r.rank)),
-          h("th", h("a", { href: `/player.html?id=${encodeURIComponent(r.player)}` }, r.bot ? icon("bot") : icon("user"), " ", r.name)),
+          h("th", h("a", { href: `/player.html?id=${encodeURIComponent(r.player)}` }, r.bot ? icon("bot") : icon("user"), " ", ...rowName(r))),
           h("td.num", num(r.rating, 1, true)), h("td.num", String(r.games)), h("td.num", String(r.wins))))));
   fill(main, h("section.panel", h("h1", t("board.title")), pick, rows, h("p.muted.small", t("player.ratingHelp"))));
 }

@@ -11,6 +11,8 @@ import httpx
 from live import BOTS, HUMAN, LiveServer
 from test_play import play_seat
 
+from goldfields.server.ratings import bot_player_id
+
 
 def new_player(server: LiveServer, name: str) -> dict[str, Any]:
     r = server.post("/api/players", {"name": name})
@@ -125,6 +127,11 @@ def test_a_bot_at_several_seats_keeps_its_rating_and_the_human_is_rated(server: 
     assert server.get(f"/api/players/{ann['id']}").json()["ratings"][0]["games"] == 1
     board = server.get("/api/leaderboard?game=digging&mode=partnership").json()["players"]
     assert [row["name"] for row in board] == ["Ann"]  # one game cannot tell which random bot was which
+    # Its page lists the game at each of its seats, unrated: no "rating 0.0 → 0.0" as if it were rated.
+    bot = server.get(f"/api/players/{bot_player_id(BOTS['bot'])}").json()
+    assert bot["ratings"] == []
+    assert sorted(g["seat"] for g in bot["history"]) == [1, 2, 3]
+    assert all(g["rating_before"] is None and g["rating_after"] is None for g in bot["history"])
 
 
 def test_a_name_shows_as_written_without_invisible_or_direction_turning_characters(server: LiveServer) -> None:

@@ -101,13 +101,14 @@ def record_results(
         for team, rated_team in zip(teams, new, strict=True):
             for s, r in zip(team, rated_team, strict=True):
                 pid = ids[s.seat]
+                if copies[pid] > 1:
+                    continue  # unrated for it, as its history says (not "rating 0.0 → 0.0")
                 row = rows[pid]
                 before[s.seat] = ordinal(*current[pid])
-                if copies[pid] == 1:
-                    row.mu, row.sigma = r.mu, r.sigma
-                    row.games += 1
-                    row.wins += s.rank == 0
-                    row.updated_at = now
+                row.mu, row.sigma = r.mu, r.sigma
+                row.games += 1
+                row.wins += s.rank == 0
+                row.updated_at = now
                 after[s.seat] = ordinal(row.mu, row.sigma)
     for s in seats:
         if s.seat in ids:

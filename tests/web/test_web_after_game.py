@@ -16,6 +16,7 @@ from playwright.sync_api import expect
 from websockets.sync.client import connect
 
 from conftest import LiveServer, screenshot
+from goldfields.server.ratings import bot_player_id
 
 pytestmark = pytest.mark.browser
 
@@ -455,7 +456,11 @@ def test_a_rated_game_changes_the_players_rating_and_the_recovery_link_takes_the
     token = page.evaluate(f"localStorage.getItem('goldfields.seat.{tid}.0')")
     player = page.evaluate("JSON.parse(localStorage.getItem('goldfields.player'))")
     assert player["name"] == "Ann" and player["key"]
-    assert server.get(f"/api/tables/{tid}")["seats"][0]["player"] == player["id"]
+    seats = server.get(f"/api/tables/{tid}")["seats"]
+    assert seats[0]["player"] == player["id"]
+    # The level chosen, even when the click came before the lobby had the games list.
+    easy = next(g for g in server.get("/api/games") if g["name"] == "digging")["levels"]["easy"]
+    assert [s["bot"] for s in seats[1:]] == [easy] * 3
     before = server.get(f"/api/players/{player['id']}")
     assert before["ratings"] == []
 
@@ -491,6 +496,13 @@ def test_a_rated_game_changes_the_players_rating_and_the_recovery_link_takes_the
     assert named.first.locator(".muted").inner_text() == hard
     assert named.nth(1).inner_text().strip() == "ismcts:iterations=9"
     page.unroute(re.compile(r"/api/leaderboard\?"))
+    # So is its own page: the Easy bots Ann played have a profile, named as the lobby names them.
+    page.goto(f"/player.html?id={bot_player_id(easy)}")
+    title = page.locator("main h1")
+    expect(title).to_contain_text("Easy bot")
+    assert title.locator(".muted").inner_text() == easy
+    assert page.title().startswith("Easy bot")
+    screenshot(page, "bot-profile")
     # Opened without a ladder, the board shows the one this player has played most on.
     page.goto("/leaderboard.html")
     expect(page.locator("#board-mode")).to_have_value("partnership")

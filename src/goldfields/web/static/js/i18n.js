@@ -1835,6 +1835,18 @@ export function botText(name, serverText) {
   return STRINGS.en[key] ? t(key) : serverText || "";
 }
 
+/** The lobby level a bot spec is, read from ``GET /api/games``: in ``game`` only, or in any game
+ * (the first that has it); undefined for a bot that is no level. */
+export function levelOf(games, spec, game) {
+  for (const g of games || []) {
+    if (game && g.name !== game) continue;
+    const levels = g.levels || {};
+    const level = spec ? Object.keys(levels).find((l) => levels[l] === spec) : undefined;
+    if (level) return level;
+  }
+  return undefined;
+}
+
 /** A ladder's name: the partnership game, or a number of players. */
 export function modeText(mode) {
   return mode === "partnership" ? t("board.partnership") : t("board.players", { n: parseInt(mode, 10) });

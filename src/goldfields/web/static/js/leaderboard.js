@@ -2,7 +2,7 @@
 
 import { api, myPlayer } from "./api.js";
 import { fill, h, icon } from "./dom.js";
-import { applyI18n, errorText, initLanguagePicker, modeText, num, onLanguage, t } from "./i18n.js";
+import { applyI18n, errorText, initLanguagePicker, levelOf, modeText, num, onLanguage, t } from "./i18n.js";
 import { installIcons } from "./icons.js";
 
 installIcons();
@@ -20,8 +20,7 @@ function modes(game) {
 /** A row's name: a bot that is one of the lobby's levels reads as the level ("Hard bot"), its spec
  * beside it for those who want the exact bot; any other name as it is. */
 function rowName(r) {
-  const levels = (state.games.find((g) => g.name === state.game) || {}).levels || {};
-  const level = r.bot ? Object.keys(levels).find((l) => levels[l] === r.bot) : undefined;
+  const level = levelOf(state.games, r.bot, state.game);
   if (!level) return [r.name];
   return [t("lobby.levelBot", { level: t(`level.${level}`) }), " ", h("span.muted.small", r.bot)];
 }

@@ -57,6 +57,14 @@ function go(link) {
 // ---------------------------------------------------------------------------
 async function quickPlay(game, button) {
   button.disabled = true;
+  if (!state.games.length && gamesReady) {
+    // A click before the games list came would seat the fallback bot, not the level chosen.
+    try {
+      state.games = await gamesReady;
+    } catch {
+      /* start() tells of it; the fallback bot, then */
+    }
+  }
   const me = name();
   const players = game === "digging" ? 4 : 3;
   const seats = [{ kind: "human", name: me }];
@@ -100,6 +108,9 @@ function renderQuick() {
   const learn = h("a.learn#learn-digging", { href: "/tutorial.html" }, t("lobby.learn"));
   fill(els.quick, h("div.quick-row", buttons), picker, learn);
 }
+
+/** start()'s request for the games list, which a quick game waits for when clicked before it came. */
+let gamesReady = null;
 
 const LEVEL_KEY = "goldfields.level";
 function savedLevel() {
@@ -557,7 +568,8 @@ async function start() {
   renderQuick();
   renderRules();
   try {
-    state.games = await api.games();
+    gamesReady = api.games();
+    state.games = await gamesReady;
   } catch (err) {
     toast(errorText(err), "error");
   }

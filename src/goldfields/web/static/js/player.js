@@ -3,18 +3,22 @@
 
 import { api, forgetPlayer, myPlayer, recoveryLink, savePlayer, setPlayerName } from "./api.js";
 import { copyText, fill, h, icon, toast } from "./dom.js";
-import { applyI18n, errorText, initLanguagePicker, modeText, num, onLanguage, t } from "./i18n.js";
+import { applyI18n, errorText, initLanguagePicker, levelOf, modeText, num, onLanguage, t } from "./i18n.js";
 import { installIcons } from "./icons.js";
 
 installIcons();
 const main = document.getElementById("main");
 let profile = null;
+let games = []; // GET /api/games, for the lobby's levels: a bot that is one is named by it
 
 function render() {
   if (!profile) return;
   const mine = myPlayer();
   const own = mine && mine.id === profile.id;
-  document.title = `${profile.name} · goldfields`;
+  // A bot that is one of the lobby's levels reads as the level ("Hard bot"), its spec beside it.
+  const level = profile.bot ? levelOf(games, profile.bot) : undefined;
+  const name = level ? t("lobby.levelBot", { level: t(`level.${level}`) }) : profile.name;
+  document.title = `${name} · goldfields`;
   const ratings = profile.ratings.length
     ? h("div.table-scroll", h("table.score-table.ratings",
       h("thead", h("tr", h("th", t("board.game")), h("th", t("board.mode")), h("th", t("board.rating")),
@@ -35,7 +39,8 @@ function render() {
     : h("p.muted", t("player.noGames"));
   const parts = [
     h("section.panel",
-      h("h1", profile.bot ? [icon("bot"), " "] : [icon("user"), " "], profile.name, own ? h("span.badge.you", t("common.you")) : null),
+      h("h1", profile.bot ? [icon("bot"), " "] : [icon("user"), " "], name, level ? [" ", h("span.muted.small", profile.bot)] : null,
+        own ? h("span.badge.you", t("common.you")) : null),
       profile.bot ? h("p.muted", t("player.botProfile", { spec: profile.bot })) : null,
       h("h2", t("player.ratings")), ratings, h("p.muted.small", t("player.ratingHelp"))),
     h("section.panel", h("h2", t("player.history")), history),
@@ -87,7 +92,7 @@ async function start() {
     id = mine.id;
   }
   try {
-    profile = await api.player(id);
+    [profile, games] = await Promise.all([api.player(id), api.games().catch(() => [])]);
   } catch (err) {
     // This browser's own profile that the server no longer knows (a new database): offer to forget
     // it here, where a player looks for it, rather than leave a key that every table refuses.

@@ -124,8 +124,9 @@ def test_a_record_file_replays_and_a_broken_one_is_refused_clearly(server: LiveS
     broken["hands"][0]["moves"][0] = "play XX m9"
     r = server.post("/api/replay", {"record": broken})
     assert r.status_code == 422 and r.json()["code"] == "bad_record" and "XX" in r.json()["message"]
+    assert "XX" in r.json()["reason"]  # the reason apart, for a page to say in its own language
     r = server.post("/api/replay", {"record": {"game": "chess", "moves": []}})
-    assert r.status_code == 422 and "chess" in r.json()["message"]
+    assert r.status_code == 422 and "chess" in r.json()["message"] and r.json()["game"] == "'chess'"
     # A record is larger than other requests, but still limited.
     r = httpx.post(f"{server.base}/api/replay", content=b"{" + b" " * 2_000_000 + b"}",
                    headers={"content-type": "application/json"}, timeout=30)

@@ -284,6 +284,28 @@ def test_the_replay_viewer_steps_through_a_finished_game_with_buttons_keys_and_s
     bad.write_text("not json")
     other.set_input_files("#record-file", str(bad))
     other.locator(".toast").filter(has_text="not a game record").wait_for()
+    other.evaluate("document.querySelectorAll('.toast').forEach((el) => el.remove())")
+    listed = tmp_path / "list.json"
+    listed.write_text("[1, 2]")  # JSON, but no record
+    other.set_input_files("#record-file", str(listed))
+    other.locator(".toast").filter(has_text="not a game record").wait_for()
+    other.evaluate("document.querySelectorAll('.toast').forEach((el) => el.remove())")
+    other.set_input_files("#record-file", str(listed))  # the same file again is read again
+    other.locator(".toast").filter(has_text="not a game record").wait_for()
+    # A record the server refuses: its reason, or the game it does not know, in the page's language.
+    other.goto("/replay.html?lang=fr")
+    expect(other.locator("#notice")).to_contain_text("feuille de partie")
+    broken = json.loads(record.read_text())
+    broken["hands"][0]["moves"][0] = "play XX m9"
+    (tmp_path / "broken.json").write_text(json.dumps(broken))
+    other.set_input_files("#record-file", str(tmp_path / "broken.json"))
+    expect(other.locator("#notice .error")).to_contain_text("Cette feuille de partie ne peut pas être rejouée : ")
+    expect(other.locator("#notice .error")).to_contain_text("XX")
+    (tmp_path / "chess.json").write_text(json.dumps({"game": "chess", "moves": []}))
+    other.set_input_files("#record-file", str(tmp_path / "chess.json"))
+    expect(other.locator("#notice .error")).to_have_text(
+        "Ce fichier est la feuille d'un jeu que ce serveur ne connaît pas ('chess')."
+    )
 
 
 def test_the_replay_viewer_waits_its_turn_when_the_servers_replay_line_is_full(

@@ -586,8 +586,9 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
         try:
             definition = registry.get(str(record.get("game")))
         except registry.UnknownGame:
-            unknown = f"not a record of a game this server knows: {record.get('game')!r}"
-            raise TableError("bad_record", unknown, 422) from None
+            game = f"{record.get('game')!r:.40}"
+            unknown = f"not a record of a game this server knows: {game}"
+            raise TableError("bad_record", unknown, 422, {"game": game}) from None
         which = _replay_seat(str(body.seat) if body.seat is not None else "public")
 
         def work() -> Encoded:
@@ -601,7 +602,9 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
         except replays.TooLong as err:
             raise TableError("too_long", str(err), 413) from None
         except (RecordError, ValueError) as err:
-            raise TableError("bad_record", f"this record cannot be replayed: {err}", 422) from None
+            # The reason apart, so that a page can say the sentence in its own language around it.
+            why = str(err)
+            raise TableError("bad_record", f"this record cannot be replayed: {why}", 422, {"reason": why}) from None
         return encoded.response(request)
 
     @app.post("/api/tables/{table_id}/rematch", response_model=SeatToken)

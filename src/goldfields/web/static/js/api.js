@@ -1,11 +1,12 @@
 // The HTTP API (see server/app.py and server/schemas.py), and where seat tokens are kept.
 
 export class ApiError extends Error {
-  constructor(code, message, status, retryAfter = null) {
+  constructor(code, message, status, retryAfter = null, details = {}) {
     super(message);
     this.code = code;
     this.status = status;
     this.retryAfter = retryAfter; // seconds, where the server said when to come back
+    this.details = details; // the answer's other fields: what a refusal is about (a bad record's reason)
   }
 }
 
@@ -48,7 +49,10 @@ async function call(method, path, body, withNext = false, key = null, tries = LI
       return call(method, path, body, withNext, key, tries - 1);
     }
     // Our handlers answer {code, message}; FastAPI's validation errors answer {detail: [...]}.
-    if (data && data.code) throw new ApiError(data.code, data.message, response.status, data.retry_after ?? (wait || null));
+    if (data && data.code) {
+      const { code, message, ...details } = data;
+      throw new ApiError(code, message, response.status, data.retry_after ?? (wait || null), details);
+    }
     if (data && Array.isArray(data.detail)) {
       const text = data.detail.map((d) => `${(d.loc || []).slice(1).join(".")}: ${d.msg}`).join("; ");
       throw new ApiError("bad_request", text, response.status);

@@ -89,7 +89,8 @@ const en = {
   "replay.pause": "Pause",
   "err.not_finished": "The game is not over yet.",
   "err.reserved": "That seat is kept for its player from the last game.",
-  "err.bad_record": "{message}",
+  "err.bad_record": "This record cannot be replayed: {message}",
+  "err.badRecordGame": "That file is a record of a game this server does not know ({game}).",
   "notify.on": "Turn alerts are on: a sound and a notification when it becomes your turn while this tab is hidden",
   "notify.off": "Turn alerts are off: click for a sound and a notification when it becomes your turn",
   "notify.short": "Alerts on",
@@ -617,7 +618,8 @@ const fr = {
   "replay.pause": "Pause",
   "err.not_finished": "La partie n'est pas encore finie.",
   "err.reserved": "Cette place est gardée pour son joueur de la partie précédente.",
-  "err.bad_record": "{message}",
+  "err.bad_record": "Cette feuille de partie ne peut pas être rejouée : {message}",
+  "err.badRecordGame": "Ce fichier est la feuille d'un jeu que ce serveur ne connaît pas ({game}).",
   "notify.on": "Alertes activées : un son et une notification quand c'est votre tour et que l'onglet est caché",
   "notify.off": "Alertes désactivées : cliquez pour un son et une notification à votre tour",
   "notify.short": "Alertes",
@@ -1144,7 +1146,8 @@ const de = {
   "replay.pause": "Pause",
   "err.not_finished": "Die Partie ist noch nicht vorbei.",
   "err.reserved": "Dieser Platz ist für seinen Spieler aus der letzten Partie reserviert.",
-  "err.bad_record": "{message}",
+  "err.bad_record": "Dieses Partieprotokoll kann nicht abgespielt werden: {message}",
+  "err.badRecordGame": "Diese Datei ist das Protokoll eines Spiels, das dieser Server nicht kennt ({game}).",
   "notify.on": "Zug-Hinweise an: ein Ton und eine Benachrichtigung, wenn du dran bist und der Tab verborgen ist",
   "notify.off": "Zug-Hinweise aus: klicken für Ton und Benachrichtigung, wenn du dran bist",
   "notify.short": "Hinweise an",
@@ -1813,6 +1816,10 @@ export function errorText(err) {
   if (code === "illegal" && (err.rule === "turn" || err.rule === "end")) return t(`err.${err.rule}`);
   // A closed table's refusal says what the table page says of it.
   if (["expired", "abandoned", "stopped"].includes(code)) return t(`table.${code}`);
+  // A record the server cannot replay: the sentence in the page's language, the engine's reason in it.
+  const details = err.details || {};
+  if (code === "bad_record" && details.game !== undefined) return t("err.badRecordGame", { game: details.game });
+  if (code === "bad_record" && details.reason) return t("err.bad_record", { message: details.reason });
   const wait = Number(err.retry_after ?? err.retryAfter);
   if (code === "rate_limited" && wait > 0) {
     // An hour's limit says 60 min, not 3600 s.

@@ -379,6 +379,10 @@ async function openFile(file) {
   try {
     record = JSON.parse(await file.text());
   } catch {
+    record = null;
+  }
+  if (!record || typeof record !== "object" || Array.isArray(record)) {
+    // Not JSON, or JSON that is no record (a list, a number): the server would only say "bad request".
     toast(t("replay.notJson"), "error", 8000);
     return;
   }
@@ -427,9 +431,15 @@ async function start() {
     await load();
     await show(keep);
   });
-  els.file.addEventListener("change", () => els.file.files[0] && openFile(els.file.files[0]));
+  // Each input forgets its file once read, so that the same file chosen again (mended, say) is read again.
+  const chosen = (input, open) => input.addEventListener("change", () => {
+    const file = input.files[0];
+    input.value = "";
+    if (file) open(file);
+  });
+  chosen(els.file, openFile);
   els.anRun.addEventListener("click", runAnalysis);
-  els.anFile.addEventListener("change", () => els.anFile.files[0] && openAnalysisFile(els.anFile.files[0]));
+  chosen(els.anFile, openAnalysisFile);
   try {
     for (const g of await api.games()) state.games[g.name] = g;
   } catch {

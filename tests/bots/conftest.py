@@ -8,17 +8,19 @@ from collections.abc import Callable
 import pytest
 
 from goldfields.core.game import GameState
-from goldfields.digging import new_game
+from goldfields.digging import DiggingOptions, new_game
 
 TABLES = [(2, False), (3, False), (4, False), (4, True)]
 
 
-def random_positions(players: int, partnership: bool, count: int, seed: int) -> list[GameState]:
-    """``count`` positions from random games where the seat to move has a choice."""
+def random_positions(
+    players: int, partnership: bool, count: int, seed: int, options: DiggingOptions | None = None
+) -> list[GameState]:
+    """``count`` positions from random games (under rule ``options``) where the seat to move has a choice."""
     rng = random.Random(seed)
     out: list[GameState] = []
     while len(out) < count:
-        state = new_game(players, partnership, seed=rng.randrange(1 << 30))
+        state = new_game(players, partnership, seed=rng.randrange(1 << 30), options=options)
         stop = rng.randrange(5, 150)
         steps = 0
         while not state.is_terminal() and len(out) < count:

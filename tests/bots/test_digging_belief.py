@@ -8,9 +8,10 @@ import pytest
 
 from goldfields.bots import digging_belief as belief
 from goldfields.bots.net import evaluator
+from goldfields.digging import DiggingOptions
 from goldfields.digging.state import DiggingState
 
-from .conftest import TABLES, Positions
+from .conftest import TABLES, Positions, random_positions
 
 
 def _table_state(state: DiggingState, seat: int) -> object:
@@ -36,6 +37,27 @@ def test_a_rewound_deal_replays_to_the_determinisation(players: int, partnership
         assert back is not None
         start, actions, _ = back
         replay = DiggingState.from_json(start.to_json())  # a real game, whose moves are checked
+        for action in actions:
+            replay.apply_action(action)
+        assert _table_state(replay, seat) == _table_state(det, seat)
+
+
+@pytest.mark.parametrize(("players", "partnership", "hand"), [(2, False, 12), (3, False, 2), (4, True, 9)])
+def test_a_rewound_deal_has_the_hands_the_hand_size_option_deals(players: int, partnership: bool, hand: int) -> None:
+    # A deal of other than 6 cards each is rewound as well (a deal of 6 would not add up to it).
+    options = DiggingOptions(hand_size=hand)
+    for i, state in enumerate(random_positions(players, partnership, 4, 60 + hand, options)):
+        seat = state.current_player
+        view = state.view(seat)
+        parsed = belief.parse_moves(view)
+        assert parsed is not None
+        det: DiggingState = view.sample(random.Random(i))  # type: ignore[assignment]
+        back = belief.rewind(det, parsed, seat, random.Random(i))
+        assert back is not None
+        start, actions, _ = back
+        assert start.sizes == [hand] * players
+        replay = DiggingState.from_json(start.to_json())  # a real game, whose moves are checked
+        assert replay.hand_size == hand
         for action in actions:
             replay.apply_action(action)
         assert _table_state(replay, seat) == _table_state(det, seat)

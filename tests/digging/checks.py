@@ -125,8 +125,9 @@ class Referee:
         self.fight: dict[str, Any] | None = None  # the referee's own account of the fight under way
         public = table(state)
         assert public["mines"] == [] and public["discard"] == [] and public["fight"] is None
-        assert [sum(h) for h in state.hands] == [6] * self.n
-        assert public["pile"] == sum(expected_census(state)) - 6 * self.n
+        dealt = state.options.hand_size or 6  # D1's 6, or the designer's hand_size
+        assert [sum(h) for h in state.hands] == [dealt] * self.n
+        assert public["pile"] == sum(expected_census(state)) - dealt * self.n
 
     # -- one step ------------------------------------------------------------
     def before(self, state: DiggingState) -> dict[str, Any]:

@@ -24,8 +24,8 @@ from typing import Any
 from goldfields.core.game import CHANCE, Event
 from goldfields.digging import DiggingOptions, DiggingState, new_game
 from goldfields.digging.cards import CODES, deck_counts, expand
+from goldfields.digging.options import hand_size_for
 
-HAND_SIZE = 6
 FILL_ORDER = ("C", "S", "G", "X", "MC", "MS", "MG", "CC", "SS", "GG", *(f"B{v}" for v in range(1, 13)))
 
 
@@ -65,6 +65,7 @@ def deck_for(
     if dealer is None:
         dealer = players - 1
     left = Counter(deck_in_use(players, partnership, options))
+    size = hand_size_for(options)
 
     def take(word: str) -> str:
         if left[word] <= 0:
@@ -77,8 +78,8 @@ def deck_for(
         if not 0 <= seat < players:
             raise ValueError(f"no seat {seat} at a table of {players}")
         hand = cards(text)
-        if len(hand) > HAND_SIZE:
-            raise ValueError(f"seat {seat} is dealt only {HAND_SIZE} cards, not {hand}")
+        if len(hand) > size:
+            raise ValueError(f"seat {seat} is dealt only {size} cards, not {hand}")
         written[seat] = [take(w) for w in hand]
     top = [take(w) for w in cards(pile)]
 
@@ -87,11 +88,11 @@ def deck_for(
 
     for seat in range(players):
         hand = written.setdefault(seat, [])
-        filler = leftovers()[: HAND_SIZE - len(hand)]
+        filler = leftovers()[: size - len(hand)]
         hand += [take(w) for w in filler]
     rest = leftovers()
     deck: list[str] = []
-    for i in range(HAND_SIZE * players):
+    for i in range(size * players):
         seat = (dealer + 1 + i) % players
         deck.append(written[seat][i // players])
     return deck + top + rest

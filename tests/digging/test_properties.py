@@ -50,6 +50,7 @@ def rule_options(draw: st.DrawFn) -> DiggingOptions:
         no_chests_during_fight=draw(st.booleans()),
         close_needs_chest=draw(st.booleans()),
         target=draw(st.one_of(st.just(0), st.integers(min_value=1, max_value=120))),
+        hand_size=draw(st.one_of(st.just(0), st.integers(min_value=1, max_value=12))),
     )
 
 

@@ -872,6 +872,30 @@ def test_option_target_is_a_whole_number_of_points_up_to_120(bad: object):
     assert DiggingOptions.from_json({"target": 0}) == DiggingOptions()  # 0: the rules' target
 
 
+@pytest.mark.parametrize(("players", "partnership", "size"), [(2, False, 12), (3, False, 1), (4, True, 8)])
+def test_option_hand_size_deals_that_many_cards_each(players: int, partnership: bool, size: int):
+    # A designer's knob, not a reading: D1 deals 6 each; the rest is the pile, as ever.
+    on = DiggingOptions(hand_size=size)
+    state = deal({0: "MG"}, players=players, partnership=partnership, options=on)
+    assert state.sizes == [size] * players and len(state.hand_codes(0)) == size and "MG" in state.hand_codes(0)
+    assert state.pile_size == len(deck_in_use(players, partnership, on)) - size * players
+    play(state, "0: play MG 0")  # seat 0 moves first and plays on as under D2
+    assert state.sizes[0] == size - 1 and state.current_player == 1
+    # The record keeps it, and a game read back from it deals as many again.
+    game = new_game(players, partnership, seed=1, options=on)
+    assert game.record()["options"] == {"hand_size": size}
+    restored = registry.get("digging").restore(game.record())[0]
+    assert restored.sizes == [size] * players  # type: ignore[attr-defined]
+    assert DiggingState.from_json(game.to_json()).hand_size == size
+
+
+@pytest.mark.parametrize("bad", [True, 6.0, "8", -1, 13])
+def test_option_hand_size_is_a_whole_number_of_cards_up_to_12(bad: object):
+    with pytest.raises(ValueError, match="hand_size must be a whole number of cards from 1 to 12"):
+        DiggingOptions.from_json({"hand_size": bad})
+    assert DiggingOptions.from_json({"hand_size": 0}) == DiggingOptions()  # 0: the rules' 6
+
+
 @pytest.mark.parametrize(("players", "size"), [(2, 48), (3, 54)])
 def test_option_full_deck_plays_all_60_cards_with_fewer_players(players: int, size: int):
     reduced = new_game(players, seed=1)

@@ -106,6 +106,8 @@ _ALL_TABLES = [
     DiggingSpec(2, single_hand=True),
     *DIGGING_SPECS,
     DiggingSpec(3, options={"full_deck": True}),
+    DiggingSpec(2, options={"hand_size": 3}),
+    DiggingSpec(4, options={"hand_size": 10}),
     *DIGGER_SPECS,
     DiggerSpec(4, "black", options={"knock_probability": 0.5, "time_limit": 20}),
     DiggerSpec(3, time_model=TimeModel(jitter=0.3)),
@@ -215,6 +217,18 @@ def test_the_pile_slice_stays_within_one_with_the_full_deck(players):
     # Just dealt: the pile is as large as the table allows, and that reads 1.
     for vector in (encode(state.observation(0)), encode_state(state, 0)):
         assert vector[pile] == 1.0
+        assert vector.min() >= 0.0 and vector.max() <= 1.0
+
+
+@pytest.mark.parametrize(("players", "hand"), [(2, 1), (4, 12)])
+def test_the_pile_slice_stays_within_one_whatever_the_hand_size(players, hand):
+    from goldfields.digging.options import DiggingOptions
+
+    spec = DiggingSpec(players, options=DiggingOptions(hand_size=hand))
+    pile = DIGGING.slices["pile"].start
+    state = next(_engine_positions(spec, 0))
+    for vector in (encode(state.observation(0)), encode_state(state, 0)):
+        assert vector[pile] == 1.0  # just dealt: the largest pile this table allows
         assert vector.min() >= 0.0 and vector.max() <= 1.0
 
 

@@ -503,6 +503,9 @@ def test_the_rule_options_are_openspiel_parameters():
     short = pyspiel.load_game("python_goldfields_digging(players=2,target=20)")
     assert short.spec.options.target == 20
     pyspiel.random_sim_test(short, num_sims=2, serialize=False, verbose=False)
+    big = pyspiel.load_game("python_goldfields_digging(players=3,hand_size=9)")
+    assert big.spec.options.hand_size == 9
+    pyspiel.random_sim_test(big, num_sims=2, serialize=False, verbose=False)
     digger = pyspiel.load_game("python_goldfields_digger(time_limit=20.0,stack_seconds=1.0,knock_probability=0.1)")
     options = digger.new_initial_state()._core.engine.options
     assert (options.time_limit, options.stack_seconds, options.knock_probability) == (20.0, 1.0, 0.1)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from live import BOTS, HUMAN, LiveServer
+from live import BOTS, HUMAN, LiveServer, receive, send
 
 from goldfields.core import registry
 from goldfields.core.definition import ParamError
@@ -35,3 +35,15 @@ def test_a_table_or_a_record_whose_options_are_not_an_object_is_refused_with_422
         assert r.status_code == 422 and r.json()["code"] == "bad_record", (options, r.text)
         assert "options" in r.json()["message"]
     assert server.get("/api/health").json()["status"] == "ok"
+
+
+def test_a_tables_hand_size_deals_that_many_cards_and_the_games_list_bounds_it(server: LiveServer) -> None:
+    digging = next(g for g in server.get("/api/games").json() if g["name"] == "digging")
+    assert digging["option_limits"]["hand_size"] == {"min": 0, "max": 12, "step": 1}
+    created = server.create([HUMAN, BOTS], claim=0, options={"hand_size": 9})
+    with server.ws(created["table"]["id"]) as ws:
+        send(ws, {"type": "hello", "seat": 0, "token": created["you"]["token"]})
+        view = next(m for m in iter(lambda: receive(ws), None) if m["type"] == "update")["view"]
+    assert len(view["hand"]) == 9 and view["hand_sizes"] == [9, 9]
+    r = server.post("/api/tables", {"game": "digging", "seats": [HUMAN, BOTS], "options": {"hand_size": 13}})
+    assert r.status_code == 422 and "hand_size must be a whole number of cards from 1 to 12" in r.json()["message"]

@@ -307,13 +307,15 @@ def test_a_rule_options_number_is_held_to_its_bounds_before_it_is_sent(new_page:
     # The target's bounds come from the server (GET /api/games); a value past them is the
     # browser's to refuse, in its own words, and no table is made.
     limits = next(g for g in server.get("/api/games") if g["name"] == "digging")["option_limits"]
-    assert limits == {"target": {"min": 0, "max": 120, "step": 1}}
+    assert limits == {"target": {"min": 0, "max": 120, "step": 1}, "hand_size": {"min": 0, "max": 12, "step": 1}}
     page = new_page()
     page.goto("/")
     page.fill("#player-name", "Ann")
     page.locator("#f-game").select_option("digging")
     target = page.locator('fieldset.options input[name="target"]')
     assert (target.get_attribute("min"), target.get_attribute("max"), target.get_attribute("step")) == ("0", "120", "1")
+    hand = page.locator('fieldset.options input[name="hand_size"]')
+    assert (hand.get_attribute("min"), hand.get_attribute("max"), hand.get_attribute("value")) == ("0", "12", "0")
     before = len(server.get("/api/tables"))
     target.fill("150")
     page.click("#f-create")

@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING
 from ..core.game import CHANCE, SeatView
 from ..digging import actions as A
 from ..digging.cards import NUM_CODES, expand
-from ..digging.state import HAND_SIZE, DiggingState
+from ..digging.state import DiggingState
 
 if TYPE_CHECKING:
     from .net import NetEvaluator
@@ -206,7 +206,7 @@ def rewind(
             hands[mover][code] += 1
         elif code >= 0:
             hands[mover][code] += 1
-    if any(sum(h) != HAND_SIZE for h in hands):
+    if any(sum(h) != det.hand_size for h in hands):
         return None  # a record that does not add up to a deal
     return _dealt(det, hands, pile), actions, _log_multinomial(hands) - log_q
 
@@ -271,9 +271,10 @@ def _dealt(det: DiggingState, hands: Sequence[Sequence[int]], pile: Sequence[int
     state._to_move = CHANCE
     state.hand_no -= 1
     state.first = det.dealer  # a new hand's dealer is the last one's first player (D9)
-    deck = [0] * (HAND_SIZE * n)
+    dealt = det.hand_size * n
+    deck = [0] * dealt
     cards = [expand(h) for h in hands]
-    for i in range(HAND_SIZE * n):
+    for i in range(dealt):
         seat = (det.dealer + 1 + i) % n
         deck[i] = cards[seat].pop()
     deck.extend(reversed(pile))

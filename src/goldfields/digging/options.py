@@ -2,8 +2,9 @@
 
 Every option is off by default; with all options off the engine plays the
 game exactly as ``RULINGS.md`` (in the project's shared rulings) decides.
-docs/digging.md explains each. ``target`` is a designer's knob rather than a
-reading: the points that win, in place of the rules' 40, 45, 50 or 60.
+docs/digging.md explains each. ``target`` and ``hand_size`` are designers'
+knobs rather than readings: the points that win, in place of the rules' 40,
+45, 50 or 60, and the cards dealt to each player, in place of the rules' 6.
 """
 
 from __future__ import annotations
@@ -22,6 +23,11 @@ REMOVED = {
 }
 """Options that records made before their removal may still carry, and why they went."""
 TARGET_PARTNERSHIP = 60
+HAND_SIZE = 6
+"""D1: the cards dealt to each player."""
+MAX_HAND_SIZE = 12
+"""The most cards ``hand_size`` deals each: twice the rules', which leaves a pile at every table
+(2 players deal 24 of their 48 cards)."""
 MAX_TARGET = 120
 """The highest ``target``: twice the partnership game's, and the scale of the observation's
 target (``research.encoding``), which would pass 1 above it."""
@@ -50,13 +56,21 @@ class DiggingOptions:
     0, the default, keeps the rules' target. For designers: how does a shorter
     or longer game change who wins?"""
 
+    hand_size: int = field(default=0, metadata={"limits": (0, MAX_HAND_SIZE, 1)})
+    """The cards dealt to each player, from 1 to :data:`MAX_HAND_SIZE`, in place of
+    the rules' 6 (D1); 0, the default, keeps the rules' 6. For designers: does a
+    bigger hand favour planning over the luck of the draw?"""
+
     def __post_init__(self) -> None:
+        whole = {"target": ("points", MAX_TARGET, "the rules' target"),
+                 "hand_size": ("cards", MAX_HAND_SIZE, f"the rules' {HAND_SIZE}")}  # fmt: skip
         for f in fields(self):
             value = getattr(self, f.name)
-            if f.name == "target":
-                if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_TARGET:
-                    raise ValueError(f"rule option target must be a whole number of points from 1 to {MAX_TARGET} "
-                                     f"(or 0 for the rules' target), not {value!r}")
+            if f.name in whole:
+                unit, most, zero = whole[f.name]
+                if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= most:
+                    raise ValueError(f"rule option {f.name} must be a whole number of {unit} from 1 to {most} "
+                                     f"(or 0 for {zero}), not {value!r}")
             elif not isinstance(value, bool):
                 raise ValueError(f"rule option {f.name} must be true or false, not {value!r}")
 
@@ -90,3 +104,8 @@ def target_for(players: int, partnership: bool, options: DiggingOptions | None =
     if options is not None and options.target:
         return options.target
     return TARGET_PARTNERSHIP if partnership else TARGETS_INDIVIDUAL[players]
+
+
+def hand_size_for(options: DiggingOptions | None = None) -> int:
+    """The cards dealt to each player: the rules' 6 (D1), unless ``options`` sets ``hand_size``."""
+    return options.hand_size if options is not None and options.hand_size else HAND_SIZE

@@ -34,9 +34,8 @@ from .cards import (
     is_bandit,
     metal_of,
 )
-from .options import DiggingOptions, target_for
+from .options import DiggingOptions, hand_size_for, target_for
 
-HAND_SIZE = 6
 _FIRST_DOUBLE = DOUBLE_CODES[0]
 assert tuple(range(_FIRST_DOUBLE, _FIRST_DOUBLE + 3)) == DOUBLE_CODES and DOUBLE_CODES[-1] < CLOSE
 
@@ -185,6 +184,11 @@ class DiggingState(GameState):
     def pile_size(self) -> int:
         return len(self.pile)
 
+    @property
+    def hand_size(self) -> int:
+        """The cards dealt to each player: 6 (D1), or the ``hand_size`` option's."""
+        return hand_size_for(self.options)
+
     def partner(self, seat: int) -> int | None:
         return (seat + 2) % 4 if self.partnership else None
 
@@ -233,11 +237,12 @@ class DiggingState(GameState):
         self.hand_no += 1
         self.seen = None
         self._reset_hand()
-        for i in range(HAND_SIZE * n):
+        size = self.hand_size
+        for i in range(size * n):
             seat = (self.dealer + 1 + i) % n
             self.hands[seat][deck[i]] += 1
-        self.sizes = [HAND_SIZE] * n
-        self.pile = deck[HAND_SIZE * n :][::-1]  # top of the pile at the end
+        self.sizes = [size] * n
+        self.pile = deck[size * n :][::-1]  # top of the pile at the end
         self._to_move = self.first
         if self.logs is not None:
             self.logs.append({"dealer": self.dealer, "deck": deck, "moves": []})

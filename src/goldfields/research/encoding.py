@@ -37,7 +37,8 @@ from ..digger.state import KNOCK_DUE, ROLL_DUE  # noqa: E402
 from ..digging.actions import MAX_MINES  # noqa: E402
 from ..digging.cards import CODE_OF, CODES, FULL_COUNTS, NUM_CODES, deck_counts  # noqa: E402
 from ..digging.definition import DIGGING as DIGGING_GAME  # noqa: E402
-from ..digging.state import HAND_SIZE, mine_points  # noqa: E402
+from ..digging.options import HAND_SIZE  # noqa: E402
+from ..digging.state import mine_points  # noqa: E402
 
 DIGGING_SEATS = 4
 DIGGER_SEATS = 5
@@ -206,25 +207,26 @@ _INV_FULL = tuple(1.0 / k for k in FULL_COUNTS)
 _SLICES_DIGGING = DIGGING.slices
 _MINE_CODE = {"gold": CODE_OF["MG"], "silver": CODE_OF["MS"], "copper": CODE_OF["MC"]}
 _CLOSE_CODE = CODE_OF["X"]
-_DECKS: dict[tuple[int, bool, bool], tuple[list[int], float]] = {}
+_DECKS: dict[tuple[int, bool, bool, int], tuple[list[int], float]] = {}
 
 
-def _deck(players: int, partnership: bool, full_deck: bool) -> tuple[list[int], float]:
+def _deck(players: int, partnership: bool, full_deck: bool, hand: int = HAND_SIZE) -> tuple[list[int], float]:
     """The table's deck (counts per code) and its :func:`largest_pile`, worked out once a table."""
-    key = (players, partnership, full_deck)
+    key = (players, partnership, full_deck, hand)
     hit = _DECKS.get(key)
     if hit is None:
         deck = deck_counts(players, partnership, full_deck)
-        hit = _DECKS[key] = (deck, float(largest_pile(players, deck)))
+        hit = _DECKS[key] = (deck, float(largest_pile(players, deck, hand)))
     return hit
 
 
-def largest_pile(players: int, deck: Sequence[int]) -> int:
+def largest_pile(players: int, deck: Sequence[int], hand: int = HAND_SIZE) -> int:
     """The most cards the draw pile can hold at a table: its deck (counts per code) less the hands
-    dealt (D1). The ``pile`` slice is scaled by it so that it stays in [0, 1] under every rule
-    option; at every table of the standard rules it is 36, the divisor the shipped networks
-    were trained with, so their inputs are unchanged."""
-    return sum(deck) - HAND_SIZE * players
+    dealt (D1; ``hand`` cards each, as the ``hand_size`` option may set). The ``pile`` slice is
+    scaled by it so that it stays in [0, 1] under every rule option; at every table of the
+    standard rules it is 36, the divisor the shipped networks were trained with, so their inputs
+    are unchanged."""
+    return sum(deck) - hand * players
 
 
 def _counts(cards: Sequence[str]) -> list[int]:
@@ -278,7 +280,8 @@ def encode_digging(obs: Mapping[str, Any], out: Any = None) -> Any:
     if fight is not None:
         for _, b in fight["bandits"]:
             on_table[CODE_OF[b]] += 1
-    deck, pile_scale = _deck(n, partnership, bool(obs["options"].get("full_deck", False)))
+    chosen = obs["options"]
+    deck, pile_scale = _deck(n, partnership, bool(chosen.get("full_deck", False)), chosen.get("hand_size") or HAND_SIZE)
     partner = _counts(obs["partner_holds"]) if obs.get("partner_holds") else None
     h0, u0, p0, d0 = s["hand"].start, s["unseen"].start, s["partner_holds"].start, s["discard"].start
     for c in range(NUM_CODES):
@@ -429,9 +432,10 @@ def _digging_template(state: Any, seat: int | None) -> tuple[Any, tuple[tuple[fl
     # Looked up by the identity of the deck's tuple first (a game and its clones share it), which
     # costs less than hashing it; the entry keeps the tuple alive, so the id cannot be reused.
     fast = _DIGGING_BY_DECK.get((id(deck), seat))
-    if fast is not None and fast[0] is deck and fast[1] == (n, state.partnership, state.target):
+    table = (n, state.partnership, state.target, state.options.hand_size)
+    if fast is not None and fast[0] is deck and fast[1] == table:
         return fast[2]
-    key = (n, state.partnership, seat, state.target, deck)
+    key = (seat, *table, deck)
     hit = _DIGGING_TEMPLATES.get(key)
     if hit is None:
         v = array("f", _ZERO_DIGGING)
@@ -445,10 +449,10 @@ def _digging_template(state: Any, seat: int | None) -> tuple[Any, tuple[tuple[fl
             if k > 0:
                 v[_D_UNSEEN + c] = k * _INV_FULL[c]
         unseen = tuple(tuple(max(0, k - j) * _INV_FULL[c] for j in range(61)) for c, k in enumerate(deck))
-        hit = _DIGGING_TEMPLATES[key] = (v, unseen, float(largest_pile(n, deck)))
+        hit = _DIGGING_TEMPLATES[key] = (v, unseen, float(largest_pile(n, deck, state.hand_size)))
     if len(_DIGGING_BY_DECK) > 4096:
         _DIGGING_BY_DECK.clear()
-    _DIGGING_BY_DECK[id(deck), seat] = (deck, (n, state.partnership, state.target), hit)
+    _DIGGING_BY_DECK[id(deck), seat] = (deck, table, hit)
     return hit
 
 

@@ -22,7 +22,8 @@ max_moves      0        cut the game after this many decisions (0: automatic,
 
 and the rule options (docs/digging.md): ``target_exceeded``, ``full_deck``,
 ``no_chests_during_fight`` and ``close_needs_chest``, each ``False`` by default,
-and ``target`` (0, the rules' target; else the points that win, 1 to 120).
+``target`` (0, the rules' target; else the points that win, 1 to 120) and
+``hand_size`` (0, the rules' 6; else the cards dealt each, 1 to 12).
 
 ``python_goldfields_digger`` parameters: ``players`` (3; 2 to 5), ``crates``
 (``white`` or ``black``), ``max_turns`` (300, also what 0 means; the game is
@@ -238,9 +239,12 @@ class DiggingGame(_Reloaded, pyspiel.Game):
             raise ValueError("max_moves must be positive, or 0 for a cap chosen from the game's length "
                              f"({AUTO_MAX_MOVES_SINGLE_HAND} for a single hand, {AUTO_MAX_MOVES_FULL_GAME} for a "
                              "whole game, none where the game has a bound of its own)")
-        # The rule options (docs/digging.md), each a parameter of its own (target a number, the rest on/off).
-        values: dict[str, Any] = {f.name: bool(p[f.name]) for f in fields(DiggingOptions) if f.name != "target"}
-        chosen = DiggingOptions(**values, target=int(p["target"]))
+        # The rule options (docs/digging.md), each a parameter of its own: the numbers (target,
+        # hand_size) whole numbers, the rest on/off.
+        values: dict[str, Any] = {
+            f.name: int(p[f.name]) if "limits" in f.metadata else bool(p[f.name]) for f in fields(DiggingOptions)
+        }
+        chosen = DiggingOptions(**values)
         options = chosen if chosen != DiggingOptions() else None  # standard rules: the spec as ever
         spec = DiggingSpec(int(p["players"]), bool(p["partnership"]), bool(p["single_hand"]), int(p["max_moves"]),
                            options)  # fmt: skip

@@ -212,7 +212,8 @@ def test_a_designer_sets_the_rules_from_the_command_line_and_the_report_names_th
     import re
 
     line = next(x for x in result.output.splitlines() if x.startswith("wins by side, whoever sat there:"))
-    shares = [float(x) for x in re.findall(r"seat \d ([\d.]+)%", line)]
+    # At black crates each seat holds its own card, which the line names beside the seat.
+    shares = [float(x) for x in re.findall(r"seat \d \(card [ABC]\) ([\d.]+)%", line)]
     assert len(shares) == 3 and abs(sum(shares) - 100) < 0.2
     assert "decisions a game: median" in result.output
     # Three heuristics on one deal replay one game in every rotation: the side figures count it once.
@@ -223,6 +224,7 @@ def test_a_designer_sets_the_rules_from_the_command_line_and_the_report_names_th
     with (out / "sides.csv").open(newline="") as f:
         sides = list(csv.DictReader(f))
     assert [row["side"] for row in sides] == ["seat 0", "seat 1", "seat 2"]
+    assert [row["holds"] for row in sides] == ["card A", "card B", "card C"]
     assert all(row["games"] == "1" and row["parity"] == "0.3333" for row in sides)
     assert all(float(row["deal_ci95_low"]) <= float(row["win_rate"]) <= float(row["deal_ci95_high"]) for row in sides)
     assert [round(100 * float(row["win_rate"]), 1) for row in sides] == shares

@@ -187,6 +187,18 @@ def test_a_sides_interval_under_rotations_resamples_deals_since_a_deal_favours_i
     assert f"seat 0 50.0% (35–65; deal {low}–{high})" in line
 
 
+def test_a_side_at_black_crates_is_named_with_the_card_it_holds_and_at_white_with_nothing() -> None:
+    from goldfields.arena.tournament import side_rows, sides_line
+    from goldfields.arena.worker import GameResult
+
+    results = [GameResult(0, 0, 0, ("a", "b"), (0, 1), (10, 5), (1.0, 0.0), (0,), ((10, 5),), 100, {}, 1.0)]
+    black = GameSpec.make("digger", 2, None, {"crates": {"black": ["C", "A"]}})
+    assert [row["holds"] for row in side_rows(black, results)] == ["card C", "card A"]
+    assert "seat 0 (card C) 100.0%" in (sides_line(black, results) or "")
+    white = GameSpec.make("digger", 2)
+    assert [row["holds"] for row in side_rows(white, results)] == ["", ""]
+
+
 def test_hands_csv_has_every_hand_of_every_game_and_they_add_up_to_the_game(tmp_path) -> None:  # type: ignore[no-untyped-def]
     import csv
 

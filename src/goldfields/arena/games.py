@@ -135,6 +135,10 @@ class GameSpec:
     def seats_of(self, side: int) -> list[int]:
         return list(self.definition.sides(self.params)[side])
 
+    def side_note(self, side: int) -> str:
+        """What sets the side apart besides its seats (Digger's black crate card), or ""."""
+        return self.definition.side_note(self.params, side)
+
     # -- states ------------------------------------------------------------
     def new_state(self) -> GameState:
         """A fresh game waiting for its first chance outcome (the deal) or decision (the first roll)."""

@@ -221,15 +221,16 @@ def write_summary_csv(path: Path, summary: Sequence[EntrantSummary]) -> None:
 def write_sides_csv(path: Path, rows: Sequence[Mapping[str, Any]]) -> None:
     """How each side of the table did, whoever sat there (see ``tournament.side_rows``): win rate,
     Wilson and deal-bootstrap intervals and parity over the distinct games, and the side's points
-    a game (mean and standard deviation)."""
+    a game (mean and standard deviation). ``holds``, last, is what sets the side apart besides its
+    seats (Digger's black crate card, ``card B``), empty where nothing does."""
     f = io.StringIO(newline="")
     w = csv.writer(f)
     w.writerow(["side", "games", "wins", "win_rate", "ci95_low", "ci95_high", "deal_ci95_low", "deal_ci95_high",
-                "parity", "points_mean", "points_sd"])
+                "parity", "points_mean", "points_sd", "holds"])
     for r in rows:
         w.writerow([r["side"], r["games"], f"{r['wins']:g}", f"{r['win_rate']:.4f}", f"{r['ci95_low']:.4f}",
                     f"{r['ci95_high']:.4f}", f"{r['deal_ci95_low']:.4f}", f"{r['deal_ci95_high']:.4f}",
-                    f"{r['parity']:.4f}", f"{r['points_mean']:.3f}", f"{r['points_sd']:.3f}"])
+                    f"{r['parity']:.4f}", f"{r['points_mean']:.3f}", f"{r['points_sd']:.3f}", r.get("holds", "")])
     write_atomic(path, f.getvalue())
 
 

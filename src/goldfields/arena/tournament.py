@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from statistics import fmean, median, stdev
@@ -310,11 +310,17 @@ def side_rows(spec: GameSpec, results: Sequence[GameResult], seed: int | str = 0
         lo, hi = wilson(won, n)
         points = [side_points(spec, r.scores)[side] for r in games]
         rows.append({"side": f"{'seats' if len(seats) > 1 else 'seat'} {'+'.join(map(str, seats))}",
-                     "games": n, "wins": won, "win_rate": won / n, "ci95_low": lo, "ci95_high": hi,
+                     "holds": spec.side_note(side), "games": n, "wins": won, "win_rate": won / n,
+                     "ci95_low": lo, "ci95_high": hi,
                      "deal_ci95_low": boot[side][0], "deal_ci95_high": boot[side][1],
                      "parity": 1 / spec.sides, "points_mean": fmean(points),
                      "points_sd": stdev(points) if n > 1 else 0.0})  # fmt: skip
     return rows
+
+
+def _held(row: Mapping[str, Any]) -> str:
+    """A side's note in brackets (`` (card B)``), or nothing."""
+    return f" ({row['holds']})" if row.get("holds") else ""
 
 
 def sides_line(spec: GameSpec, results: Sequence[GameResult], seed: int | str = 0) -> str | None:
@@ -325,7 +331,8 @@ def sides_line(spec: GameSpec, results: Sequence[GameResult], seed: int | str = 
         return None
     games = distinct_games(results)
     n = len(games)
-    parts = [f"{row['side']} {100 * row['win_rate']:.1f}% ({100 * row['ci95_low']:.0f}–{100 * row['ci95_high']:.0f}; "
+    parts = [f"{row['side']}{_held(row)} {100 * row['win_rate']:.1f}% "
+             f"({100 * row['ci95_low']:.0f}–{100 * row['ci95_high']:.0f}; "
              f"deal {100 * row['deal_ci95_low']:.0f}–{100 * row['deal_ci95_high']:.0f})"
              for row in side_rows(spec, results, seed)]  # fmt: skip
     decisions = sorted(r.decisions for r in games)

@@ -270,6 +270,11 @@ class GameDefinition(ABC, Generic[P]):
         """The seats that win and lose together; by default each seat alone."""
         return tuple((s,) for s in range(params.players))
 
+    def side_note(self, params: P, side: int) -> str:
+        """What sets a side apart besides its seats, for a designer reading the arena's sides
+        table: Digger's black crates give each seat its own card ("card B"). Empty by default."""
+        return ""
+
     def side_of(self, params: P, seat: int) -> int:
         for i, side in enumerate(self.sides(params)):
             if seat in side:

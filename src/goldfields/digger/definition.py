@@ -104,6 +104,12 @@ class Digger(GameDefinition[DiggerParams]):
         assert isinstance(state, DiggerState)
         return (state.turn, "knock") if state.pending == KNOCK_DUE else state.turn
 
+    def side_note(self, params: DiggerParams, side: int) -> str:
+        # Each side is one seat; at black crates its card is a rule of its own (G1), which a designer
+        # weighing the cards reads beside the seat's wins.
+        spec = parse_spec(params.crates, params.players, table_with(params.options.override))
+        return "" if spec == "white" else f"card {spec[side]}"
+
     def idle_options(self, params: DiggerParams) -> dict[str, str]:
         override = params.options.override
         if not override:

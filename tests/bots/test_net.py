@@ -787,6 +787,25 @@ def test_analysis_finds_a_planted_blunder() -> None:
     assert _frame_moves(record)[planted.step] == planted.played
 
 
+def test_analysis_finds_the_planted_blunder_in_game_after_game() -> None:
+    """Not one lucky deal: over eight more games, the strong bot never plays the planted close
+    itself, and it finds it costly (a drop of 0.1 or more) in most. A close can be cheap where
+    the mine was lost anyway, so not in every one."""
+    from goldfields.bots.analysis import decision, decisions, judge, searcher_for
+    from goldfields.core import registry
+
+    digging = registry.get("digging")
+    searcher = searcher_for("ismcts:iterations=1000", "digging")
+    drops = []
+    for seed in range(1, 9):
+        record, plant = _game_with_a_planted_blunder(seed)
+        pos = next(p for p in decisions(digging, record, 0) if (p.hand, p.move) == plant)
+        judged = decision(pos, judge(searcher, pos.view, pos.played, random.Random(seed), searcher.budget()))
+        assert judged.played.startswith("play X") and judged.best != judged.played, seed
+        drops.append(judged.drop)
+    assert sum(d >= 0.1 for d in drops) >= 6, drops
+
+
 def test_analysis_searches_a_stalling_pass_it_was_shown() -> None:
     """The search leaves out a pass after a whole round of them (it would stall the hand); when a
     player made one, analysis still values it from its own results, not the position's mean."""

@@ -224,12 +224,14 @@ def test_the_pile_slice_stays_within_one_with_the_full_deck(players):
 def test_the_pile_slice_stays_within_one_whatever_the_hand_size(players, hand):
     from goldfields.digging.options import DiggingOptions
 
-    spec = DiggingSpec(players, options=DiggingOptions(hand_size=hand))
     pile = DIGGING.slices["pile"].start
-    state = next(_engine_positions(spec, 0))
-    for vector in (encode(state.observation(0)), encode_state(state, 0)):
-        assert vector[pile] == 1.0  # just dealt: the largest pile this table allows
-        assert vector.min() >= 0.0 and vector.max() <= 1.0
+    # The standard table first, in the same process: its deck is the same, and its cached pile
+    # scale must not be taken for this one's.
+    for options in (None, DiggingOptions(hand_size=hand)):
+        state = next(_engine_positions(DiggingSpec(players, options=options), 0))
+        for vector in (encode(state.observation(0)), encode_state(state, 0)):
+            assert vector[pile] == 1.0  # just dealt: the largest pile this table allows
+            assert vector.min() >= 0.0 and vector.max() <= 1.0
 
 
 def test_digger_crate_values_above_six_stay_apart_in_the_tensor():

@@ -217,6 +217,10 @@ def test_the_shipped_games_keep_their_openspiel_names_and_register_returns_them(
         "python_goldfields_digging(players=2,single_hand=True,max_moves=30)",
         "python_goldfields_digging(players=3,max_moves=200)",
         "python_goldfields_digging(players=4,max_moves=300)",
+        # Other deals than D1's 6: a smaller hand, a longer pile and a longer hand; a bigger hand,
+        # a shorter pile and more deals under the same cap.
+        "python_goldfields_digging(players=2,single_hand=True,hand_size=1)",
+        "python_goldfields_digging(players=4,max_moves=200,hand_size=12)",
         "python_goldfields_digger(players=3,max_turns=6)",
     ],
 )

@@ -65,9 +65,11 @@ def test_max_moves_and_max_turns_truncate():
     assert match.truncated and match.state.turn == 4
 
 
-def test_natural_bound_of_one_individual_hand_holds():
-    spec = DiggingSpec(2, single_hand=True)
+@pytest.mark.parametrize("hand", [0, 1, 12])
+def test_natural_bound_of_one_individual_hand_holds(hand):
+    spec = DiggingSpec(2, single_hand=True, options={"hand_size": hand} if hand else None)
     bound = spec.max_game_length()
+    assert bound == spec.natural_bound() == (48 - 2 * (hand or 6)) + 48 + 2  # every card drawn or played, a last round
     for seed in range(20):
         rng = random.Random(seed)
         match = Match(spec, rng)

@@ -34,6 +34,7 @@ from ..core.definition import ParamError, Stamper
 from ..core.game import GameState, RuleError
 from ..digger.definition import DIGGER as DIGGER_GAME
 from ..digging.definition import DIGGING as DIGGING_GAME
+from ..digging.state import DiggingState
 from ..play.driver import Driver
 
 DIGGING = DIGGING_GAME.name
@@ -139,13 +140,19 @@ class DiggingSpec:
         """The cards in use, as codes (sorted): what a deal shuffles."""
         return sorted(self.new_state().sample_chance(random.Random(0)))
 
+    def dealt(self) -> int:
+        """The cards a deal gives the players: 6 each (D1), or the ``hand_size`` option's."""
+        state = self.new_state()
+        assert isinstance(state, DiggingState)
+        return state.hand_size * self.players
+
     def natural_bound(self) -> int | None:
         """Decisions a game can take at most without a cap, where finite
         (one hand of the individual game: every turn draws, plays, or is one
         of the last round's turns)."""
         if self.single_hand and not self.is_partnership:
             deck = len(self.deck())
-            pile = deck - 6 * self.players
+            pile = deck - self.dealt()
             return pile + deck + self.players
         return None
 
@@ -164,7 +171,7 @@ class DiggingSpec:
         deck = len(self.deck())
         if self.single_hand:
             return deck
-        pile = deck - 6 * self.players
+        pile = deck - self.dealt()
         return deck * (self.max_game_length() // pile + 1)
 
     def stamp(self, state: GameState, action: int, rng: random.Random | None) -> float | None:

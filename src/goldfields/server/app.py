@@ -586,7 +586,8 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
         try:
             definition = registry.get(str(record.get("game")))
         except registry.UnknownGame:
-            game = f"{record.get('game')!r:.40}"
+            game = repr(record.get("game"))
+            game = game if len(game) <= 40 else game[:39] + "…"  # a name, not a file's worth echoed back
             unknown = f"not a record of a game this server knows: {game}"
             raise TableError("bad_record", unknown, 422, {"game": game}) from None
         which = _replay_seat(str(body.seat) if body.seat is not None else "public")

@@ -1822,7 +1822,7 @@ export function errorText(err) {
   // A record the server cannot replay: the sentence in the page's language, the engine's reason in it.
   const details = err.details || {};
   if (code === "bad_record" && details.game !== undefined) return t("err.badRecordGame", { game: details.game });
-  if (code === "bad_record" && details.reason) return t("err.bad_record", { message: details.reason });
+  if (code === "bad_record" && details.reason !== undefined) return t("err.bad_record", { message: details.reason });
   const wait = Number(err.retry_after ?? err.retryAfter);
   if (code === "rate_limited" && wait > 0) {
     // An hour's limit says 60 min, not 3600 s.

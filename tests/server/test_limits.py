@@ -264,6 +264,34 @@ def test_a_spectator_coming_and_going_sends_the_players_nothing(make_server: Mak
         assert seen == []
 
 
+def test_a_players_second_tab_coming_and_going_sends_the_others_nothing(server: LiveServer) -> None:
+    # A seat already held by one socket is not newly present when a second says hello: nothing the
+    # others see has changed, so nothing is sent (else a player could flood the table by reopening tabs).
+    created = server.create([HUMAN, HUMAN], claim=0)
+    table, token = created["table"]["id"], created["you"]["token"]
+    other = server.post(f"/api/tables/{table}/seats/1/claim", {"name": "Bo"}).json()["token"]
+    with server.ws(table) as ann, server.ws(table) as bo:
+        send(ann, {"type": "hello", "seat": 0, "token": token})
+        assert receive(ann)["type"] == "update"
+        send(bo, {"type": "hello", "seat": 1, "token": other})
+        assert receive(bo)["table"]["status"] == "playing"
+        send(bo, {"type": "ping"})
+        while receive(bo, timeout=60)["type"] != "pong":
+            pass
+        for _ in range(5):
+            with server.ws(table) as tab:
+                send(tab, {"type": "hello", "seat": 0, "token": token})
+                assert receive(tab)["type"] == "update"
+        send(ann, {"type": "ping"})  # the last tab's close is seen once Ann's ping is answered...
+        while receive(ann, timeout=60)["type"] != "pong":
+            pass
+        send(bo, {"type": "ping"})  # ...and anything sent to Bo for it would come before his pong
+        seen = []
+        while (msg := receive(bo, timeout=60))["type"] != "pong":
+            seen.append(msg["type"])
+        assert seen == []
+
+
 def test_websockets_from_another_site_are_refused_unless_allowed(make_server: MakeServer) -> None:
     server = make_server(allowed_origins=["https://friend.example"])
     table = server.create([HUMAN, HUMAN])["table"]["id"]

@@ -812,9 +812,12 @@ class TableManager:
     async def connect(self, table: LiveTable, conn: Outbox) -> None:
         async with table.lock:
             if conn.seat is not None:
+                was = table.seats[conn.seat].present
                 table.seats[conn.seat].connections += 1
                 table.seen_at = self.wall()
-                if table.status == "playing":
+                # Only a seat newly taken changes what the table shows (a player's second tab does
+                # not): else a player could make every socket there take an update per tab opened.
+                if table.status == "playing" and not was:
                     try:
                         await self._advance(table)  # a move clock may start now that the player is here
                     except BaseException:

@@ -337,7 +337,8 @@ def test_redis_going_away_and_back_pauses_relayed_play_and_loses_nothing(tmp_pat
     command = ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
     redis = subprocess.Popen(command, stdout=subprocess.DEVNULL)
     listening(port)
-    generous = {"create_rate": "1000/minute", "claim_rate": "1000/minute", "move_rate": "1000/second"}
+    generous = {"create_rate": "1000/minute", "claim_rate": "1000/minute", "move_rate": "1000/second",
+                "join_rate": "1000/minute"}  # the roamers say hello again after every drop
     with fresh_postgres_database() as url:
         servers: list[LiveServer] = []
         try:

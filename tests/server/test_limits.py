@@ -81,6 +81,24 @@ def test_moving_too_fast_gets_a_rate_limited_error_on_the_socket(make_server: Ma
         assert msg["retry_after"] >= 1
 
 
+def test_joining_a_table_too_often_is_refused_and_the_socket_closed_to_try_later(make_server: MakeServer) -> None:
+    # Each hello builds and sends the seat's whole game so far: opening and closing sockets must
+    # not keep the server doing it at the message rate.
+    server = make_server(rate_limits=True, join_rate="3/minute")
+    table = server.create([HUMAN, HUMAN])["table"]["id"]
+    for _ in range(3):
+        with server.ws(table) as ws:
+            send(ws, {"type": "hello"})
+            assert receive(ws)["type"] == "update"
+    with server.ws(table) as ws:
+        send(ws, {"type": "hello"})
+        refused = receive(ws)
+        assert refused["code"] == "rate_limited" and refused["retry_after"] >= 1
+        with pytest.raises(ConnectionClosed) as closed:
+            receive(ws)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1013
+
+
 def test_live_tables_and_bot_only_tables_have_global_caps(make_server: MakeServer) -> None:
     server = make_server(max_live_tables=3, max_bot_tables=1)
     assert server.post("/api/tables", table_body([BOTS, BOTS])).status_code == 201

@@ -115,6 +115,13 @@ def serve_command(
     message_rate: Annotated[
         str, typer.Option(rich_help_panel=LIMITS, help="WebSocket messages of any kind one address may send.")
     ] = _default("message_rate"),
+    join_rate: Annotated[
+        str,
+        typer.Option(
+            rich_help_panel=LIMITS,
+            help="Table joins (WebSocket hellos) one address may make: each sends the seat's whole game so far.",
+        ),
+    ] = _default("join_rate"),
     chat_rate: Annotated[
         str, typer.Option(rich_help_panel=LIMITS, help="Table chat messages one seat may send (an address may "
                                                        "send ten times as many, for all its seats).")
@@ -247,6 +254,7 @@ def serve_command(
             claim_rate=claim_rate,
             move_rate=move_rate,
             message_rate=message_rate,
+            join_rate=join_rate,
             chat_rate=chat_rate,
             analysis_rate=analysis_rate,
             replay_rate=replay_rate,

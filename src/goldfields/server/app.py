@@ -224,6 +224,7 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
             "claim": live.claim_rate,
             "move": live.move_rate,
             "message": live.message_rate,
+            "join": live.join_rate,
             "chat": live.chat_rate,
             "chat_address": live.chat_address_rate or times(live.chat_rate, ADDRESS_CHAT_PLAYERS),
             "analysis": live.analysis_rate,
@@ -1109,6 +1110,12 @@ class Session:
     async def hello(self, msg: dict[str, Any]) -> None:
         if self.joined:
             return self.error("already_joined", "this connection already said hello; open another to change seat")
+        # Each join builds and sends the seat's whole game so far: counted per address, so that
+        # opening and closing sockets cannot keep the server building them (an audit's probe).
+        refused = self.rates.check("join", self.client)
+        if refused is not None:
+            self.error(refused.code, refused.message, retry_after=refused.retry_after)
+            return self.close_soon(1013)  # "try again later": the client reconnects after retry_after
         seat, token = msg.get("seat"), msg.get("token")
         if seat is not None:
             if not isinstance(seat, int) or isinstance(seat, bool) or not isinstance(token, str):

@@ -54,6 +54,10 @@ class Settings:
     """Moves one client address may send (over all its sockets)."""
     message_rate: str = "50/second"
     """WebSocket messages of any kind one client address may send."""
+    join_rate: str = "60/minute"
+    """Table joins (a WebSocket's hello, a player's or a spectator's) one client address may make:
+    each one builds and sends the seat's whole game so far, the costliest message a client can
+    ask for. A refused hello is told so and its socket closed (1013), to try again later."""
     chat_rate: str = "10/minute"
     """Table chat messages one player (a seat, as its token opens it) may send: counted per
     player, so that players behind one address (a family, a school) do not share it."""
@@ -120,7 +124,7 @@ class Settings:
         self.allowed_origins = tuple(self.allowed_origins)
         from .limits import rate  # the limits library is a server extra; these defaults are read without it
 
-        rates = (self.create_rate, self.claim_rate, self.move_rate, self.message_rate, self.chat_rate,
+        rates = (self.create_rate, self.claim_rate, self.move_rate, self.message_rate, self.join_rate, self.chat_rate,
                  self.analysis_rate, self.replay_rate, *filter(None, [self.chat_address_rate]))  # fmt: skip
         for text in rates:
             rate(text)  # a clear error now, not at the first request

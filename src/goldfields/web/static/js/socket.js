@@ -21,6 +21,7 @@ export class TableSocket {
     this.timer = null;
     this.pinger = null;
     this.status = "idle";
+    this.notBefore = 0; // performance.now() before which not to reconnect (a server's retry_after)
     // Messages are handled one after another: handling one may wait (the first update loads the
     // game's module), and the next must not overtake it (two updates would mount two boards).
     this.handled = Promise.resolve();
@@ -82,6 +83,11 @@ export class TableSocket {
         this.attempt = 0; // a full update means we are in sync again
         this.setStatus("online");
       }
+      // A hello refused for the join rate: the server closes the socket, and the next try waits
+      // as long as it said.
+      if (msg.type === "error" && msg.code === "rate_limited" && this.status !== "online" && msg.retry_after > 0) {
+        this.notBefore = performance.now() + msg.retry_after * 1000;
+      }
       this.handled = this.handled
         .then(() => this.onMessage(msg))
         .catch((err) => setTimeout(() => { throw err; })); // reported as before, and the next goes on
@@ -106,7 +112,9 @@ export class TableSocket {
     if (this.closed) return;
     // 0.5 s, 1 s, 2 s ... up to 10 s, with some jitter so that a restarted server is not stampeded.
     const base = Math.min(10000, 500 * 2 ** Math.min(this.attempt, 5));
-    const delay = Math.round(base * (0.75 + Math.random() * 0.5));
+    const told = Math.max(0, (this.notBefore || 0) - performance.now()); // a server's retry_after
+    const delay = Math.max(told, Math.round(base * (0.75 + Math.random() * 0.5)));
+    this.notBefore = 0;
     this.attempt += 1;
     this.setStatus("offline", delay);
     this.timer = setTimeout(() => this.connect(), delay);

@@ -139,3 +139,25 @@ def test_a_rematch_of_a_table_stored_with_an_idle_rule_option_is_the_same_game_w
     fresh = game.fresh_config(stored)
     assert fresh["options"] == {"close_needs_chest": True}
     assert game.check_config(fresh)["options"] == {"close_needs_chest": True}
+
+
+def test_a_lobby_page_leaves_the_tables_records_unread(tmp_path: Path) -> None:
+    """A finished table's record runs to megabytes, and the lobby only names tables: its query
+    leaves the column unloaded (reading it by mistake would raise, not load it quietly)."""
+    from sqlalchemy import inspect
+
+    async def page() -> list[Any]:
+        store = Store(f"sqlite:///{tmp_path / 'lobby.db'}")
+        try:
+            await store.create_table(
+                TableRow(id="done", game="digging", name="", config={"players": 2}, secret="s" * 32,
+                         status="finished", created_at=1.0, record={"game": "digging", "hands": [[0] * 1000]}),
+                [SeatRow(table_id="done", seat=i, kind="bot", bot="random", name=f"bot {i}") for i in range(2)],
+            )  # fmt: skip
+            return await store.tables_by_status(("finished",), None, 10, None)
+        finally:
+            store.close()
+
+    (found,) = asyncio.run(page())
+    assert found.row.id == "done" and len(found.seats) == 2
+    assert "record" in inspect(found.row).unloaded

@@ -99,6 +99,10 @@ def test_starting_an_analysis_is_rate_limited_and_asking_again_is_free(limited: 
         assert limited.get(f"/api/tables/{tid}/analysis?seat={seat}").status_code in (200, 202)
     for _ in range(3):  # as the browser does while it waits
         assert limited.get(f"/api/tables/{tid}/analysis?seat=0").status_code in (200, 202)
+    # Both done, so that this address's analyses under way (two at most) do not answer first.
+    for seat in (0, 1):
+        wait_for(lambda s=seat: limited.get(f"/api/tables/{tid}/analysis?seat={s}").status_code == 200,
+                 "the analysis to finish", timeout=600)  # fmt: skip
     other = limited.create([BOTS, BOTS], partnership=False)["table"]["id"]
     wait_for(lambda: finished(limited, other), "the bots to finish")
     r = limited.get(f"/api/tables/{other}/analysis?seat=0")
@@ -134,6 +138,33 @@ def test_analyses_wait_their_turn_up_to_a_cap_and_read_no_record_while_waiting(m
         # The first is judging (its judge never answers); the others wait without reading their records.
         assert read == [0]
         assert jobs.get("t", 3) is not None and jobs.get("u", 0) is None
+        await jobs.close()
+
+    asyncio.run(main())
+
+
+def test_one_address_may_have_only_so_many_analyses_under_way(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Else one address, within its rate, could hold every place in the line for most of an hour.
+    forever = asyncio.Event()
+
+    class Judge:
+        async def judge(self, *args: Any) -> tuple[int, float, float]:
+            await forever.wait()
+            raise AssertionError("never")
+
+    monkeypatch.setattr(analysis_jobs, "decisions", lambda *_: [SimpleNamespace(view=None, played=0, step=1)])
+    definition = registry.get("digging")
+
+    async def main() -> None:
+        jobs = analysis_jobs.Analyses(Judge(), 0.1)  # type: ignore[arg-type]
+        for seat in range(analysis_jobs.PER_CLIENT):
+            jobs.start("t", seat, definition, {}, client="1.2.3.4")
+        assert jobs.busy_for("1.2.3.4") and not jobs.busy()
+        with pytest.raises(analysis_jobs.Busy):
+            jobs.start("u", 0, definition, {}, client="1.2.3.4")
+        jobs.start("u", 0, definition, {}, client="5.6.7.8")  # another address is not held up
+        jobs.start("v", 0, definition, {})  # nor one not counted (the rate limits off)
+        assert not jobs.busy_for(None)
         await jobs.close()
 
     asyncio.run(main())

@@ -30,6 +30,10 @@ KEEP = 64
 WAITING = 8
 """Analyses running or waiting their turn, in all; one more is refused (503) until one ends."""
 
+PER_CLIENT = 2
+"""Analyses running or waiting that one client address may have started: else one address,
+within its rate, could take every place under :data:`WAITING` for the better part of an hour."""
+
 
 class Busy(Exception):
     """As many analyses wait as the server takes."""
@@ -39,6 +43,8 @@ class Busy(Exception):
 class Job:
     seat: int
     judge: str
+    client: str | None = None
+    """The address that started it (None: not counted, as with the rate limits off)."""
     total: int | None = None
     """Decisions to judge; ``None`` while the record is still being read."""
     decisions: list[dict[str, Any]] = field(default_factory=list)
@@ -82,12 +88,18 @@ class Analyses:
         """Whether :data:`WAITING` analyses are under way: the next one would be refused."""
         return sum(not j.done for j in self.jobs.values()) >= WAITING
 
-    def start(self, table: str, seat: int, definition: GameDefinition[Any], record: Mapping[str, Any]) -> Job:
-        """Start judging ``seat``'s decisions; :class:`Busy` if the server is :meth:`busy`."""
-        if self.busy():
+    def busy_for(self, client: str | None) -> bool:
+        """Whether ``client`` has :data:`PER_CLIENT` analyses under way (never, for None)."""
+        return client is not None and sum(j.client == client and not j.done for j in self.jobs.values()) >= PER_CLIENT
+
+    def start(self, table: str, seat: int, definition: GameDefinition[Any], record: Mapping[str, Any],
+              client: str | None = None) -> Job:  # fmt: skip
+        """Start judging ``seat``'s decisions for ``client``; :class:`Busy` if the server is
+        :meth:`busy`, or the client :meth:`busy_for`."""
+        if self.busy() or self.busy_for(client):
             raise Busy
         assert definition.analyst is not None
-        job = self.jobs[(table, seat)] = Job(seat, definition.analyst)
+        job = self.jobs[(table, seat)] = Job(seat, definition.analyst, client)
         job.task = asyncio.create_task(self._run(job, definition, record))
         while len(self.jobs) > KEEP:
             oldest = next((k for k, j in self.jobs.items() if j.done), None)

@@ -56,7 +56,7 @@ from ..core.definition import GameDefinition, RecordError
 from ..core.game import RuleError
 from . import replays
 from .access import LocalAccess, RelayAccess, TableAccess, moving_error
-from .analysis import Analyses
+from .analysis import PER_CLIENT, Analyses
 from .cluster import Cluster, Moving
 from .failures import Failures, failures_log, log_failure
 from .games import ConfigError, table_game
@@ -556,8 +556,13 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
             if analyses.busy():  # refused before it is counted against the client's rate
                 raise TableError("too_many_analyses", "the server is judging as many games as it takes; "
                                  "try again soon", 503, {"retry_after": 30})  # fmt: skip
+            # One address's analyses are few at a time too, so that it cannot hold every place.
+            client = client_of(request) if live.rate_limits else None
+            if analyses.busy_for(client):
+                raise TableError("analyses_under_way", f"you have {PER_CLIENT} analyses under way, as many as one "
+                                 "address may: wait for one to finish", 429, {"retry_after": 30})  # fmt: skip
             limit(request, "analysis")
-            job = analyses.start(table_id, seat, definition, record)
+            job = analyses.start(table_id, seat, definition, record, client)
         report = job.report()
         return JSONResponse(report, status_code=200 if report["status"] != "running" else 202)
 

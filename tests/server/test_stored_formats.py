@@ -161,3 +161,36 @@ def test_a_lobby_page_leaves_the_tables_records_unread(tmp_path: Path) -> None:
     (found,) = asyncio.run(page())
     assert found.row.id == "done" and len(found.seats) == 2
     assert "record" in inspect(found.row).unloaded
+
+
+def test_creations_at_once_cannot_pass_the_global_caps_together(tmp_path: Path) -> None:
+    """Each creation waits on the database before its table is counted: those under way count
+    too, or twelve at once would each find one of the last places free."""
+    from goldfields.server.tables import TableError
+
+    async def main() -> list[Any]:
+        store = Store(f"sqlite:///{tmp_path / 'caps.db'}")
+        stored = store.create_table
+
+        async def slow(*args: Any, **kwargs: Any) -> Any:
+            await asyncio.sleep(0.05)  # the database's wait, made long enough for all to overlap
+            return await stored(*args, **kwargs)
+
+        store.create_table = slow  # type: ignore[method-assign]
+        manager = TableManager(store, Settings(bot_delay=3600.0, max_bot_tables=5, max_live_tables=8))
+        bots = {"game": "digging", "players": 2, "seats": BOTS}
+        humans = {"game": "digging", "players": 2, "seats": [{"kind": "human"}, {"kind": "human"}]}
+        try:
+            asked = [*(manager.create(bots) for _ in range(12)), *(manager.create(humans) for _ in range(6))]
+            return await asyncio.gather(*asked, return_exceptions=True)
+        finally:
+            await manager.shutdown()
+            store.close()
+
+    results = asyncio.run(main())
+    made_bots = [r for r in results[:12] if not isinstance(r, BaseException)]
+    made = [r for r in results if not isinstance(r, BaseException)]
+    refused = {r.code for r in results if isinstance(r, TableError)}
+    assert len(made_bots) == 5 and len(made) == 8, results
+    assert refused == {"too_many_bot_tables", "server_full"}
+    assert all(isinstance(r, (tuple, TableError)) for r in results)

@@ -283,6 +283,9 @@ class TableManager:
         self.wall = wall
         self.tables: dict[str, LiveTable] = {}
         self._creating: Counter[str] = Counter()  # tables being created, by client address
+        # Tables being created, in all ("live") and of bots alone ("bots"): a lone process's global
+        # caps count them, or creations at once would each find the last place free.
+        self._pending: Counter[str] = Counter()
 
     # ------------------------------------------------------------------
     # Creating, claiming, restoring
@@ -357,6 +360,28 @@ class TableManager:
     ) -> tuple[LiveTable, str | None]:
         game = table_game(request["game"])
         await self._check_capacity(request["seats"])
+        # Counted from the check to the table's place in self.tables (no wait between the check and
+        # this, in a lone process, so two creations cannot both pass before either is counted).
+        kinds = ("live", "bots") if _bots_only(request["seats"]) else ("live",)
+        self._pending.update(kinds)
+        try:
+            return await self._create_checked(game, request, claim, player_name, player_id, table_id, extra, client,
+                                              given_token)  # fmt: skip
+        finally:
+            self._pending.subtract(kinds)
+
+    async def _create_checked(
+        self,
+        game: TableGame,
+        request: Mapping[str, Any],
+        claim: int | None,
+        player_name: str,
+        player_id: str | None,
+        table_id: str | None,
+        extra: Mapping[str, Any] | None,
+        client: str | None,
+        given_token: str | None,
+    ) -> tuple[LiveTable, str | None]:
         if request.get("players") is None:
             request = {**request, "players": len(request["seats"])}
         config = game.check_config(request)
@@ -462,7 +487,8 @@ class TableManager:
             live_count, bot_tables = await self.store.count_live()
         else:
             live = [t for t in self.tables.values() if t.status in ("waiting", "playing")]
-            live_count, bot_tables = len(live), sum(all(s.kind == "bot" for s in t.seats) for t in live)
+            live_count = len(live) + self._pending["live"]
+            bot_tables = sum(all(s.kind == "bot" for s in t.seats) for t in live) + self._pending["bots"]
         if live_count >= self.settings.max_live_tables:
             raise cap_refusal("live", live_count)
         if _bots_only(seats) and bot_tables >= self.settings.max_bot_tables:

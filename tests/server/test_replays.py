@@ -504,3 +504,25 @@ def test_a_player_asking_twice_for_a_rematch_keeps_the_seat_with_the_same_token(
             send(ws, {"type": "hello", "seat": seat, "token": answer["token"]})
             assert receive(ws)["type"] == "update"
     assert server.get(f"/api/tables/{new_id}").json()["status"] == "playing"
+
+
+def test_replays_are_kept_up_to_a_count_and_a_size_the_oldest_going_first() -> None:
+    """One replay at the step cap holds about 11 MB; kept by count alone, one client's sixteen
+    would hold 170 MB. The bytes are counted too, and a small answer (a summary) costs none."""
+    from goldfields.server.responses import Encoded, Kept
+
+    kept = Kept(items=4, max_bytes=3 * 200_000)
+    big = {i: Encoded.of({"frames": [{"n": i, "x": "y" * 1000} for _ in range(180)]}) for i in range(5)}
+    assert all(150_000 < e.size < 200_000 for e in big.values())
+    for i in range(3):
+        kept.put(("replay", i), big[i])
+    kept.put(("summary", 0), {"winners": [0]})
+    assert len(kept) == 4 and kept.bytes == sum(big[i].size for i in range(3))
+    kept.get(("replay", 0))  # used again: now the newest
+    kept.put(("replay", 3), big[3])  # one too many bytes: the oldest unused (replay 1) goes
+    assert ("replay", 1) not in kept and ("replay", 0) in kept and kept.bytes <= kept.max_bytes
+    kept.put(("replay", 4), big[4])
+    assert len(kept) <= 4 and kept.bytes <= kept.max_bytes and ("replay", 4) in kept
+    huge = Kept(items=4, max_bytes=10)
+    huge.put("one", big[0])  # larger than the budget alone: kept, the newest, until another comes
+    assert "one" in huge

@@ -29,7 +29,6 @@ import re
 import secrets
 import sys
 import time
-from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager
 from dataclasses import fields, is_dataclass
@@ -77,7 +76,7 @@ from .limits import (
 )
 from .models import PlayerRow
 from .ratings import mode_of
-from .responses import Encoded
+from .responses import Encoded, Kept
 from .schemas import (
     ClaimSeat,
     Created,
@@ -100,6 +99,8 @@ log = logging.getLogger("goldfields.server")
 
 MAX_QUEUE = 500  # updates waiting for a slow client before it is dropped
 REPLAY_CACHE = 16  # finished games' replays kept computed
+REPLAY_CACHE_BYTES = 64 * 2**20
+"""Bytes of encoded replays kept, at most: five or six replays at the step cap, or many short ones."""
 REPLAYS_AT_ONCE = 1
 """Replays (and summaries, views of stored games) computed at once. A game at the step cap
 takes seconds of CPU to replay, in a thread that shares the GIL with the event loop: 6 at
@@ -472,10 +473,8 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
         """A finished game never changes: its replay is computed once (in a thread, off the
         event loop, as :func:`heavy` work) and kept for the next viewer. Only computing it
         counts against the ``--replay-rate`` of the client, where ``charge`` says so."""
-        cache = replay_cache
-        if key in cache:
-            cache.move_to_end(key)
-            return cast(T, cache[key])
+        if key in replay_cache:
+            return cast(T, replay_cache.get(key))
         if (running := computing.get(key)) is None:
             # One computation a key, whoever asks meanwhile waits for it (the players of a game
             # that has just ended all ask for its summary at once); shielded, so that one
@@ -489,12 +488,10 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
     def keep(key: tuple[Any, ...], done: asyncio.Future[Any]) -> None:
         del computing[key]
         if not done.cancelled() and done.exception() is None:
-            replay_cache[key] = done.result()
-            while len(replay_cache) > REPLAY_CACHE:
-                replay_cache.popitem(last=False)
+            replay_cache.put(key, done.result())
 
     computing: dict[tuple[Any, ...], asyncio.Future[Any]] = {}
-    replay_cache: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
+    replay_cache = Kept(REPLAY_CACHE, REPLAY_CACHE_BYTES)
     too_long: dict[str, str] = {}  # finished tables whose replay was refused as too long, and why
 
     @app.get("/api/tables/{table_id}/replay")

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import gzip
 import json
-from collections.abc import Iterator
+from collections import OrderedDict
+from collections.abc import Hashable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,6 +35,11 @@ class Encoded:
         was most of a second in which the event loop, and every table, stood still."""
         body = "".join(_pieces(data)).encode()
         return cls(body, gzip.compress(body, compresslevel=6) if len(body) >= GZIP_FROM else None)
+
+    @property
+    def size(self) -> int:
+        """Bytes held: the body and its gzip form."""
+        return len(self.body) + (len(self.gzipped) if self.gzipped is not None else 0)
 
     def response(self, request: Request) -> Response:
         """The body in the form the client takes (its Content-Encoding set, so that the GZip
@@ -63,3 +69,39 @@ def _pieces(data: Any) -> Iterator[str]:
         yield "}"
     else:
         yield _dumps(data)
+
+
+class Kept:
+    """Finished games' computed answers (replays, summaries), the most recently used kept: at
+    most ``items`` of them and ``max_bytes`` of encoded bodies. Counted in bytes too, since one
+    replay at the step cap holds about 11 MB (its body and its gzip form): sixteen of them, which
+    one client may ask for within its replay rate, would hold 170 MB."""
+
+    def __init__(self, items: int, max_bytes: int) -> None:
+        self.items = items
+        self.max_bytes = max_bytes
+        self._kept: OrderedDict[Hashable, Any] = OrderedDict()
+        self.bytes = 0
+
+    def __contains__(self, key: Hashable) -> bool:
+        return key in self._kept
+
+    def __len__(self) -> int:
+        return len(self._kept)
+
+    def get(self, key: Hashable) -> Any:
+        self._kept.move_to_end(key)
+        return self._kept[key]
+
+    def put(self, key: Hashable, value: Any) -> None:
+        if key in self._kept:
+            self.bytes -= _size(self._kept.pop(key))
+        self._kept[key] = value
+        self.bytes += _size(value)
+        while len(self._kept) > 1 and (len(self._kept) > self.items or self.bytes > self.max_bytes):
+            self.bytes -= _size(self._kept.popitem(last=False)[1])
+
+
+def _size(value: Any) -> int:
+    """An answer's bytes: an encoded body's; a small answer (a summary's dict) counts as none."""
+    return value.size if isinstance(value, Encoded) else 0

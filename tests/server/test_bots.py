@@ -205,10 +205,10 @@ def test_a_player_reconnecting_during_a_bots_turn_starts_no_second_search(tmp_pa
         go_on = asyncio.Event()
         real = manager.bots.decide
 
-        async def decide(spec: str, game: str, view: Any, rng: Any, seconds: float) -> int:
+        async def decide(spec: str, game: str, view: Any, rng: Any, seconds: float, who: str | None = None) -> int:
             asked.append(table.seq)
             await go_on.wait()
-            return await real(spec, game, view, rng, seconds)
+            return await real(spec, game, view, rng, seconds, who)
 
         manager.bots.decide = decide  # type: ignore[method-assign]
         seats = [{"kind": "bot", "bot": "random"}, {"kind": "human"}]  # the bot in seat 0 moves first
@@ -240,10 +240,10 @@ def test_a_quick_bots_move_comes_its_delay_after_it_fell_due_however_long_it_tho
         go_on = asyncio.Event()
         real = manager.bots.decide
 
-        async def decide(spec: str, game: str, view: Any, rng: Any, seconds: float) -> int:
+        async def decide(spec: str, game: str, view: Any, rng: Any, seconds: float, who: str | None = None) -> int:
             asked.append(time.monotonic())
             await go_on.wait()  # thinks until the test lets it answer
-            return await real(spec, game, view, rng, seconds)
+            return await real(spec, game, view, rng, seconds, who)
 
         manager.bots.decide = decide  # type: ignore[method-assign]
         seats = [{"kind": "bot", "bot": "heuristic"}, {"kind": "human"}]  # the bot in seat 0 moves first
@@ -266,3 +266,52 @@ def test_a_quick_bots_move_comes_its_delay_after_it_fell_due_however_long_it_tho
 async def _until(done: Any) -> None:
     while not done():
         await asyncio.sleep(0.01)
+
+
+def test_one_creators_searches_wait_in_their_own_line_not_ahead_of_everyone(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Twenty tables of search bots from one address, all to move at once, have one search in the
+    lane at a time: another address's search is scheduled at once, not behind nineteen."""
+    import concurrent.futures
+    import random
+    from types import SimpleNamespace
+
+    from goldfields.server import botpool
+
+    scheduled: list[concurrent.futures.Future[int]] = []
+
+    class Lane:
+        def schedule(self, fn: Any, args: Any, timeout: float) -> concurrent.futures.Future[int]:
+            scheduled.append(future := concurrent.futures.Future())
+            return future
+
+    async def main() -> None:
+        pool = botpool.BotPool()
+        monkeypatch.setattr(pool, "_pool", lambda quick: Lane())
+        view = SimpleNamespace(legal_actions=lambda: [0])
+
+        def move(who: str | None) -> asyncio.Task[int]:
+            return asyncio.ensure_future(pool.decide("ismcts", "digging", view, random.Random(0), 0.5, who))
+
+        async def settle() -> None:  # every task runs as far as it can: no clock, only the loop's turns
+            for _ in range(50):
+                await asyncio.sleep(0)
+
+        hog = [move("1.2.3.4") for _ in range(20)]
+        await settle()
+        assert len(scheduled) == 1  # the hog's first; the other nineteen wait in its line
+        other, unlimited = move("5.6.7.8"), move(None)  # None: a server without the rate limits
+        await settle()
+        assert len(scheduled) == 3
+        for future in scheduled[:]:
+            future.set_result(0)
+        assert await other == 0 and await unlimited == 0
+        while not all(t.done() for t in hog):  # the hog's go one at a time, each as the last ends
+            await settle()
+            assert sum(not f.done() for f in scheduled) <= 1
+            for future in scheduled:
+                if not future.done():
+                    future.set_result(0)
+        assert len(scheduled) == 22 and [t.result() for t in hog] == [0] * 20
+        assert pool._lines == {}  # an empty line is forgotten
+
+    asyncio.run(main())

@@ -23,6 +23,7 @@ import multiprocessing
 import os
 import random
 import time
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
@@ -44,6 +45,12 @@ FALLBACK = "heuristic"
 
 _NICE = 10
 """Workers' CPU priority below the server's (0 is the server's, 19 the lowest)."""
+
+SEARCHES_PER_CREATOR = 1
+"""Search moves the tables of one creator (a client address) may have in the search lane at once,
+thinking or waiting for a worker; the rest wait in that creator's own line. Else one address with
+its twenty tables of search bots, moving at once, would keep every other table's bots waiting
+behind twenty searches."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,6 +134,8 @@ class BotPool:
         self.failures = 0
         """Moves the fallback made, since start (a health figure)."""
         self._last_log = 0.0
+        self._lines: dict[str, tuple[asyncio.Semaphore, list[int]]] = {}
+        """Each creator's line for the search lane, and how many are in it (gone when none are)."""
 
     def _pool(self, quick: bool) -> ProcessPool:
         if quick not in self._pools:
@@ -148,30 +157,55 @@ class BotPool:
         for pool in pools:
             pool.join(timeout=10)
 
-    async def decide(self, spec: str, game: str, view: SeatView, rng: random.Random, seconds: float) -> int:
+    @contextlib.asynccontextmanager
+    async def _turn(self, who: str | None) -> AsyncIterator[None]:
+        """Wait for ``who``'s turn in the search lane (:data:`SEARCHES_PER_CREATOR`); at once for None."""
+        if who is None:
+            yield
+            return
+        gate, waiting = self._lines.get(who) or self._lines.setdefault(
+            who, (asyncio.Semaphore(SEARCHES_PER_CREATOR), [0])
+        )
+        waiting[0] += 1
+        try:
+            async with gate:
+                yield
+        finally:
+            waiting[0] -= 1
+            if not waiting[0]:
+                del self._lines[who]
+
+    async def decide(self, spec: str, game: str, view: SeatView, rng: random.Random, seconds: float,
+                     who: str | None = None) -> int:  # fmt: skip
         """The bot's action for ``view.seat``, or the fallback's if the bot fails or overruns.
 
         ``rng`` is the table's: the worker draws from a copy, and the fallback
         from ``rng`` itself, so a game stays reproducible from its seeds either way.
+        ``who`` is the table's creator: a search waits its turn among that creator's.
         """
         quick = is_quick(spec, game)
+        future = None
         try:
-            future = self._pool(quick).schedule(
-                _decide, args=(spec, game, view, rng, seconds), timeout=self.settings.deadline
-            )
-        except RuntimeError as err:  # the lane's pool itself broke: a new one serves the next move
-            self._note(spec, game, err)
-            broken = self._pools.pop(quick)
-            broken.stop()
-            await asyncio.to_thread(broken.join, 10)
-            return fallback_action(game, view, rng)
-        try:
-            action = await asyncio.wait_for(asyncio.wrap_future(future), self.settings.queue_deadline)
+            # The wait in the creator's line counts against the queue deadline too.
+            async with asyncio.timeout(self.settings.queue_deadline), self._turn(None if quick else who):
+                try:
+                    future = self._pool(quick).schedule(
+                        _decide, args=(spec, game, view, rng, seconds), timeout=self.settings.deadline
+                    )
+                except RuntimeError as err:  # the lane's pool itself broke: a new one serves the next move
+                    self._note(spec, game, err)
+                    broken = self._pools.pop(quick)
+                    broken.stop()
+                    await asyncio.to_thread(broken.join, 10)
+                    return fallback_action(game, view, rng)
+                action = await asyncio.wrap_future(future)
         except asyncio.CancelledError:  # the table moved on, or the server is stopping
-            future.cancel()
+            if future is not None:
+                future.cancel()
             raise
         except Exception as err:  # overran (TimeoutError), worker died (ProcessExpired), bot raised
-            future.cancel()
+            if future is not None:
+                future.cancel()
             self._note(spec, game, err)
         else:
             if action in view.legal_actions():

@@ -781,7 +781,7 @@ class TableManager:
             view = table.state.view(seat)
             rng = table.rng("bot")
         asked = self.clock()
-        action = await self.bots.decide(spec, table.game.name, view, rng, self.settings.bot_seconds)
+        action = await self.bots.decide(spec, table.game.name, view, rng, self.settings.bot_seconds, table.client)
         # How long a bot thought must not tell the table what it holds.
         if quick:
             # A quick bot thinks within its delay (the heuristic samples deals only for some hands).

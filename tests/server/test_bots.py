@@ -269,8 +269,9 @@ async def _until(done: Any) -> None:
 
 
 def test_one_creators_searches_wait_in_their_own_line_not_ahead_of_everyone(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Twenty tables of search bots from one address, all to move at once, have one search in the
-    lane at a time: another address's search is scheduled at once, not behind nineteen."""
+    """Twenty tables of search bots from one address, all to move at once, have as many searches in
+    the lane as there are workers (one here): another address's is scheduled at once, not behind
+    nineteen."""
     import concurrent.futures
     import random
     from types import SimpleNamespace
@@ -285,7 +286,7 @@ def test_one_creators_searches_wait_in_their_own_line_not_ahead_of_everyone(monk
             return future
 
     async def main() -> None:
-        pool = botpool.BotPool()
+        pool = botpool.BotPool(botpool.PoolSettings(workers=1))  # one search worker, as on two cores
         monkeypatch.setattr(pool, "_pool", lambda quick: Lane())
         view = SimpleNamespace(legal_actions=lambda: [0])
 

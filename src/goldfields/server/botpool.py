@@ -46,11 +46,6 @@ FALLBACK = "heuristic"
 _NICE = 10
 """Workers' CPU priority below the server's (0 is the server's, 19 the lowest)."""
 
-SEARCHES_PER_CREATOR = 1
-"""Search moves the tables of one creator (a client address) may have in the search lane at once,
-thinking or waiting for a worker; the rest wait in that creator's own line. Else one address with
-its twenty tables of search bots, moving at once, would keep every other table's bots waiting
-behind twenty searches."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,12 +154,18 @@ class BotPool:
 
     @contextlib.asynccontextmanager
     async def _turn(self, who: str | None) -> AsyncIterator[None]:
-        """Wait for ``who``'s turn in the search lane (:data:`SEARCHES_PER_CREATOR`); at once for None."""
+        """Wait for ``who``'s turn in the search lane; at once for None.
+
+        The tables of one creator (a client address) may have as many searches in the lane at
+        once, thinking or waiting for a worker, as there are search workers: all of them when
+        nobody else asks, a fair share when others do. The rest wait in the creator's own line.
+        Else one address with its twenty tables of search bots, moving at once, would keep every
+        other table's bots waiting behind twenty searches."""
         if who is None:
             yield
             return
         gate, waiting = self._lines.get(who) or self._lines.setdefault(
-            who, (asyncio.Semaphore(SEARCHES_PER_CREATOR), [0])
+            who, (asyncio.Semaphore(self.settings.workers), [0])
         )
         waiting[0] += 1
         try:

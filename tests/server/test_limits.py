@@ -364,6 +364,15 @@ def test_a_page_that_does_not_exist_is_a_page_saying_so_and_an_api_path_a_json_e
     assert api.status_code == 404 and api.json()["code"] == "not_found"
 
 
+def test_a_refusal_names_an_unknown_id_without_echoing_all_of_it(server: LiveServer) -> None:
+    long = "x" * 3000
+    for path in (f"/api/tables/{long}", f"/api/tables/{long}/view", f"/api/players/{long}"):
+        r = server.get(path)
+        assert r.status_code == 404 and r.json()["code"] in ("no_such_table", "no_such_player"), path
+        assert len(r.json()["message"]) < 100 and "xxx…" in r.json()["message"]
+    assert "'abc'" in server.get("/api/tables/abc").json()["message"]  # a short one, as it came
+
+
 def test_settings_that_contradict_each_other_are_named_as_the_command_line_spells_them() -> None:
     from goldfields.server.settings import Settings
 

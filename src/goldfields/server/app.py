@@ -259,7 +259,7 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
     def find(request: Request, table_id: str) -> LiveTable:
         table = manager(request).tables.get(table_id)
         if table is None:
-            raise HTTPException(404, detail={"code": "no_such_table", "message": f"no live table {table_id!r}"})
+            raise HTTPException(404, detail={"code": "no_such_table", "message": f"no live table {_named(table_id)}"})
         return table
 
     async def owner(request: Request, found: StoredTable, op: str, **payload: Any) -> dict[str, Any] | None:
@@ -278,7 +278,7 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
         # Checked before the database sees it: PostgreSQL refuses a NUL byte with an error, not a miss.
         found = await manager(request).store.load_table(table_id) if TABLE_ID.fullmatch(table_id) else None
         if found is None:
-            raise HTTPException(404, detail={"code": "no_such_table", "message": f"no table {table_id!r}"})
+            raise HTTPException(404, detail={"code": "no_such_table", "message": f"no table {_named(table_id)}"})
         return found
 
     @app.exception_handler(TableError)
@@ -748,7 +748,7 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
         """A player's public page: name, a rating on each ladder, and the last 50 games."""
         profile = await manager(request).store.player_profile(player_id) if TABLE_ID.fullmatch(player_id) else None
         if profile is None:
-            raise HTTPException(404, detail={"code": "no_such_player", "message": f"no player {player_id!r}"})
+            raise HTTPException(404, detail={"code": "no_such_player", "message": f"no player {_named(player_id)}"})
         return profile
 
     @app.get("/api/leaderboard")
@@ -796,7 +796,7 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
             mgr: TableManager = websocket.app.state.manager
             access = await _access(mgr, table_id)
             if access is None:
-                message = f"no live table {table_id!r}: a finished game's record is at /api/tables/{table_id}/record"
+                message = f"no live table {_named(table_id)}: a finished game's record is at /api/tables/ID/record"
                 await _refuse(websocket, "no_such_table", message, 4404)
                 return
             await Session(websocket, mgr, access, client).run()
@@ -850,6 +850,12 @@ async def _refuse(websocket: WebSocket, code: str, message: str, close_code: int
     with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
         await websocket.send_json({"type": "error", "code": code, "message": message})
         await websocket.close(code=close_code)
+
+
+def _named(key: str) -> str:
+    """An id a client sent, quoted for a refusal, cut short: a refusal names it, not echoes a page of it."""
+    quoted = repr(key)
+    return quoted if len(quoted) <= 40 else quoted[:39] + "…"
 
 
 def _read_cursor(before: str | None) -> tuple[float, str] | None:

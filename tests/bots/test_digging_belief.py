@@ -8,6 +8,7 @@ import pytest
 
 from goldfields.bots import digging_belief as belief
 from goldfields.bots.net import evaluator
+from goldfields.core.game import GameState
 from goldfields.digging import DiggingOptions
 from goldfields.digging.state import DiggingState
 
@@ -25,21 +26,30 @@ def _table_state(state: DiggingState, seat: int) -> object:
     return data
 
 
+def _rewound(state: GameState, i: int) -> tuple[DiggingState, DiggingState]:
+    """A determinisation of ``state`` for its seat to move, and the deal the hand's moves are
+    rewound to from it, replayed to it as a real game (whose moves are checked): (the deal, the
+    replay)."""
+    assert isinstance(state, DiggingState)
+    seat = state.current_player
+    view = state.view(seat)
+    parsed = belief.parse_moves(view)
+    assert parsed is not None
+    det: DiggingState = view.sample(random.Random(i))  # type: ignore[assignment]
+    back = belief.rewind(det, parsed, seat, random.Random(i))
+    assert back is not None
+    start, actions, _ = back
+    replay = DiggingState.from_json(start.to_json())
+    for action in actions:
+        replay.apply_action(action)
+    assert _table_state(replay, seat) == _table_state(det, seat)
+    return start, replay
+
+
 @pytest.mark.parametrize(("players", "partnership"), TABLES)
 def test_a_rewound_deal_replays_to_the_determinisation(players: int, partnership: bool, positions: Positions) -> None:
     for i, state in enumerate(positions(players, partnership, 8, seed=40 + players)):
-        seat = state.current_player
-        view = state.view(seat)
-        parsed = belief.parse_moves(view)
-        assert parsed is not None
-        det: DiggingState = view.sample(random.Random(i))  # type: ignore[assignment]
-        back = belief.rewind(det, parsed, seat, random.Random(i))
-        assert back is not None
-        start, actions, _ = back
-        replay = DiggingState.from_json(start.to_json())  # a real game, whose moves are checked
-        for action in actions:
-            replay.apply_action(action)
-        assert _table_state(replay, seat) == _table_state(det, seat)
+        _rewound(state, i)
 
 
 @pytest.mark.parametrize(("players", "partnership", "hand"), [(2, False, 12), (3, False, 2), (4, True, 9)])
@@ -47,20 +57,8 @@ def test_a_rewound_deal_has_the_hands_the_hand_size_option_deals(players: int, p
     # A deal of other than 6 cards each is rewound as well (a deal of 6 would not add up to it).
     options = DiggingOptions(hand_size=hand)
     for i, state in enumerate(random_positions(players, partnership, 4, 60 + hand, options)):
-        seat = state.current_player
-        view = state.view(seat)
-        parsed = belief.parse_moves(view)
-        assert parsed is not None
-        det: DiggingState = view.sample(random.Random(i))  # type: ignore[assignment]
-        back = belief.rewind(det, parsed, seat, random.Random(i))
-        assert back is not None
-        start, actions, _ = back
-        assert start.sizes == [hand] * players
-        replay = DiggingState.from_json(start.to_json())  # a real game, whose moves are checked
-        assert replay.hand_size == hand
-        for action in actions:
-            replay.apply_action(action)
-        assert _table_state(replay, seat) == _table_state(det, seat)
+        start, replay = _rewound(state, i)
+        assert start.sizes == [hand] * players and replay.hand_size == hand
 
 
 @pytest.mark.parametrize(("players", "partnership"), TABLES)

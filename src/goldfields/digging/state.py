@@ -136,6 +136,8 @@ class DiggingState(GameState):
         self.partnership = partnership
         self.options = options or DiggingOptions()
         self.target = target_for(players, partnership, self.options)
+        self.hand_size = hand_size_for(self.options)
+        """The cards dealt to each player: 6 (D1), or the ``hand_size`` option's."""
         self.deck_counts = tuple(deck_counts(players, partnership, self.options.full_deck))
         # The first dealer defaults to the last seat, so that seat 0 moves first.
         self.dealer = players - 1 if dealer is None else dealer
@@ -183,11 +185,6 @@ class DiggingState(GameState):
     @property
     def pile_size(self) -> int:
         return len(self.pile)
-
-    @property
-    def hand_size(self) -> int:
-        """The cards dealt to each player: 6 (D1), or the ``hand_size`` option's."""
-        return hand_size_for(self.options)
 
     def partner(self, seat: int) -> int | None:
         return (seat + 2) % 4 if self.partnership else None
@@ -853,6 +850,7 @@ class DiggingState(GameState):
         new.partnership = self.partnership
         new.options = self.options
         new.target = self.target
+        new.hand_size = self.hand_size
         new.deck_counts = self.deck_counts
         new.dealer = self.dealer
         new.hand_no = self.hand_no

@@ -432,7 +432,7 @@ def _digging_template(state: Any, seat: int | None) -> tuple[Any, tuple[tuple[fl
     # Looked up by the identity of the deck's tuple first (a game and its clones share it), which
     # costs less than hashing it; the entry keeps the tuple alive, so the id cannot be reused.
     fast = _DIGGING_BY_DECK.get((id(deck), seat))
-    table = (n, state.partnership, state.target, state.options.hand_size)
+    table = (n, state.partnership, state.target, state.hand_size)
     if fast is not None and fast[0] is deck and fast[1] == table:
         return fast[2]
     key = (seat, *table, deck)

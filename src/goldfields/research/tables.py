@@ -34,7 +34,7 @@ from ..core.definition import ParamError, Stamper
 from ..core.game import GameState, RuleError
 from ..digger.definition import DIGGER as DIGGER_GAME
 from ..digging.definition import DIGGING as DIGGING_GAME
-from ..digging.state import DiggingState
+from ..digging.options import hand_size_for
 from ..play.driver import Driver
 
 DIGGING = DIGGING_GAME.name
@@ -142,9 +142,7 @@ class DiggingSpec:
 
     def dealt(self) -> int:
         """The cards a deal gives the players: 6 each (D1), or the ``hand_size`` option's."""
-        state = self.new_state()
-        assert isinstance(state, DiggingState)
-        return state.hand_size * self.players
+        return hand_size_for(self.params.options) * self.players
 
     def natural_bound(self) -> int | None:
         """Decisions a game can take at most without a cap, where finite

@@ -589,8 +589,7 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
         try:
             definition = registry.get(str(record.get("game")))
         except registry.UnknownGame:
-            game = repr(record.get("game"))
-            game = game if len(game) <= 40 else game[:39] + "…"  # a name, not a file's worth echoed back
+            game = _named(record.get("game"))
             unknown = f"not a record of a game this server knows: {game}"
             raise TableError("bad_record", unknown, 422, {"game": game}) from None
         which = _replay_seat(str(body.seat) if body.seat is not None else "public")
@@ -852,8 +851,8 @@ async def _refuse(websocket: WebSocket, code: str, message: str, close_code: int
         await websocket.close(code=close_code)
 
 
-def _named(key: str) -> str:
-    """An id a client sent, quoted for a refusal, cut short: a refusal names it, not echoes a page of it."""
+def _named(key: object) -> str:
+    """An id or name a client sent, quoted for a refusal, cut short: a refusal names it, not echoes a page of it."""
     quoted = repr(key)
     return quoted if len(quoted) <= 40 else quoted[:39] + "…"
 

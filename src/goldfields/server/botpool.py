@@ -47,7 +47,6 @@ _NICE = 10
 """Workers' CPU priority below the server's (0 is the server's, 19 the lowest)."""
 
 
-
 @dataclass(frozen=True, slots=True)
 class PoolSettings:
     workers: int = DEFAULT_WORKERS
@@ -186,6 +185,7 @@ class BotPool:
         """
         quick = is_quick(spec, game)
         future = None
+        broke: RuntimeError | None = None
         try:
             # The wait in the creator's line counts against the queue deadline too.
             async with asyncio.timeout(self.settings.queue_deadline), self._turn(None if quick else who):
@@ -193,13 +193,10 @@ class BotPool:
                     future = self._pool(quick).schedule(
                         _decide, args=(spec, game, view, rng, seconds), timeout=self.settings.deadline
                     )
-                except RuntimeError as err:  # the lane's pool itself broke: a new one serves the next move
-                    self._note(spec, game, err)
-                    broken = self._pools.pop(quick)
-                    broken.stop()
-                    await asyncio.to_thread(broken.join, 10)
-                    return fallback_action(game, view, rng)
-                action = await asyncio.wrap_future(future)
+                except RuntimeError as err:  # the lane's pool itself broke: mended below, out of line
+                    broke = err
+                else:
+                    action = await asyncio.wrap_future(future)
         except asyncio.CancelledError:  # the table moved on, or the server is stopping
             if future is not None:
                 future.cancel()
@@ -209,9 +206,16 @@ class BotPool:
                 future.cancel()
             self._note(spec, game, err)
         else:
-            if action in view.legal_actions():
+            if broke is not None:  # a new pool serves the next move
+                self._note(spec, game, broke)
+                broken = self._pools.pop(quick, None)
+                if broken is not None:
+                    broken.stop()
+                    await asyncio.to_thread(broken.join, 10)
+            elif action in view.legal_actions():
                 return int(action)
-            self._note(spec, game, ValueError(f"illegal action {action!r}"))
+            else:
+                self._note(spec, game, ValueError(f"illegal action {action!r}"))
         return fallback_action(game, view, rng)
 
     async def judge(self, spec: str, game: str, view: SeatView, played: int, seed: int,

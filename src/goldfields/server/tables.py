@@ -365,10 +365,14 @@ class TableManager:
         kinds = ("live", "bots") if _bots_only(request["seats"]) else ("live",)
         self._pending.update(kinds)
         try:
-            return await self._create_checked(game, request, claim, player_name, player_id, table_id, extra, client,
-                                              given_token)  # fmt: skip
+            table, token = await self._create_checked(game, request, claim, player_name, player_id, table_id, extra,
+                                                      client, given_token)  # fmt: skip
         finally:
-            self._pending.subtract(kinds)
+            self._pending.subtract(kinds)  # in self.tables now (or not made): counted there
+        if table.status == "playing":
+            async with table.lock:
+                await self._advance(table)
+        return table, token
 
     async def _create_checked(
         self,
@@ -475,9 +479,6 @@ class TableManager:
             except CapReached as reached:
                 raise cap_refusal(reached.cap, reached.count) from None
             self.tables[table.id] = table
-        if table.status == "playing":
-            async with table.lock:
-                await self._advance(table)
         return table, token
 
     async def _check_capacity(self, seats: list[Mapping[str, Any]]) -> None:

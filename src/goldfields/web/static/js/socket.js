@@ -22,6 +22,7 @@ export class TableSocket {
     this.pinger = null;
     this.status = "idle";
     this.notBefore = 0; // performance.now() before which not to reconnect (a server's retry_after)
+    this.toldWait = 0; // seconds: the last refusal's retry_after on this socket
     // Messages are handled one after another: handling one may wait (the first update loads the
     // game's module), and the next must not overtake it (two updates would mount two boards).
     this.handled = Promise.resolve();
@@ -83,11 +84,8 @@ export class TableSocket {
         this.attempt = 0; // a full update means we are in sync again
         this.setStatus("online");
       }
-      // A hello refused for the join rate: the server closes the socket, and the next try waits
-      // as long as it said.
-      if (msg.type === "error" && msg.code === "rate_limited" && this.status !== "online" && msg.retry_after > 0) {
-        this.notBefore = performance.now() + msg.retry_after * 1000;
-      }
+      // A refusal's wait, for the next try should the server close the socket for it (below).
+      if (msg.type === "error" && msg.retry_after > 0) this.toldWait = msg.retry_after;
       this.handled = this.handled
         .then(() => this.onMessage(msg))
         .catch((err) => setTimeout(() => { throw err; })); // reported as before, and the next goes on
@@ -101,6 +99,10 @@ export class TableSocket {
         this.setStatus("gone");
         return;
       }
+      // 1013, try again later (a join refused for the join rate, too many sockets): the next try
+      // waits as long as the server said, not the backoff's half second.
+      if (event.code === 1013 && this.toldWait) this.notBefore = performance.now() + this.toldWait * 1000;
+      this.toldWait = 0;
       this.retry();
     };
     ws.onerror = () => {

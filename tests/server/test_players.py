@@ -118,6 +118,24 @@ def test_a_game_with_an_anonymous_human_is_kept_in_history_but_not_rated(server:
     assert profile["history"][0]["table"] == tid and profile["history"][0]["rating_after"] is None
 
 
+def test_a_game_under_a_rule_option_is_kept_in_history_but_not_rated(server: LiveServer) -> None:
+    # A ladder compares games of one set of rules: a game to 5 points is not a game to 40.
+    ann = new_player(server, "Ann")
+    r = server.post("/api/tables", {"game": "digging", "players": 2, "partnership": False, "claim": 0,
+                                    "player_key": ann["key"], "options": {"target": 5},
+                                    "seats": [HUMAN, {"kind": "bot", "bot": "heuristic"}]})  # fmt: skip
+    assert r.status_code == 201, r.text
+    tid = r.json()["table"]["id"]
+    play_seat(server, tid, 0, r.json()["you"]["token"])
+    wait_finished(server, tid)
+    profile = server.get(f"/api/players/{ann['id']}").json()
+    assert profile["ratings"] == []
+    (game,) = profile["history"]
+    assert game["table"] == tid and game["rating_before"] is None and game["rating_after"] is None
+    board = server.get("/api/leaderboard?game=digging&mode=2p").json()["players"]
+    assert all(row["name"] != "Ann" for row in board)
+
+
 def test_a_bot_at_several_seats_keeps_its_rating_and_the_human_is_rated(server: LiveServer) -> None:
     ann = new_player(server, "Ann")
     body = {"game": "digging", "players": 4, "claim": 0, "player_key": ann["key"], "seats": [HUMAN, BOTS, BOTS, BOTS]}

@@ -1,6 +1,7 @@
 """Player ratings: openskill's Plackett-Luce model, which rates teams and any number of sides.
 
-A finished game is rated when every human seat was taken with a player profile; bots are
+A finished game is rated when every human seat was taken with a player profile and it was
+played by the standard rules (a game under a rule option is kept in the history, unrated); bots are
 rated too, one profile per bot spec (a bot at several seats of one game keeps its rating:
 the game cannot tell which copy it was). Partners form one team, so a partnership game rates
 two teams of two; an individual game rates each seat alone. Each game and mode (the
@@ -60,10 +61,12 @@ def ranks(sides: Sequence[Sequence[int]], scores: Sequence[int], winners: Sequen
 
 
 def record_results(
-    session: Session, table_id: str, game: str, mode: str, seats: Sequence[SeatResult], now: float
+    session: Session, table_id: str, game: str, mode: str, seats: Sequence[SeatResult], now: float,
+    standard: bool = True,
 ) -> None:
-    """Store each seat's result and, when every seat is known, update the ratings: inside the
-    caller's transaction (the game's end), so a game is rated once or not at all."""
+    """Store each seat's result and, when every seat is known and the game was played by the
+    standard rules (``standard``: no rule option set), update the ratings: inside the caller's
+    transaction (the game's end), so a game is rated once or not at all."""
     ids: dict[int, str] = {}
     for s in seats:
         if s.player_id is not None:
@@ -73,8 +76,9 @@ def record_results(
             if session.get(PlayerRow, ids[s.seat]) is None:
                 session.add(PlayerRow(id=ids[s.seat], name=s.bot, key_hash=None, bot=s.bot, created_at=now))
     session.flush()
-    # Rated when every seat is known: a human seat taken without a profile leaves it unrated.
-    rated = len(ids) == len(seats)
+    # Rated when every seat is known: a human seat taken without a profile leaves it unrated. A
+    # ladder compares games of one set of rules: a variant's (a target of 10, hands of 12) is not rated.
+    rated = standard and len(ids) == len(seats)
     before: dict[int, float | None] = {}
     after: dict[int, float | None] = {}
     if rated:

@@ -372,7 +372,7 @@ class Store:
         record: dict[str, Any],
         seq: int,
         now: float,
-        results: tuple[str, str, Sequence[ratings.SeatResult]] | None = None,
+        results: tuple[str, str, Sequence[ratings.SeatResult], bool] | None = None,
     ) -> None:
         """The game is over: its status and its record, which is what an archived table is read
         from, and its results (game, mode, seats): the players' history and ratings."""
@@ -384,8 +384,8 @@ class Store:
                 .values(status="finished", record=record, seq=seq, finished_at=now, updated_at=now, **NO_CREATOR)
             )
             if results is not None:
-                game, mode, seats = results
-                ratings.record_results(s, table_id, game, mode, seats, now)
+                game, mode, seats, standard = results
+                ratings.record_results(s, table_id, game, mode, seats, now, standard)
             s.flush()
             self.crash_point("finish:before-commit")
 

@@ -977,10 +977,14 @@ class TableManager:
                 self.cluster.publish_update(table.id, key, update(seat))
 
     @staticmethod
-    def _results(table: LiveTable) -> tuple[str, str, list[SeatResult]]:
-        """Each seat's result, for the players' history and ratings."""
+    def _results(table: LiveTable) -> tuple[str, str, list[SeatResult], bool]:
+        """Each seat's result, for the players' history and ratings, and whether the game was
+        played by the standard rules (no rule option set), which alone are rated."""
         state = table.state
-        sides = [list(side) for side in table.game.definition.sides(table.game.params(table.config))]
+        params = table.game.params(table.config)
+        options = getattr(params, "options", None)
+        standard = options is None or options == type(options)()
+        sides = [list(side) for side in table.game.definition.sides(params)]
         scores = list(state.scores())
         places = ranks(sides, scores, state.winners())
         out = []
@@ -991,7 +995,7 @@ class TableManager:
                     SeatResult(seat, s.player if s.kind == "human" else None, s.bot if s.kind == "bot" else None, i,
                                places[i], sum(scores[x] for x in side))
                 )
-        return table.game.name, mode_of(table.config), sorted(out, key=lambda r: r.seat)
+        return table.game.name, mode_of(table.config), sorted(out, key=lambda r: r.seat), standard
 
     def announce(self, table: LiveTable) -> None:
         """Tell the table's sockets that its summary changed (a rematch was asked for)."""

@@ -194,3 +194,31 @@ def test_creations_at_once_cannot_pass_the_global_caps_together(tmp_path: Path) 
     assert len(made_bots) == 5 and len(made) == 8, results
     assert refused == {"too_many_bot_tables", "server_full"}
     assert all(isinstance(r, (tuple, TableError)) for r in results)
+
+
+def test_the_open_page_lists_waiting_tables_with_a_free_human_seat_only(tmp_path: Path) -> None:
+    """The filter asks each waiting table for a free seat of its own (not every unclaimed seat
+    ever stored): a table whose human seats are taken, or one long expired, is not listed."""
+
+    def row(tid: str, status: str, at: float) -> TableRow:
+        return TableRow(id=tid, game="digging", name="", config={"players": 2}, secret="s" * 32, status=status,
+                        created_at=at)  # fmt: skip
+
+    def seat(tid: str, i: int, kind: str, token: str | None) -> SeatRow:
+        return SeatRow(table_id=tid, seat=i, kind=kind, bot="random" if kind == "bot" else None, name="",
+                       token_hash=token)  # fmt: skip
+
+    async def listed() -> list[str]:
+        store = Store(f"sqlite:///{tmp_path / 'open.db'}")
+        try:
+            tables = {"free": ("waiting", [("human", "h"), ("human", None)]),
+                      "full": ("waiting", [("human", "h"), ("bot", None)]),
+                      "old": ("expired", [("human", None), ("human", None)])}  # fmt: skip
+            for at, (tid, (status, seats)) in enumerate(tables.items()):
+                await store.create_table(row(tid, status, float(at)), [seat(tid, i, *s) for i, s in enumerate(seats)])
+            found = await store.tables_by_status(("waiting",), None, 10, None, open_seat=True)
+            return [t.row.id for t in found]
+        finally:
+            store.close()
+
+    assert asyncio.run(listed()) == ["free"]

@@ -163,9 +163,14 @@ class Forked:
             if self._status.exists():
                 self.returncode = int(self._status.read_text())
             elif not Path(f"/proc/{self.pid}").exists():
-                # Reaped with no status written: the fork server was killed, and this server
-                # with it (its parent-death signal).
-                self.returncode = -signal.SIGKILL
+                # The fork server writes the status, then reaps: both may have come between the two
+                # looks above (a server that exits at once, its port taken), so look again.
+                if self._status.exists():
+                    self.returncode = int(self._status.read_text())
+                else:
+                    # Reaped with no status written: the fork server was killed, and this server
+                    # with it (its parent-death signal).
+                    self.returncode = -signal.SIGKILL
         return self.returncode
 
     def wait(self, timeout: float | None = None) -> int:

@@ -297,10 +297,13 @@ def test_french_leaves_nothing_in_english_for_bots_options_teams_and_decimals(
     told = page.evaluate(
         """async () => {
         const i18n = await import("/js/i18n.js");
-        return [i18n.t("dg.secondsLeft", { n: 0.5 }), i18n.seatLabel("team A"), i18n.num(12.25, 1, true)];
+        const { cardEl } = await import("/js/cards.js");
+        const corners = ["MG", "GG", "S", "C", "X", "B7"].map((c) => cardEl(c).querySelector(".card-corner").textContent);
+        return [i18n.t("dg.secondsLeft", { n: 0.5 }), i18n.seatLabel("team A"), i18n.num(12.25, 1, true), corners];
     }"""
     )
-    assert told == ["encore 0,5 s", "Équipe A", "12,3"]
+    # A card's corner takes the metal's French initial: or, argent, cuivre.
+    assert told == ["encore 0,5 s", "Équipe A", "12,3", ["MO", "OO", "A", "C", "X", "7"]]
 
 
 def test_a_rule_options_number_is_held_to_its_bounds_before_it_is_sent(new_page: Any, server: LiveServer) -> None:

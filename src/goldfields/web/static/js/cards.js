@@ -26,6 +26,15 @@ export function cardName(code) {
 
 export const metalLetter = (name) => ({ gold: "G", silver: "S", copper: "C" })[name] || name;
 
+/** The corner's short mark in the current language ("MG" is "MO" in French); bandits show their value. */
+function cornerText(c) {
+  if (c.kind === "bandit") return String(c.value);
+  if (c.kind === "close") return "X";
+  const metal = t(`card.initial.${c.metal}`);
+  if (c.kind === "mine") return t("card.initial.mine") + metal;
+  return c.kind === "double" ? metal + metal : metal;
+}
+
 /**
  * A card element. opts: {tag: "button"|"div", size: "lg"|"md"|"sm"|"xs", attrs, cls}.
  */
@@ -45,7 +54,7 @@ export function cardEl(code, opts = {}) {
   };
   if (tag === "div") attrs.role = "img";
   const el = h(tag, attrs);
-  const corner = h("span.card-corner", c.kind === "bandit" ? String(c.value) : code);
+  const corner = h("span.card-corner", cornerText(c));
   if (c.kind === "bandit") {
     // Two digits are narrower and set lower, clear of the corner's number.
     el.append(corner, h(c.value >= 10 ? "span.card-big.two-digits" : "span.card-big", String(c.value)),

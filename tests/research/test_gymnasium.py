@@ -162,6 +162,49 @@ def test_bad_arguments():
         GoldfieldsEnv("digging", players=2, seat=2)
 
 
+def test_with_a_random_seat_the_opponents_are_counted_from_the_agents_left():
+    # [left, partner, right] wherever the agent sits: a bot chosen as the partner stays the partner.
+    from goldfields.bots.random_bot import RandomBot
+
+    played: dict[str, set[int]] = {"left": set(), "partner": set(), "right": set()}
+
+    class Marked(RandomBot):
+        def __init__(self, role: str) -> None:
+            super().__init__()
+            self.role = role
+
+        def act(self, view, rng, budget=None):
+            played[self.role].add((view.seat - env.seat) % 4)
+            return super().act(view, rng)
+
+    env = GoldfieldsEnv("digging", players=4, seat="random", opponents=[Marked(r) for r in played], max_moves=60)
+    seats = set()
+    for seed in range(12):
+        env.reset(seed=seed)
+        seats.add(env.seat)
+        for _ in range(5):
+            if env.match.over:
+                break
+            env.step(int(np.flatnonzero(env.action_masks())[0]))
+    assert len(seats) > 2
+    assert played == {"left": {1}, "partner": {2}, "right": {3}}
+
+
+def test_a_seat_is_an_integer_of_any_kind_but_not_a_bool():
+    assert GoldfieldsEnv("digging", players=2, seat=np.int64(1)).seat == 1
+    for wrong in (True, "1", 1.5):
+        with pytest.raises(ValueError, match="seat must be 0..1 or 'random'"):
+            GoldfieldsEnv("digging", players=2, seat=wrong)
+
+
+def test_a_bot_made_for_the_other_game_is_refused_when_the_env_is_made():
+    from goldfields.bots import make_bot
+
+    with pytest.raises(ValueError, match="is a bot for digger, not digging: make it with make_bot"):
+        GoldfieldsEnv("digging", players=2, opponents=[make_bot("heuristic", "digger")])
+    assert GoldfieldsEnv("digging", players=2, opponents=[make_bot("heuristic", "digging")])
+
+
 def test_the_bots_are_never_handed_the_generator_that_deals():
     # A bot given the chance generator could copy it and read the cards and dice to come.
     from goldfields.bots.random_bot import RandomBot

@@ -22,8 +22,9 @@ The mask of legal actions is in ``info["action_mask"]`` (int8) and from
 Other seats are goldfields bots built by the registry
 (``goldfields.bots.make_bot``): ``opponents="random"``, ``"heuristic"``, or
 one spec per other seat (``["heuristic", "random", "random"]``, in seat order,
-skipping the agent's). In the partnership game the agent's partner is one of
-them. The deal and the dice draw from the generator seeded by
+skipping the agent's; with ``seat="random"``, from the agent's left, so that
+at the partnership table the list is left, partner, right wherever the agent
+sits). In the partnership game the agent's partner is one of them. The deal and the dice draw from the generator seeded by
 ``reset(seed=...)``; the bots draw from a generator of their own, seeded from
 the same seed, so that a bot is never handed the generator of the cards to
 come, and how many numbers the bots draw changes no deal.
@@ -69,6 +70,7 @@ point); ``vectorization_mode="sync"`` gives Gymnasium's ``SyncVectorEnv`` instea
 from __future__ import annotations
 
 import json
+import operator
 import random
 from collections.abc import Sequence
 from typing import Any, ClassVar
@@ -83,10 +85,35 @@ from gymnasium.wrappers import TimeLimit  # noqa: E402
 
 from ..bots import make_bot  # noqa: E402
 from ..bots.base import Bot  # noqa: E402
+from ..bots.registry import BotSpecError, bot_class, known_bots  # noqa: E402
+from ..core import registry  # noqa: E402
 from ..core.game import RuleError  # noqa: E402
 from ..seeding import sealed_rng  # noqa: E402
 from .encoding import action_mask, as_action, encoding_for  # noqa: E402
 from .tables import DIGGER, DIGGING, Match, Spec, make_env_spec, refusal  # noqa: E402
+
+
+def _for_game(bot: Bot, game: str) -> Bot:
+    """A bot object given as an opponent: refused at once if it is the registry's bot of another
+    game (a Digger heuristic at a Digging table would fail at its first move, on a missing key).
+    A bot of the caller's own making is taken as it is."""
+    bot.check_game(game)
+    mine: set[type[Bot]] = set()
+    theirs: dict[type[Bot], str] = {}
+    for name in registry.names():
+        for bot_name in known_bots(name):
+            try:
+                cls = bot_class(bot_name, name)
+            except BotSpecError:  # its library is not installed: no object of it was made either
+                continue
+            if name == game:
+                mine.add(cls)
+            else:
+                theirs.setdefault(cls, name)
+    if type(bot) not in mine and type(bot) in theirs:
+        raise ValueError(f"opponent {bot.spec()!r} is a bot for {theirs[type(bot)]}, not {game}: "
+                         f"make it with make_bot({bot.name!r}, {game!r})")
+    return bot
 
 
 class GoldfieldsEnv(gymnasium.Env):
@@ -118,16 +145,23 @@ class GoldfieldsEnv(gymnasium.Env):
         if illegal_action not in ("penalize", "raise"):
             raise ValueError("illegal_action is 'penalize' or 'raise'")
         n = spec.players
-        if seat != "random" and not (isinstance(seat, int) and 0 <= seat < n):
-            raise ValueError(f"seat must be 0..{n - 1} or 'random', not {seat!r}")
+        index = 0
+        if seat != "random":
+            # A numpy integer is a seat as 1 is; True is not, though Python counts it as 1.
+            try:
+                index = -1 if isinstance(seat, bool) else operator.index(seat)  # type: ignore[arg-type]
+            except TypeError:
+                index = -1
+            if not 0 <= index < n:
+                raise ValueError(f"seat must be 0..{n - 1} or 'random', not {seat!r}")
         others = [opponents] * (n - 1) if isinstance(opponents, (str, Bot)) else list(opponents)
         if len(others) != n - 1:
             raise ValueError(f"give one opponent spec per other seat: {n - 1}, not {len(others)}")
         self.table = spec
         self.game = game
-        self.seat_choice = seat
+        self.seat_choice: int | str = "random" if seat == "random" else index
         self.opponent_specs = others
-        self._bots = [s if isinstance(s, Bot) else make_bot(str(s), game) for s in others]
+        self._bots = [_for_game(s, game) if isinstance(s, Bot) else make_bot(str(s), game) for s in others]
         self.illegal_action = illegal_action
         self.illegal_penalty = float(illegal_penalty)
         self.render_mode = render_mode
@@ -138,7 +172,8 @@ class GoldfieldsEnv(gymnasium.Env):
         self._bot_rng = random.Random()
         self._match: Match | None = None
         self._ended_illegally = False
-        self.seat = 0 if seat == "random" else int(seat)
+        self.seat = index
+        """The agent's seat in this episode (drawn at each reset with ``seat="random"``)."""
 
     # -- helpers ---------------------------------------------------------
     @property
@@ -148,6 +183,9 @@ class GoldfieldsEnv(gymnasium.Env):
         return self._match
 
     def _bot_for(self, seat: int) -> Any:
+        if self.seat_choice == "random":
+            # Counted from the agent's left, wherever it sits: a partner stays the partner.
+            return self._bots[(seat - self.seat) % self.table.players - 1]
         return self._bots[seat if seat < self.seat else seat - 1]
 
     def _play_others(self) -> None:

@@ -462,7 +462,11 @@ class DiggingOSState(_EngineOSState):
         return f"dealing {dealt}/{self._deck_size}" if dealt else ""
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> DiggingOSState:
-        """A state drawn among those ``player_id`` cannot tell apart (the engine's sampler)."""
+        """A state drawn among those ``player_id`` cannot tell apart (the engine's sampler).
+
+        Its ``history()`` starts empty and its ``move_number()`` at 0 (see :meth:`_resampled`):
+        the true history holds the hidden cards dealt. Its information state strings and
+        tensors are those of this state for ``player_id``."""
         rng = random.Random(int(probability_sampler() * 2**53))
         game = self.get_game()
         new: DiggingOSState = self._resampled(player_id, rng)

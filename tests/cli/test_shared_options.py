@@ -169,7 +169,7 @@ def test_analyze_json_refuses_an_existing_file_unless_force(tmp_path: Path) -> N
     forced = invoke("analyze", str(record), "--bot", "ismcts:iterations=20", "--json", str(analysis), "--force")
     assert forced.exit_code == 0, forced.output
     assert json.loads(analysis.read_text())["seat"] == 0
-    assert not list(tmp_path.glob("*.tmp"))
+    assert not list(tmp_path.glob(".*.part"))
 
 
 def test_an_output_that_fails_after_the_work_is_one_error_line_and_leaves_nothing(

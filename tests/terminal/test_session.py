@@ -228,7 +228,7 @@ def test_interrupt_offers_to_save(tmp_path: Any) -> None:
     assert not (tmp_path / "nowhere").exists()
     # A folder is not a file to save into: asked again, with nothing written beside it.
     assert "is a folder; name a file in it" in " ".join(out.getvalue().split())
-    assert not tmp_path.with_name(tmp_path.name + ".tmp").exists()
+    assert not list(tmp_path.parent.glob(f".{tmp_path.name}.*.part"))
     assert (tmp_path / "g.json").exists()
     assert "Saved the game record" in out.getvalue()
 

@@ -137,6 +137,26 @@ def test_errors_go_to_standard_error_and_name_what_was_wrong(tmp_path: Path) -> 
     assert out.returncode == 0 and "seat 0 had no decision with a choice" in out.stdout, out.stdout + out.stderr
 
 
+def test_errors_say_where_and_what_once(tmp_path: Path) -> None:
+    wide = {"COLUMNS": "400"}
+    record = tmp_path / "game.json"
+    assert run("demo", "DIGGING", "-n", "2", "-b", "random", "--save", str(record)).returncode == 0  # any case
+    data = json.loads(record.read_text())
+    data["hands"][0]["moves"][0] = "play B1 m5"
+    record.write_text(json.dumps(data))
+    # A broken record is told before the search, with the place replay gives.
+    out = run("analyze", str(record), env=wide)
+    assert out.returncode == 2 and f"error: {record}: hand 0, move 0: " in out.stderr, out.stderr
+    # A file where a folder should be is called a file.
+    out = run("demo", "-b", "random", "--save", str(record / "x.json"), env=wide)
+    assert out.returncode == 2 and f"the folder {record} is a file, not a folder" in out.stderr
+    # The game is named once, and a device is not read whole.
+    out = run("arena", "digging", "random", "random", "-n", "7", env=wide)
+    assert out.returncode == 2 and "error: players: Digging is for 2, 3 or 4 players, not 7" in out.stderr
+    out = run("replay", "/dev/zero")
+    assert out.returncode == 2 and "it is larger than 64 MB" in json.loads(out.stdout)["error"]["message"]
+
+
 def test_analyze_says_which_games_it_analyses(tmp_path: Path) -> None:
     digger = tmp_path / "game.json"
     digger.write_text(json.dumps({"game": "digger", "players": 2, "moves": []}))
@@ -162,7 +182,7 @@ def test_an_output_that_cannot_be_written_is_refused_before_the_work(tmp_path: P
     folder = run("demo", "-b", "random", "--save", str(tmp_path), env={"COLUMNS": "400"})
     assert folder.returncode == 2 and "is a folder; name a file in it" in folder.stderr
     assert "Game over" not in folder.stdout
-    assert not tmp_path.with_name(tmp_path.name + ".tmp").exists()
+    assert not list(tmp_path.parent.glob(f".{tmp_path.name}.*.part"))
     record = tmp_path / "game.json"
     assert run("demo", "-n", "2", "-b", "random", "--save", str(record)).returncode == 0
     before = record.read_text()
@@ -211,3 +231,15 @@ def test_train_names_the_files_it_wrote(tmp_path: Path, monkeypatch: pytest.Monk
     assert f"wrote into {out}: round-00.npz to round-03.npz, warmup.npz, curve.csv, train.json" in result.output
     assert f"goldfields arena net:net={out / 'round-03.npz'} heuristic" in result.output
     assert "NN" not in result.output
+
+
+def test_train_says_what_is_wrong_before_its_progress_bar(tmp_path: Path) -> None:
+    pytest.importorskip("torch")
+    record = tmp_path / "g.json"
+    record.write_text("{}")
+    for args, said in ((["--opponent", "bogus", "--out", str(tmp_path / "run")], "--opponent: unknown bot 'bogus'"),
+                       (["--out", str(record)], "is a file; --out names a folder for the run")):
+        out = run("train", *args, env={"COLUMNS": "400"})
+        assert out.returncode == 2 and said in out.stderr, out.stderr
+        assert "games" not in out.stdout + out.stderr.replace(said, "")  # no bar drawn
+    assert not (tmp_path / "run").exists()

@@ -176,6 +176,7 @@ def test_cli_a_misplaced_or_missing_game_says_where_it_goes(args: list[str], mes
         (["digging", "--seat", "7"], "the seats of a 4-player game are 0 to 3"),
         (["digger", "--players", "9"], "Digger is for 2 to 5 players"),
         (["digger", "--crates", "green"], "'green' is not one of 'white', 'black'"),
+        (["digger", "--time-limit", "-5"], "time_limit must be a positive number of seconds, not -5"),
     ],
 )
 def test_cli_bad_options_exit_with_status_2(args: list[str], message: str) -> None:

@@ -50,7 +50,7 @@ class GameSpec:
         try:
             table = cls(game, definition.params(**values))
         except ParamError as err:
-            raise ValueError(f"{definition.title}: {err}") from None
+            raise ValueError(err.in_game(definition.title)) from None
         return table.with_rules(rules) if rules else table
 
     @classmethod
@@ -83,7 +83,7 @@ class GameSpec:
             # or record made before such options were refused) is kept, as it was played.
             self.definition.refuse_idle(params, only={name for name, value in rules.items() if value})
         except ParamError as err:
-            raise ValueError(f"{self.definition.title}: {err}") from None
+            raise ValueError(err.in_game(self.definition.title)) from None
         return GameSpec(self.game, params)
 
     @property

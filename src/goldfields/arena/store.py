@@ -324,8 +324,7 @@ class RunStore:
             lineup = " ".join(saved["lineup"])
             raise ResumeError(
                 f"{self.out} holds a finished run ({done} games of {saved['game']}: {lineup}); choose another "
-                f"--out, add games to it with --resume {self.out} --games N, or replace it with --force "
-                "(from Python: run_tournament(..., resume=True) or replace=True)"
+                f"--out, add games to it with --resume {self.out} --games N, or replace it with --force"
             )
 
     def _clear(self) -> None:

@@ -48,7 +48,7 @@ def analyze(
     top: Annotated[int, typer.Option("--top", min=1, help="Decisions to print, costliest first.")] = 10,
     json_out: Annotated[Path | None, typer.Option("--json", help="Write every decision to this file.",
                                                   show_default=False)] = None,
-    seed: Annotated[int, typer.Option("--seed", help="The search's seed.")] = 0,
+    seed: Annotated[int, typer.Option("--seed", "-s", help="The search's seed.")] = 0,
     force: Annotated[bool, typer.Option("--force", help="Let --json replace an existing file.")] = False,
 ) -> None:
     from ..bots.analysis import analyst, searcher_for
@@ -70,6 +70,14 @@ def analyze(
             print_error(f"{record} is not a game record goldfields knows; {only}")
         else:
             print_error(f"{record} is a {definition.title} record, not a {' or '.join(judges)} record: {only}")
+        raise typer.Exit(2)
+    # Checked whole before the search: a broken record is told where it breaks, as replay tells it.
+    report, status = records.replay(data)
+    if status:
+        where = report["error"]
+        at = ", ".join(f"{k} {where[k]}" for k in ("hand", "move") if where.get(k) is not None)
+        at = f"{at}: " if at else ""
+        print_error(f"{record}: {at}{where['message']}")
         raise typer.Exit(2)
     players = data.get("players")
     if isinstance(players, int) and not isinstance(players, bool) and not 0 <= seat < players:

@@ -60,7 +60,8 @@ def _scoreboard(state: GameState) -> Table:
 
 
 def demo_command(
-    game: Annotated[GameName, typer.Argument(metavar="[GAME]", help="The game to watch.")] = GameName[FIRST_GAME],
+    game: Annotated[GameName, typer.Argument(metavar="[GAME]", help="The game to watch.",
+                                                       case_sensitive=False)] = GameName[FIRST_GAME],
     players: PlayersOption = None,
     individual: IndividualOption = False,
     rule: RuleOption = None,

@@ -44,7 +44,8 @@ def output_problem(path: Path, reading: Path | None = None, force: bool = True) 
     if path.is_dir():
         return f"{path} is a folder; name a file in it"
     if not path.parent.is_dir():
-        return f"the folder {path.parent} does not exist"
+        what = "is a file, not a folder" if path.parent.exists() else "does not exist"
+        return f"the folder {path.parent} {what}"
     if reading is not None and path.exists() and path.resolve() == reading.resolve():
         return f"{path} is the file being read; name another file"
     if not force and path.exists():

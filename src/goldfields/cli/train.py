@@ -117,7 +117,7 @@ def train(
         print_error("--dagger-passes repeats the --dagger games; give --dagger N too")
         raise typer.Exit(2)
     try:
-        from ..learn.loop import Plan, Round, parse_tables, run
+        from ..learn.loop import Plan, Round, check, parse_tables, run
         from ..learn.trainer import SCHEDULES, Fit
     except ImportError as err:
         print_error(err)
@@ -138,6 +138,11 @@ def train(
                 fits=fits,
                 examples_from=None if examples_from is None else str(examples_from),
                 fit=Fit(schedule=lr_schedule))  # fmt: skip
+    try:
+        check(plan, out)  # what is wrong is said before the progress bar is drawn
+    except ValueError as err:
+        print_error(err)
+        raise typer.Exit(2) from None
     # The bar carries the last round's loss and win rate, so a glance at it tells how training goes.
     with LoggedProgress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), RateColumn("games"),
                         TimeElapsedColumn(), TextColumn("{task.fields[standing]}"),

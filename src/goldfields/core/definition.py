@@ -57,6 +57,11 @@ class ParamError(ValueError):
         self.message = message
         super().__init__(f"{param}: {message}")
 
+    def in_game(self, title: str) -> str:
+        """The error with its game named once: "Digger: options: ..." but "players: Digging is
+        for 2, 3 or 4 players, not 7" (a message that names the game already)."""
+        return str(self) if title in self.message else f"{title}: {self}"
+
 
 @dataclass(frozen=True, slots=True)
 class Params:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import copy
 import csv
 import hashlib
+import io
 import itertools
 import json
 import math
@@ -36,8 +37,9 @@ from ..arena import GameSpec, Tournament, run_tournament
 from ..arena.provenance import code_version
 from ..arena.runner import ray_map, worker_init
 from ..bots import make_bot
-from ..bots.net import GAME, load_net
+from ..bots.net import GAME, PolicyValueNet, load_net
 from ..core import registry
+from ..files import write_atomic
 from ..research.encoding import encoding_for
 from .selfplay import Examples, SelfPlay
 from .trainer import SCHEDULES, Fit, TorchNet, losses, train
@@ -150,11 +152,15 @@ def parse_tables(text: str) -> tuple[tuple[int, bool], ...]:
     return tuple(out)
 
 
-def run(plan: Plan, out: Path, on_round: Callable[[Round], None] | None = None,
-        on_game: Callable[[], None] | None = None, command: str | None = None) -> list[Round]:  # fmt: skip
-    """Train as ``plan`` says, into ``out``; ``command`` (the command line that asked) is written
-    into ``train.json`` and every network's description, so that a shipped network says how it was made."""
-    began = time.perf_counter()
+def check(plan: Plan, out: Path) -> None:
+    """Refuse a plan :func:`run` would refuse, with the same message, before any work: a command
+    says what is wrong before its progress bar is drawn."""
+    _checked(plan, out)
+
+
+def _checked(plan: Plan, out: Path) -> tuple[PolicyValueNet | None, Path | None, dict[str, Any]]:
+    """The plan's checks: (the starting network or None, the folder games are read from or None,
+    what made that folder's games)."""
     specs = [
         ("--opponent", plan.opponent),
         ("--warmup-teacher", plan.warmup_teacher),
@@ -185,8 +191,6 @@ def run(plan: Plan, out: Path, on_round: Callable[[Round], None] | None = None,
     # either; guided ones, if the network that guided them there is this run's (``play``).
     source = None if plan.examples_from is None else Path(plan.examples_from)
     source_made = {} if source is None else _check_source(plan, source)
-    source_plan = source_made.get("plan", source_made)  # older runs wrote the plan alone
-    source_guided = bool(source_plan.get("guide", True))
     if (out / "train.json").is_file() and (source is None or source.resolve() != out.resolve()):
         # Its games may be hours of play: they are overwritten only by a run that reads them.
         raise ValueError(f"{out} holds a training run already; go on with it with --examples-from "
@@ -206,6 +210,17 @@ def run(plan: Plan, out: Path, on_round: Callable[[Round], None] | None = None,
         raise ValueError(f"--init: {err}") from None
     if out.exists() and not out.is_dir():
         raise ValueError(f"{out} is a file; --out names a folder for the run")
+    return start, source, source_made
+
+
+def run(plan: Plan, out: Path, on_round: Callable[[Round], None] | None = None,
+        on_game: Callable[[], None] | None = None, command: str | None = None) -> list[Round]:  # fmt: skip
+    """Train as ``plan`` says, into ``out``; ``command`` (the command line that asked) is written
+    into ``train.json`` and every network's description, so that a shipped network says how it was made."""
+    began = time.perf_counter()
+    start, source, source_made = _checked(plan, out)
+    source_plan = source_made.get("plan", source_made)  # older runs wrote the plan alone
+    source_guided = bool(source_plan.get("guide", True))
     out.mkdir(parents=True, exist_ok=True)
     planned = asdict(plan)
     # The code that played the games and fitted the network, as a digest (a commit would not say
@@ -213,7 +228,7 @@ def run(plan: Plan, out: Path, on_round: Callable[[Round], None] | None = None,
     made = {"plan": planned, "command": command, "goldfields": _version(),
             "code": code_version(GAME, also=("learn",))["code"],
             **({"examples_code": source_made.get("code", "unknown")} if source is not None else {})}  # fmt: skip
-    (out / "train.json").write_text(json.dumps(made, indent=2) + "\n")
+    write_atomic(out / "train.json", json.dumps(made, indent=2) + "\n")
     if start is not None:
         model = TorchNet.from_numpy(start)
     else:
@@ -493,7 +508,7 @@ def _made_by(path: Path) -> dict[str, Any]:
 
 
 def _write_made_by(path: Path, made_by: dict[str, Any]) -> None:
-    path.write_text(json.dumps(made_by, indent=2) + "\n")
+    write_atomic(path, json.dumps(made_by, indent=2) + "\n")
 
 
 class _Workers:
@@ -559,17 +574,18 @@ def _measure(plan: Plan, net_path: Path, players: int, partnership: bool, out: P
 
 
 def _write_curve(out: Path, rounds: list[Round], opponent: str) -> None:
-    with (out / "curve.csv").open("w", newline="") as f:
-        w = csv.writer(f)
-        tables = list(rounds[0].win_rates)
-        w.writerow(["round", "stage", "examples", "policy_loss", "value_loss", "val_policy_loss", "val_value_loss",
-                    *(f"win_rate_{t}" for t in tables),
-                    "games_per_second", "seconds"])  # fmt: skip
-        for r in rounds:
-            w.writerow([r.round, r.stage, r.examples, f"{r.policy_loss:.4f}", f"{r.value_loss:.4f}",
-                        f"{r.val_policy_loss:.4f}", f"{r.val_value_loss:.4f}",
-                        *(f"{r.win_rates[t]:.4f}" for t in tables), f"{r.games_per_second:.3f}",
-                        f"{r.seconds:.0f}"])  # fmt: skip
+    f = io.StringIO()
+    w = csv.writer(f)
+    tables = list(rounds[0].win_rates)
+    w.writerow(["round", "stage", "examples", "policy_loss", "value_loss", "val_policy_loss", "val_value_loss",
+                *(f"win_rate_{t}" for t in tables),
+                "games_per_second", "seconds"])  # fmt: skip
+    for r in rounds:
+        w.writerow([r.round, r.stage, r.examples, f"{r.policy_loss:.4f}", f"{r.value_loss:.4f}",
+                    f"{r.val_policy_loss:.4f}", f"{r.val_value_loss:.4f}",
+                    *(f"{r.win_rates[t]:.4f}" for t in tables), f"{r.games_per_second:.3f}",
+                    f"{r.seconds:.0f}"])  # fmt: skip
+    write_atomic(out / "curve.csv", f.getvalue())
     try:
         import matplotlib
 
@@ -608,5 +624,7 @@ def _write_curve(out: Path, rounds: list[Round], opponent: str) -> None:
     right.set_title(f"net bot's win % against {opponent}")
     right.legend()
     fig.tight_layout()
-    fig.savefig(out / "curve.png", dpi=100)
+    png = io.BytesIO()
+    fig.savefig(png, format="png", dpi=100)
+    write_atomic(out / "curve.png", png.getvalue())  # a viewer never opens half a picture
     plt.close(fig)

@@ -46,11 +46,20 @@ class UnreadableRecord(ValueError):
     """A record file that cannot be read as JSON; the message names the file and why."""
 
 
+MAX_FILE = 64 * 1024 * 1024
+"""The largest file read as a record: the longest games stored are some hundred kilobytes, and a
+device or a wrong file (``/dev/zero``, a disk image) must be refused, not read into memory whole."""
+
+
 def read(path: str | Path) -> Any:
     """The JSON value in the file ``path``, not yet checked as a record: :class:`UnreadableRecord`
-    if the file cannot be read, is not UTF-8 text or is not JSON."""
+    if the file cannot be read, is larger than :data:`MAX_FILE`, is not UTF-8 text or is not JSON."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        with open(path, "rb") as f:
+            data = f.read(MAX_FILE + 1)
+        if len(data) > MAX_FILE:
+            raise UnreadableRecord(f"{path} is not a game record: it is larger than {MAX_FILE >> 20} MB; {FORMATS}")
+        text = data.decode("utf-8")
     except OSError as err:
         raise UnreadableRecord(f"cannot read {path}: {err.strerror or err}") from None
     except UnicodeDecodeError:
@@ -81,7 +90,7 @@ def save(record: dict[str, Any], path: str | Path) -> Path:
     path = Path(path)
     folder = path.parent
     if not folder.is_dir():
-        what = "is not a folder" if folder.exists() else "does not exist"
+        what = "is a file, not a folder" if folder.exists() else "does not exist"
         raise FileNotFoundError(2, f"the folder {folder} {what}", str(folder))
     if path.is_dir():
         raise IsADirectoryError(21, f"{path} is a folder; name a file in it", str(path))

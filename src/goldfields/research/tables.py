@@ -393,7 +393,7 @@ def _params(definition: Any, **values: Any) -> Any:
     try:
         return definition.params(**values)
     except ParamError as err:
-        raise ValueError(f"{definition.title}: {err}") from None
+        raise ValueError(err.in_game(definition.title)) from None
 
 ENV_JITTER = 0.2
 """The jitter of the environments' simulated clock: the arena's."""

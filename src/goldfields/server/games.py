@@ -58,7 +58,7 @@ class TableGame:
         try:
             return self.definition.params(**values).to_json()
         except ParamError as err:
-            raise ConfigError(f"{self.title}: {err}") from None
+            raise ConfigError(err.in_game(self.title)) from None
 
     def idle_options(self) -> list[dict[str, Any]]:
         """The on/off rule options that would change nothing at some table, with that table

@@ -193,7 +193,7 @@ def test_with_a_random_seat_the_opponents_are_counted_from_the_agents_left():
 def test_a_seat_is_an_integer_of_any_kind_but_not_a_bool():
     assert GoldfieldsEnv("digging", players=2, seat=np.int64(1)).seat == 1
     for wrong in (True, "1", 1.5):
-        with pytest.raises(ValueError, match="seat must be 0..1 or 'random'"):
+        with pytest.raises(ValueError, match=r"seat must be 0\.\.1 or 'random'"):
             GoldfieldsEnv("digging", players=2, seat=wrong)
 
 

@@ -298,7 +298,8 @@ def test_french_leaves_nothing_in_english_for_bots_options_teams_and_decimals(
         """async () => {
         const i18n = await import("/js/i18n.js");
         const { cardEl } = await import("/js/cards.js");
-        const corners = ["MG", "GG", "S", "C", "X", "B7"].map((c) => cardEl(c).querySelector(".card-corner").textContent);
+        const corner = (c) => cardEl(c).querySelector(".card-corner").textContent;
+        const corners = ["MG", "GG", "S", "C", "X", "B7"].map(corner);
         return [i18n.t("dg.secondsLeft", { n: 0.5 }), i18n.seatLabel("team A"), i18n.num(12.25, 1, true), corners];
     }"""
     )

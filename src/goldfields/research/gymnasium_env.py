@@ -24,10 +24,11 @@ Other seats are goldfields bots built by the registry
 one spec per other seat (``["heuristic", "random", "random"]``, in seat order,
 skipping the agent's; with ``seat="random"``, from the agent's left, so that
 at the partnership table the list is left, partner, right wherever the agent
-sits). In the partnership game the agent's partner is one of them. The deal and the dice draw from the generator seeded by
-``reset(seed=...)``; the bots draw from a generator of their own, seeded from
-the same seed, so that a bot is never handed the generator of the cards to
-come, and how many numbers the bots draw changes no deal.
+sits). In the partnership game the agent's partner is one of them. The deal
+and the dice draw from the generator seeded by ``reset(seed=...)``; the bots
+draw from a generator of their own, seeded from the same seed, so that a bot
+is never handed the generator of the cards to come, and how many numbers the
+bots draw changes no deal.
 
 Reward: the agent's utility at the end (1 for a win, shared wins split, 1
 to each partner of a winning team), 0 before. An illegal action changes

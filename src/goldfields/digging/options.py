@@ -106,6 +106,9 @@ def target_for(players: int, partnership: bool, options: DiggingOptions | None =
     return TARGET_PARTNERSHIP if partnership else TARGETS_INDIVIDUAL[players]
 
 
-def hand_size_for(options: DiggingOptions | None = None) -> int:
-    """The cards dealt to each player: the rules' 6 (D1), unless ``options`` sets ``hand_size``."""
-    return options.hand_size if options is not None and options.hand_size else HAND_SIZE
+def hand_size_for(options: DiggingOptions | Mapping[str, Any] | None = None) -> int:
+    """The cards dealt to each player: the rules' 6 (D1), unless ``options`` sets ``hand_size``.
+
+    ``options`` may also be the options as an observation or a record carries them (``to_json``)."""
+    size = options.get("hand_size") if isinstance(options, Mapping) else getattr(options, "hand_size", 0)
+    return size or HAND_SIZE

@@ -37,7 +37,7 @@ from ..digger.state import KNOCK_DUE, ROLL_DUE  # noqa: E402
 from ..digging.actions import MAX_MINES  # noqa: E402
 from ..digging.cards import CODE_OF, CODES, FULL_COUNTS, NUM_CODES, deck_counts  # noqa: E402
 from ..digging.definition import DIGGING as DIGGING_GAME  # noqa: E402
-from ..digging.options import HAND_SIZE  # noqa: E402
+from ..digging.options import HAND_SIZE, hand_size_for  # noqa: E402
 from ..digging.state import mine_points  # noqa: E402
 
 DIGGING_SEATS = 4
@@ -281,7 +281,7 @@ def encode_digging(obs: Mapping[str, Any], out: Any = None) -> Any:
         for _, b in fight["bandits"]:
             on_table[CODE_OF[b]] += 1
     chosen = obs["options"]
-    deck, pile_scale = _deck(n, partnership, bool(chosen.get("full_deck", False)), chosen.get("hand_size") or HAND_SIZE)
+    deck, pile_scale = _deck(n, partnership, bool(chosen.get("full_deck", False)), hand_size_for(chosen))
     partner = _counts(obs["partner_holds"]) if obs.get("partner_holds") else None
     h0, u0, p0, d0 = s["hand"].start, s["unseen"].start, s["partner_holds"].start, s["discard"].start
     for c in range(NUM_CODES):

@@ -113,6 +113,15 @@ def is_quick(spec: str, game: str) -> bool:
         return True  # it will fail at once in its worker, and the fallback is quick
 
 
+@dataclass(slots=True)
+class _Line:
+    """One creator's line for the search lane: the gate lets as many through as there are
+    search workers, and ``people`` counts those through it or waiting at it."""
+
+    gate: asyncio.Semaphore
+    people: int = 0
+
+
 class BotPool:
     """Worker processes for bot moves, in two lanes: quick bots (random, heuristics, the
     policy network alone) in one worker of their own, searches in ``settings.workers``.
@@ -128,8 +137,8 @@ class BotPool:
         self.failures = 0
         """Moves the fallback made, since start (a health figure)."""
         self._last_log = 0.0
-        self._lines: dict[str, tuple[asyncio.Semaphore, list[int]]] = {}
-        """Each creator's line for the search lane, and how many are in it (gone when none are)."""
+        self._lines: dict[str, _Line] = {}
+        """Each creator's line for the search lane (gone when nobody is in it)."""
 
     def _pool(self, quick: bool) -> ProcessPool:
         if quick not in self._pools:
@@ -163,16 +172,14 @@ class BotPool:
         if who is None:
             yield
             return
-        gate, waiting = self._lines.get(who) or self._lines.setdefault(
-            who, (asyncio.Semaphore(self.settings.workers), [0])
-        )
-        waiting[0] += 1
+        line = self._lines.get(who) or self._lines.setdefault(who, _Line(asyncio.Semaphore(self.settings.workers)))
+        line.people += 1
         try:
-            async with gate:
+            async with line.gate:
                 yield
         finally:
-            waiting[0] -= 1
-            if not waiting[0]:
+            line.people -= 1
+            if not line.people:
                 del self._lines[who]
 
     async def decide(self, spec: str, game: str, view: SeatView, rng: random.Random, seconds: float,

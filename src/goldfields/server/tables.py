@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import contextlib
+import dataclasses
 import hashlib
 import hmac
 import logging
@@ -262,6 +263,20 @@ class LiveTable:
         }
 
 
+@dataclass(frozen=True, slots=True)
+class _Creation:
+    """What :meth:`TableManager.create` was asked for, carried through its checks."""
+
+    request: Mapping[str, Any]
+    claim: int | None
+    player_name: str
+    player_id: str | None
+    table_id: str | None
+    extra: Mapping[str, Any] | None
+    client: str | None
+    token: str | None
+
+
 class TableManager:
     def __init__(
         self,
@@ -310,8 +325,9 @@ class TableManager:
         at once get the same table, and ``token`` the creator's seat's (:func:`rematch_token`;
         else a new one is drawn). ``client`` is the creator's address, for
         ``max_tables_per_client``."""
+        asked = _Creation(request, claim, player_name, player_id, table_id, extra, None, token)
         if client is None or not self.settings.rate_limits:
-            return await self._create(request, claim, player_name, player_id, table_id, extra, None, token)
+            return await self._create(asked)
         # The stored column's width. An address or /64 is far shorter; a proxy's odd header is not.
         client = client[:CREATOR_WIDTH]
         # An IPv6 client's /48 has a cap of its own, NETWORK_FACTOR times as high: one customer
@@ -331,7 +347,7 @@ class TableManager:
                 in_network = ahead_in_network + await self._live_created(network, of_network=True)
                 if in_network >= self.settings.max_tables_per_client * NETWORK_FACTOR:
                     raise cap_refusal("network", in_network)
-            return await self._create(request, claim, player_name, player_id, table_id, extra, client, token)
+            return await self._create(dataclasses.replace(asked, client=client))
         finally:
             for key in keys:
                 self._creating[key] -= 1
@@ -347,26 +363,15 @@ class TableManager:
         return sum(t.client is not None and (network_key(t.client) if of_network else t.client) == key
                    and t.status in ("waiting", "playing") for t in self.tables.values())  # fmt: skip
 
-    async def _create(
-        self,
-        request: Mapping[str, Any],
-        claim: int | None,
-        player_name: str,
-        player_id: str | None,
-        table_id: str | None,
-        extra: Mapping[str, Any] | None,
-        client: str | None,
-        given_token: str | None = None,
-    ) -> tuple[LiveTable, str | None]:
-        game = table_game(request["game"])
-        await self._check_capacity(request["seats"])
+    async def _create(self, asked: _Creation) -> tuple[LiveTable, str | None]:
+        game = table_game(asked.request["game"])
+        await self._check_capacity(asked.request["seats"])
         # Counted from the check to the table's place in self.tables (no wait between the check and
         # this, in a lone process, so two creations cannot both pass before either is counted).
-        kinds = ("live", "bots") if _bots_only(request["seats"]) else ("live",)
+        kinds = ("live", "bots") if _bots_only(asked.request["seats"]) else ("live",)
         self._pending.update(kinds)
         try:
-            table, token = await self._create_checked(game, request, claim, player_name, player_id, table_id, extra,
-                                                      client, given_token)  # fmt: skip
+            table, token = await self._create_checked(game, asked)
         finally:
             self._pending.subtract(kinds)  # in self.tables now (or not made): counted there
         if table.status == "playing":
@@ -374,25 +379,15 @@ class TableManager:
                 await self._advance(table)
         return table, token
 
-    async def _create_checked(
-        self,
-        game: TableGame,
-        request: Mapping[str, Any],
-        claim: int | None,
-        player_name: str,
-        player_id: str | None,
-        table_id: str | None,
-        extra: Mapping[str, Any] | None,
-        client: str | None,
-        given_token: str | None,
-    ) -> tuple[LiveTable, str | None]:
+    async def _create_checked(self, game: TableGame, asked: _Creation) -> tuple[LiveTable, str | None]:
+        request, claim, client = asked.request, asked.claim, asked.client
         if request.get("players") is None:
             request = {**request, "players": len(request["seats"])}
         config = game.check_config(request)
         # In a real-time game the clock times the start of a turn (its first roll): the game's own
         # hourglass times the rest, and without this a player who never rolled would hold the table.
         config["move_seconds"] = request.get("move_seconds")
-        config.update(extra or {})
+        config.update(asked.extra or {})
         players = config["players"]
         seat_specs = request["seats"]
         if len(seat_specs) != players:
@@ -419,13 +414,13 @@ class TableManager:
                 seats.append(Seat(i, "human", None, spec.get("name") or "", None))
         token = None
         if claim is not None:
-            token = given_token or secrets.token_urlsafe(18)
+            token = asked.token or secrets.token_urlsafe(18)
             seats[claim].token_hash = hash_token(token)
-            seats[claim].name = player_name or ""  # no name: each client says "Seat N" in its own language
-            seats[claim].player = player_id
+            seats[claim].name = asked.player_name or ""  # no name: each client says "Seat N" in its own language
+            seats[claim].player = asked.player_id
         now = self.wall()
         table = LiveTable(
-            id=table_id or secrets.token_urlsafe(6),
+            id=asked.table_id or secrets.token_urlsafe(6),
             game=game,
             name=request.get("name") or "",  # unnamed: each client names it in its own language
             config=config,

@@ -210,3 +210,51 @@ def test_renaming_a_profile_too_fast_is_refused_with_429_and_retry_after(tmp_pat
         assert me(server, key).json()["name"] == "Cy"
     finally:
         server.stop()
+
+
+def test_a_profile_that_never_took_a_seat_is_deleted_after_its_expiry(database: Any) -> None:
+    # Profiles cost a request each and were kept for ever: one that never sat down goes after
+    # --unused-profile-expiry (30 days by default; 2 s here). One that took a seat stays, and so do
+    # the bots' profiles the ratings made.
+    server = LiveServer(database, unused_profile_expiry=2.0, sweep_every=0.1).start()
+    try:
+        idle, player = new_player(server, "Idle"), new_player(server, "Ann")
+        r = server.post("/api/tables", {"game": "digger", "players": 2, "seats": [HUMAN, BOTS], "claim": 0,
+                                        "player_key": player["key"]})
+        assert r.status_code == 201, r.text
+        deadline = time.monotonic() + 120
+        while me(server, idle["key"]).status_code != 401:
+            assert time.monotonic() < deadline, "the unused profile was not deleted"
+            time.sleep(0.2)
+        assert server.get(f"/api/players/{idle['id']}").status_code == 404
+        assert me(server, player["key"]).status_code == 200
+        # The key of a deleted profile is refused as any unknown key is (a browser then makes a new one).
+        again = server.post("/api/tables", {"game": "digger", "players": 2, "seats": [HUMAN, BOTS], "claim": 0,
+                                            "player_key": idle["key"]})
+        assert again.status_code == 401 and again.json()["code"] == "bad_player_key"
+    finally:
+        server.stop()
+
+
+def test_a_seat_whose_profile_was_deleted_meanwhile_plays_on_unrated() -> None:
+    # The sweep may delete an unused profile in the moment between its key's look-up and the seat
+    # it takes: the game's end then rates nobody and stores the rest, rather than failing on the row.
+    from sqlalchemy import create_engine, event, select
+    from sqlalchemy.orm import Session
+
+    from goldfields.server.models import Base, PlayerRow, RatingRow, ResultRow, TableRow
+    from goldfields.server.ratings import SeatResult, record_results
+
+    engine = create_engine("sqlite://")
+    event.listen(engine, "connect", lambda conn, _: conn.execute("PRAGMA foreign_keys=ON"))
+    Base.metadata.create_all(engine)
+    with Session(engine) as s:
+        s.add(TableRow(id="t", game="digger", name="", config={}, secret="x", status="finished",
+                       created_at=0.0, updated_at=0.0))
+        s.flush()
+        record_results(s, "t", "digger", "2p", [SeatResult(0, "gone", None, 0, 0, 30),
+                                                SeatResult(1, None, "random", 1, 1, 20)], now=1.0)  # fmt: skip
+        s.commit()
+        assert s.scalars(select(RatingRow)).all() == []
+        assert [(r.seat, r.rating_before) for r in s.scalars(select(ResultRow))] == [(1, None)]
+        assert s.get(PlayerRow, "gone") is None

@@ -66,7 +66,7 @@ def test_a_database_from_before_migrations_is_upgraded_and_its_tables_restored(d
     with create_engine(url).connect() as conn:
         assert conn.execute(text("SELECT updated_at FROM tables")).scalar_one() == 1.0  # filled from created_at
         head = ScriptDirectory.from_config(config).get_current_head()  # the newest revision
-        assert head == "0005" and conn.execute(text("SELECT version_num FROM alembic_version")).scalar_one() == head
+        assert head == "0006" and conn.execute(text("SELECT version_num FROM alembic_version")).scalar_one() == head
 
 
 def test_live_tables_from_before_the_network_column_are_counted_in_their_network(database: Path | str) -> None:

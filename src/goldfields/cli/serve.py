@@ -61,6 +61,13 @@ def serve_command(
             min=0.0, help="Seconds a finished table stays live for its players; then it is archived (record kept)."
         ),
     ] = 600.0,
+    unused_profile_expiry: Annotated[
+        float,
+        typer.Option(
+            min=0.0,
+            help="Seconds a player profile that never took a seat is kept; then it is deleted (0: kept for ever).",
+        ),
+    ] = _default("unused_profile_expiry"),
     redis: Annotated[
         str | None,
         typer.Option(
@@ -243,6 +250,7 @@ def serve_command(
             waiting_expiry=waiting_expiry,
             abandoned_expiry=abandoned_expiry,
             keep_finished=keep_finished,
+            unused_profile_expiry=unused_profile_expiry,
             durability=durability.value,
             bot_workers=bot_workers,
             bot_deadline=bot_deadline,

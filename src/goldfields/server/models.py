@@ -73,6 +73,9 @@ class SeatRow(Base):
     # The player profile that took the seat (a rated game needs one at every human seat).
     player_id: Mapped[str | None] = mapped_column(String(24), nullable=True)
 
+    # A profile that never took a seat is deleted after a while: the sweep asks for each one.
+    __table_args__ = (Index("ix_seats_player", "player_id"),)
+
 
 class StepRow(Base):
     __tablename__ = "steps"

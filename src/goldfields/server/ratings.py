@@ -70,7 +70,10 @@ def record_results(
     ids: dict[int, str] = {}
     for s in seats:
         if s.player_id is not None:
-            ids[s.seat] = s.player_id
+            # A profile deleted unused (``unused_profile_expiry``) while its key took this seat
+            # plays on as no profile: the game is kept, unrated, rather than lost to a missing row.
+            if session.get(PlayerRow, s.player_id) is not None:
+                ids[s.seat] = s.player_id
         elif s.bot is not None:
             ids[s.seat] = bot_player_id(s.bot)
             if session.get(PlayerRow, ids[s.seat]) is None:

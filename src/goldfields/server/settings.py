@@ -39,6 +39,11 @@ class Settings:
     keep_finished: float = 600.0
     """Seconds a finished table stays in memory, for its players' last look; then it is
     archived: read from its stored record, never replayed."""
+    unused_profile_expiry: float = 30 * 86400.0
+    """Seconds a player profile that never took a seat is kept, from its making; then the sweep
+    deletes it. A profile costs one request to make and a row to keep: without this, every visit
+    that made one and never played would stay for ever. A browser holding a deleted profile's key
+    makes a new profile at its next game. 0 keeps them all."""
     sweep_every: float = 30.0
     """How often expired and finished tables are looked for."""
     redis: str | None = None

@@ -53,7 +53,7 @@ from sqlalchemy.orm import Session, defer, sessionmaker
 from . import ratings
 from .limits import network_key
 from .migrate import upgrade
-from .models import PlayerRow, SeatRow, StepRow, TableRow
+from .models import PlayerRow, RatingRow, ResultRow, SeatRow, StepRow, TableRow
 
 LIVE = ("waiting", "playing")
 NO_CREATOR: dict[str, Any] = {"creator": None, "creator_network": None}
@@ -538,6 +538,19 @@ class Store:
             s.add(PlayerRow(id=player_id, name=name, key_hash=key_hash, bot=None, created_at=now))
 
         await self.run(add)
+
+    async def drop_unused_players(self, made_before: float) -> int:
+        """Delete the profiles made before ``made_before`` that never took a seat: no seat, result
+        or rating names them (a seat's row stays with its table for good). Bots' profiles stay.
+        Returns how many were deleted."""
+        unused = delete(PlayerRow).where(
+            PlayerRow.bot.is_(None),
+            PlayerRow.created_at < made_before,
+            ~exists().where(SeatRow.player_id == PlayerRow.id),
+            ~exists().where(ResultRow.player_id == PlayerRow.id),
+            ~exists().where(RatingRow.player_id == PlayerRow.id),
+        )
+        return int(await self.run(lambda s: s.execute(unused).rowcount))  # type: ignore[attr-defined]
 
     async def player_by_key(self, key_hash: str) -> PlayerRow | None:
         return await self.run(lambda s: s.scalars(select(PlayerRow).where(PlayerRow.key_hash == key_hash)).first())

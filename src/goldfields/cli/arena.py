@@ -10,6 +10,7 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.table import Table
 
 from ..arena import (
     EntrantSummary,
@@ -39,6 +40,7 @@ from .options import (
     IndividualOption,
     RuleOption,
     individual_problem,
+    output_problem,
     parse_rules,
     players_param,
     print_error,
@@ -78,6 +80,7 @@ HELP = "\n\n".join(
         "goldfields arena digger search heuristic random --seatings all -g 60",
         "goldfields arena --resume arena-results",
         "goldfields arena --standing arena-results",
+        "goldfields arena --standing rules --standing hand8 --chart variants.png",
     ]
 )
 
@@ -145,16 +148,24 @@ def arena(
              "of it (each bot also behind every other: 6 games a deal for 3 sides, 24 for 4), or one: the "
              "lineup as named, once a deal (for one bot on every side, to measure the seats).  "
              "\\[default: rotations]")] = None,
-    standing: Annotated[Path | None, typer.Option("--standing", metavar="OUT",
-                                                  help="Print how the run saved in OUT stands, finished or stopped "
-                                                       "part-way, without playing or writing anything.")] = None,
+    standing: Annotated[list[Path] | None, typer.Option("--standing", metavar="OUT",
+                                                        help="Print how the run saved in OUT stands, finished or "
+                                                             "stopped part-way, without playing anything. Repeated "
+                                                             "(--standing A --standing B), the runs side by side: a "
+                                                             "variant against the rules, say.")] = None,
+    chart: Annotated[Path | None, typer.Option("--chart", metavar="FILE", show_default=False,
+                                               help="With two or more --standing: draw the runs side by side "
+                                                    "into FILE (PNG).")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
 ) -> None:
     console = Console()
     if not console.is_terminal and "COLUMNS" not in os.environ:
         # Piped or redirected: Rich would assume 80 columns and clip the table; a file has no width.
         console = Console(width=PIPE_WIDTH)
-    if standing is not None:
+    if chart is not None and len(standing or []) < 2:
+        print_error(ValueError("--chart draws two or more runs side by side: give each with --standing OUT"))
+        raise typer.Exit(2)
+    if standing:
         given = {"--games": games, "--seed": seed, "--players": players, "--rule": rule, "--out": out,
                  "--records": records, "--seatings": seatings, "--ray": ray, "--jobs": jobs}  # fmt: skip
         extra = [name for name, value in given.items() if value is not None] + (
@@ -164,7 +175,9 @@ def arena(
             print_error(ValueError(f"--standing reads a saved run as it is: name no bots, no --resume and no "
                                    f"other option with it{also}"))
             raise typer.Exit(2)
-        return show_standing(console, standing)
+        if len(standing) > 1:
+            return compare_standings(console, standing, chart)
+        return show_standing(console, standing[0])
     bots = list(lineup or [])
     game = bots.pop(0).lower() if bots and bots[0].lower() in registry.names() else None
     try:
@@ -336,6 +349,60 @@ def show_standing(console: Console, out: Path) -> None:
     if not results:
         return
     print_summary(console, t, summarise(spec, t.lineup, results, t.seed), results)
+
+
+def compare_standings(console: Console, folders: Sequence[Path], chart: Path | None) -> None:
+    """Saved runs side by side: each entrant's win rate, each side's, and the games' length and margin."""
+    from ..arena.compare import entrant_columns, standing_of, write_comparison_chart
+
+    if chart is not None and (problem := output_problem(chart)) is not None:
+        print_error(f"--chart: {problem}")
+        raise typer.Exit(2)
+    runs = []
+    for out in folders:
+        try:
+            runs.append(standing_of(out))
+        except (ResumeError, ValueError, KeyError) as err:
+            print_error(err if not isinstance(err, KeyError) else ValueError(f"{out}: no {err} in its manifest"))
+            raise typer.Exit(2) from None
+    entrants = entrant_columns(runs)
+    rounds = {run.spec.rounds_column for run in runs}
+    rounds_name = rounds.pop() if len(rounds) == 1 else "hands or turns"
+    table = Table(title="runs side by side", title_justify="left")
+    table.add_column("run")
+    table.add_column("table")
+    table.add_column("games", justify="right")
+    for label in entrants:
+        table.add_column(f"{label} win %", justify="right")
+    table.add_column("win % by side", justify="right")
+    table.add_column("decisions", justify="right")
+    table.add_column(rounds_name, justify="right")
+    table.add_column("margin", justify="right")
+    for run in runs:
+        cells = []
+        for label in entrants:
+            e = next((e for e in run.entrants if e.bot == label and e.games), None)
+            cells.append("" if e is None else
+                         f"{100 * e.win_rate:.1f} ({100 * e.boot_low:.0f}–{100 * e.boot_high:.0f})")  # fmt: skip
+        sides = " · ".join(f"{100 * row['win_rate']:.1f}" for row in run.sides)
+
+        def median_of(measure: str, lengths: dict[str, dict[str, object]] = run.lengths) -> str:
+            row = lengths.get(measure)
+            return "" if row is None else f"{row['median']:g}"
+
+        margin = run.lengths.get("margin")
+        played = str(run.played) if run.played >= run.total else f"{run.played} of {run.total}"
+        table.add_row(str(run.out), run.spec.label, played, *cells, sides, median_of("decisions"),
+                      median_of(run.spec.rounds_column), "" if margin is None else f"{margin['mean']:.1f}")  # fmt: skip
+    console.print(table)
+    console.print("win %: games won, with the deal-bootstrap 95% interval; by side: each side of the table in seat "
+                  "order, whoever sat there; decisions and rounds: medians over the distinct games; margin: the "
+                  "mean of the best side's points less the next side's", markup=False)  # fmt: skip
+    if chart is not None:
+        if write_comparison_chart(chart, runs):
+            console.print(f"wrote {chart}")
+        else:
+            console.print("no chart: it needs matplotlib (pip install 'goldfields[arena]')", markup=False)
 
 
 def print_summary(console: Console, t: Tournament, summary: Sequence[EntrantSummary],

@@ -1,0 +1,75 @@
+"""Saved runs side by side (goldfields arena --standing A --standing B): a designer's variant
+against the rules, each figure the one the run's own summary gives."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from goldfields.arena import GameSpec, Tournament, run_tournament
+from goldfields.arena.compare import entrant_columns, standing_of
+from goldfields.cli import arena as arena_cli
+
+LINEUP = ("heuristic", "random")
+
+
+def _app() -> typer.Typer:
+    app = typer.Typer()
+    arena_cli.register(app)
+    app.command("noop", hidden=True)(lambda: None)  # two commands: invoked as "arena ..."
+    return app
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    rules, variant = tmp_path_factory.mktemp("rules"), tmp_path_factory.mktemp("hand8")
+    spec = GameSpec.make("digging", 2)
+    run_tournament(Tournament(spec, LINEUP, games=6, seed=4, jobs=1, out=rules), progress=False)
+    run_tournament(Tournament(spec.with_rules({"hand_size": 8}), LINEUP, games=6, seed=4, jobs=1, out=variant),
+                   progress=False)  # fmt: skip
+    return rules, variant
+
+
+def test_each_runs_figures_are_those_of_its_own_summary(runs: tuple[Path, Path]) -> None:
+    for out in runs:
+        run = standing_of(out)
+        with (out / "summary.csv").open() as f:
+            summary = {row["bot"]: row for row in csv.DictReader(f)}
+        assert run.played == run.total == 6
+        for e in run.entrants:
+            assert e.wins == pytest.approx(float(summary[e.bot]["wins"]))
+        with (out / "sides.csv").open() as f:
+            assert [float(r["win_rate"]) for r in csv.DictReader(f)] == pytest.approx(
+                [r["win_rate"] for r in run.sides], abs=1e-4)  # the file's 4 places
+    assert entrant_columns([standing_of(o) for o in runs]) == ["heuristic", "random"]
+
+
+def test_the_runs_print_side_by_side_with_their_rules_and_draw_a_chart(runs: tuple[Path, Path],
+                                                                      tmp_path: Path) -> None:  # fmt: skip
+    pytest.importorskip("matplotlib")
+    rules, variant = runs
+    before = {p: p.read_bytes() for out in runs for p in out.rglob("*") if p.is_file()}
+    chart = tmp_path / "variants.png"
+    shown = CliRunner(env={"COLUMNS": "250"}).invoke(
+        _app(), ["arena", "--standing", str(rules), "--standing", str(variant), "--chart", str(chart)])
+    assert shown.exit_code == 0, shown.output
+    assert "runs side by side" in shown.output
+    assert "digging 2p individual (hand_size=8)" in shown.output and "heuristic win %" in shown.output
+    assert chart.read_bytes().startswith(b"\x89PNG")
+    assert {p: p.read_bytes() for out in runs for p in out.rglob("*") if p.is_file()} == before  # nothing written
+
+
+def test_a_chart_needs_two_runs_and_each_folder_must_hold_one(runs: tuple[Path, Path], tmp_path: Path) -> None:
+    cli = CliRunner(env={"COLUMNS": "250"})
+    one = cli.invoke(_app(), ["arena", "--standing", str(runs[0]), "--chart", str(tmp_path / "c.png")])
+    assert one.exit_code == 2 and "--chart draws two or more runs side by side" in one.output
+    empty = cli.invoke(_app(), ["arena", "--standing", str(runs[0]), "--standing", str(tmp_path / "nowhere")])
+    assert empty.exit_code == 2 and "holds no arena run" in empty.output
+    into_folder = cli.invoke(_app(), ["arena", "--standing", str(runs[0]), "--standing", str(runs[1]),
+                                      "--chart", str(tmp_path)])  # fmt: skip
+    assert into_folder.exit_code == 2 and "--chart:" in into_folder.output and "is a folder" in into_folder.output
+    assert not (tmp_path / "c.png").exists()

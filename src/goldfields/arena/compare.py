@@ -9,15 +9,13 @@ run still being played compares as it stands.
 
 from __future__ import annotations
 
-import io
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..files import write_atomic
 from .games import GameSpec
-from .report import EntrantSummary, length_rows, summarise
+from .report import EntrantSummary, length_rows, save_figure, summarise
 from .schedule import entrant_labels
 from .store import read_journal, read_manifest
 from .tournament import Tournament, distinct_games, side_rows
@@ -127,19 +125,4 @@ def comparison_figure(runs: Sequence[Standing]) -> Any:
 def write_comparison_chart(path: Path, runs: Sequence[Standing]) -> bool:
     """Save :func:`comparison_figure` as a PNG. Returns False (and writes nothing) when matplotlib is
     not installed."""
-    try:
-        import matplotlib
-    except ImportError:
-        return False
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig = comparison_figure(runs)
-    png = io.BytesIO()
-    try:
-        fig.savefig(png, dpi=110, format="png")
-    finally:
-        plt.close(fig)
-    write_atomic(path, png.getvalue())
-    return True
+    return save_figure(path, lambda: comparison_figure(runs))

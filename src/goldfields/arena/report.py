@@ -7,7 +7,7 @@ import io
 import json
 import os
 import statistics
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -287,6 +287,12 @@ def write_lengths_csv(path: Path, rows: Sequence[Mapping[str, Any]]) -> None:
 
 def write_chart(path: Path, spec: GameSpec, summary: Sequence[EntrantSummary], games: int) -> bool:
     """Save :func:`chart_figure` as a PNG. Returns False (and writes nothing) when matplotlib is not installed."""
+    return save_figure(path, lambda: chart_figure(spec, summary, games))
+
+
+def save_figure(path: Path, draw: Callable[[], Any]) -> bool:
+    """Save the matplotlib figure ``draw`` makes as a PNG in ``path``. Returns False (and writes
+    nothing) when matplotlib is not installed."""
     try:
         import matplotlib
     except ImportError:
@@ -295,7 +301,7 @@ def write_chart(path: Path, spec: GameSpec, summary: Sequence[EntrantSummary], g
     matplotlib.use("Agg")  # files only, no display
     import matplotlib.pyplot as plt
 
-    fig = chart_figure(spec, summary, games)
+    fig = draw()
     png = io.BytesIO()
     try:
         fig.savefig(png, dpi=110, format="png")

@@ -568,6 +568,16 @@ def test_a_profile_the_server_no_longer_knows_neither_blocks_play_nor_sticks(new
     page.locator("#main .notice a", has_text="lobby").wait_for()
     assert page.evaluate("localStorage.getItem('goldfields.player')") is None
 
+    # A new name for it (the profile may have been deleted, never having taken a seat): set aside
+    # without an error, and the profile's link goes.
+    page.evaluate(f"localStorage.setItem('goldfields.player', JSON.stringify({json.dumps(stale)}))")
+    page.goto("/")
+    page.locator("#profile-link a").wait_for()
+    page.fill("#player-name", "Annie")
+    page.locator("#player-name").blur()
+    page.wait_for_function("localStorage.getItem('goldfields.player') === null")
+    assert page.locator("#profile-link a").count() == 0 and page.locator(".toast-error").count() == 0
+
     page.evaluate(f"localStorage.setItem('goldfields.player', JSON.stringify({json.dumps(stale)}))")
     page.goto("/")
     page.fill("#player-name", "Ann")

@@ -221,15 +221,21 @@ async function withPlayer(name, send) {
     return await send(key);
   } catch (err) {
     if (!(err instanceof ApiError && err.code === "bad_player_key") || !key) throw err;
-    try {
-      // Kept aside, not lost: the database may come back (a restore), and its recovery link with it.
-      localStorage.setItem(`${PLAYER_KEY}.previous`, JSON.stringify(myPlayer()));
-    } catch {
-      /* private mode */
-    }
-    forgetPlayer();
+    setAsideUnknownPlayer();
     return send(await playerKey(name));
   }
+}
+
+/** Forget this browser's profile, whose key the server no longer knows (its database is another,
+ * or the profile never took a seat and was deleted): the next named game makes a new one. */
+export function setAsideUnknownPlayer() {
+  try {
+    // Kept aside, not lost: the database may come back (a restore), and its recovery link with it.
+    localStorage.setItem(`${PLAYER_KEY}.previous`, JSON.stringify(myPlayer()));
+  } catch {
+    /* private mode */
+  }
+  forgetPlayer();
 }
 
 /** Where a profile is opened on another device: the key travels in the #fragment. */

@@ -1,6 +1,8 @@
 // index.html: play against bots in one click, create a table, join or watch one, share a link.
 
-import { absolute, api, myPlayer, mySeats, paused, playerName, savePlayer, saveToken, seatLink, setPlayerName } from "./api.js";
+import {
+  absolute, api, myPlayer, mySeats, paused, playerName, savePlayer, saveToken, seatLink, setAsideUnknownPlayer, setPlayerName,
+} from "./api.js";
 import { copyText, fill, h, icon, toast } from "./dom.js";
 import { applyI18n, botText, errorText, initLanguagePicker, onLanguage, optionText, rulesHtml, t, tableName } from "./i18n.js";
 import { installIcons } from "./icons.js";
@@ -36,6 +38,13 @@ async function renameProfile() {
     savePlayer({ ...mine, name: value });
     renderProfileLink();
   } catch (err) {
+    if (err.code === "bad_player_key") {
+      // A profile that never took a seat is deleted after a while (the server's --unused-profile-expiry):
+      // forgotten here too; the next game makes a new one, under the name just typed.
+      setAsideUnknownPlayer();
+      renderProfileLink();
+      return;
+    }
     toast(errorText(err), "error");
   }
 }

@@ -652,3 +652,39 @@ def test_a_crowded_hand_keeps_every_card_inside_it_where_a_row_wraps(new_page: A
     expect(page.locator('[data-action="draw"]')).to_be_in_viewport()
     if viewport is PHONE:
         screenshot(page, "phone-crowded-hand", full_page=False)
+
+
+def test_a_join_refused_for_the_join_rate_waits_as_long_as_the_server_says(new_page: Any, tmp_path: Path) -> None:
+    # Each hello costs the server the seat's whole game; a refused one is told when to come back
+    # (retry_after) and its socket closed with 1013. The page must wait that long, not fall back
+    # on its half-second backoff and spend the address's joins as fast as they come back.
+    strict = LiveServer(tmp_path / "join.db", rate_limits=True, join_rate="2/minute").start()
+    try:
+        tid = strict.post("/api/tables", {"game": "digger", "seats": [HUMAN, HUMAN]})["table"]["id"]
+        for _ in range(2):  # the address's two joins of the minute: two watchers
+            page = new_page()
+            page.goto(f"{strict.base}/table.html?t={tid}")
+            expect(page.locator("#table-name")).not_to_be_empty()
+        late = new_page()
+        opened: list[Any] = []
+        told: list[dict[str, Any]] = []
+
+        def watch(ws: Any) -> None:  # on the socket's creation, before any frame of it is handed on
+            opened.append(ws)
+            ws.on("framereceived", lambda payload: told.append(json.loads(payload)))
+
+        late.on("websocket", watch)
+        late.goto(f"{strict.base}/table.html?t={tid}")
+        deadline = time.monotonic() + 60
+        while not opened:
+            assert time.monotonic() < deadline, "the page opened no socket"
+            late.wait_for_timeout(100)  # Playwright hands on its events while it is called
+        if not opened[0].is_closed():
+            opened[0].wait_for_event("close")
+        refusal = next(m for m in told if m.get("type") == "error")
+        assert refusal["code"] == "rate_limited" and refusal["retry_after"] >= 10, refusal
+        # Several backoff tries would have come in these seconds; the page waits for the minute instead.
+        late.wait_for_timeout(5000)
+        assert len(opened) == 1, f"{len(opened)} sockets opened before the {refusal['retry_after']} s it was told"
+    finally:
+        strict.stop()

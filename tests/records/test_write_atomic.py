@@ -50,3 +50,21 @@ def test_a_written_file_is_as_readable_as_any_other_made_here(tmp_path: Path) ->
     plain.write_text("x")
     write_atomic(tmp_path / "atomic", "x")
     assert stat.S_IMODE(os.stat(tmp_path / "atomic").st_mode) == stat.S_IMODE(os.stat(plain).st_mode)
+
+
+def test_a_replaced_file_keeps_its_mode_and_a_link_keeps_pointing_at_it(tmp_path: Path) -> None:
+    private = tmp_path / "private.json"
+    private.write_text("old")
+    os.chmod(private, 0o600)
+    link = tmp_path / "link.json"
+    link.symlink_to(private)
+    write_atomic(link, "new")
+    assert link.is_symlink() and private.read_text() == "new"
+    assert stat.S_IMODE(os.stat(private).st_mode) == 0o600
+    assert leftovers(tmp_path) == []
+
+
+def test_a_name_near_the_systems_limit_still_has_room_for_its_temporary_file(tmp_path: Path) -> None:
+    long = tmp_path / ("g" * 250 + ".json")
+    write_atomic(long, "{}")
+    assert long.read_text() == "{}"

@@ -189,7 +189,8 @@ def read_journal(out: Path) -> list[GameResult]:
     if not path.is_file():
         return []
     results: dict[int, GameResult] = {}
-    for line in path.read_text().splitlines():
+    # A byte that is no UTF-8 spoils its line alone, which is dropped as a cut one is.
+    for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
         try:
             result = GameResult.from_json(json.loads(line))
         except (ValueError, KeyError, TypeError):

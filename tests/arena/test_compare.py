@@ -73,3 +73,39 @@ def test_a_chart_needs_two_runs_and_each_folder_must_hold_one(runs: tuple[Path, 
                                       "--chart", str(tmp_path)])  # fmt: skip
     assert into_folder.exit_code == 2 and "--chart:" in into_folder.output and "is a folder" in into_folder.output
     assert not (tmp_path / "c.png").exists()
+
+
+def test_a_chart_never_lands_on_a_run_nor_replaces_a_file_unless_forced(runs: tuple[Path, Path],
+                                                                        tmp_path: Path) -> None:  # fmt: skip
+    pytest.importorskip("matplotlib")
+    cli = CliRunner(env={"COLUMNS": "250"})
+    both = ["arena", "--standing", str(runs[0]), "--standing", str(runs[1])]
+    manifest = (runs[0] / "arena.json").read_bytes()
+    onto = cli.invoke(_app(), [*both, "--chart", str(runs[0] / "arena.json")])
+    assert onto.exit_code == 2 and "is inside the run" in onto.output
+    assert (runs[0] / "arena.json").read_bytes() == manifest
+    chart = tmp_path / "variants.png"
+    chart.write_text("last week's chart")
+    kept = cli.invoke(_app(), [*both, "--chart", str(chart)])
+    assert kept.exit_code == 2 and "already exists" in kept.output and chart.read_text() == "last week's chart"
+    forced = cli.invoke(_app(), [*both, "--chart", str(chart), "--force"])
+    assert forced.exit_code == 0, forced.output
+    assert chart.read_bytes().startswith(b"\x89PNG")
+
+
+def test_runs_of_two_games_are_not_put_side_by_side_and_a_run_of_no_games_is(runs: tuple[Path, Path],
+                                                                            tmp_path: Path) -> None:  # fmt: skip
+    digger = tmp_path / "digger"
+    run_tournament(Tournament(GameSpec.make("digger", 2), LINEUP, games=2, seed=1, jobs=1, out=digger),
+                   progress=False)  # fmt: skip
+    cli = CliRunner(env={"COLUMNS": "250"})
+    mixed = cli.invoke(_app(), ["arena", "--standing", str(runs[0]), "--standing", str(digger)])
+    assert mixed.exit_code == 2 and "runs side by side are of one game" in mixed.output
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    for name in ("arena.json",):  # a run stopped before its first game: its manifest alone
+        (empty / name).write_bytes((runs[0] / name).read_bytes())
+    shown = cli.invoke(_app(), ["arena", "--standing", str(runs[0]), "--standing", str(empty),
+                                "--chart", str(tmp_path / "c.png")])  # fmt: skip
+    assert shown.exit_code == 0, shown.output
+    assert "0 of 6" in shown.output

@@ -15,10 +15,14 @@ from pathlib import Path
 from typing import Any
 
 from .games import GameSpec
-from .report import EntrantSummary, length_rows, save_figure, summarise
+from .provenance import versions_of
+from .report import EntrantSummary, chart_label, length_rows, save_figure, summarise
 from .schedule import entrant_labels
 from .store import read_journal, read_manifest
 from .tournament import Tournament, distinct_games, side_rows
+
+Interval = tuple[float, float, float]
+"""A win rate with its deal-bootstrap 95% interval: (rate, low, high)."""
 
 
 @dataclass(frozen=True)
@@ -36,10 +40,20 @@ class Standing:
     """Per side of the table, whoever sat there, as ``sides.csv`` (empty before the first game)."""
     lengths: dict[str, dict[str, Any]]
     """``decisions``, the game's rounds (``hands``, ``turns``) and ``margin``, as ``lengths.csv``."""
+    versions: int
+    """How many versions of the rules and bots played its games (more than one: say so)."""
 
     @property
     def labels(self) -> list[str]:
         return entrant_labels(self.lineup)
+
+    def entrant(self, label: str) -> EntrantSummary | None:
+        """The entrant of that label, if it is in this run and has played."""
+        return next((e for e in self.entrants if e.bot == label and e.games), None)
+
+    def side(self, name: str) -> dict[str, Any] | None:
+        """The side of that name (``seat 0``, ``seats 0+2``), if this run's table has it."""
+        return next((row for row in self.sides if row["side"] == name), None)
 
 
 def standing_of(out: Path) -> Standing:
@@ -51,73 +65,84 @@ def standing_of(out: Path) -> Standing:
     entrants = summarise(t.spec, t.lineup, results, t.seed)
     sides = side_rows(t.spec, results, t.seed) if results else []
     lengths = {row["measure"]: row for row in length_rows(t.spec, distinct_games(results))}
-    return Standing(out, t.spec, t.lineup, len(results), t.total, entrants, sides, lengths)
+    return Standing(out, t.spec, t.lineup, len(results), t.total, entrants, sides, lengths, len(versions_of(saved)))
+
+
+def standings_of(folders: Sequence[Path]) -> list[Standing]:
+    """The runs saved in ``folders``, which must be of one game: a bot's name (``heuristic``) is
+    another bot in another game, and its column would mix them. Raises ``ValueError`` (or
+    ``KeyError``, as :func:`standing_of`)."""
+    runs = [standing_of(out) for out in folders]
+    games = {run.spec.game for run in runs}
+    if len(games) > 1:
+        named = ", ".join(f"{run.out} is {run.spec.game}" for run in runs)
+        raise ValueError(f"runs side by side are of one game, so that each bot is the same bot in each: {named}")
+    return runs
 
 
 def entrant_columns(runs: Sequence[Standing]) -> list[str]:
     """Every entrant of the runs, in the order they first appear: the comparison's columns (a run
     without one of them shows nothing there)."""
-    seen: dict[str, None] = {}
-    for run in runs:
-        seen.update(dict.fromkeys(run.labels))
-    return list(seen)
+    return list(dict.fromkeys(label for run in runs for label in run.labels))
+
+
+def side_columns(runs: Sequence[Standing]) -> list[str]:
+    """Every side of the runs' tables by name (``seat 0``, ``seats 0+2``), in the order they first
+    appear: a partnership's teams and an individual table's seats are other sides."""
+    return list(dict.fromkeys(row["side"] for run in runs for row in run.sides))
+
+
+def _entrant_interval(run: Standing, label: str) -> Interval | None:
+    e = run.entrant(label)
+    return None if e is None else (e.win_rate, e.boot_low, e.boot_high)
+
+
+def _side_interval(run: Standing, name: str) -> Interval | None:
+    row = run.side(name)
+    return None if row is None else (row["win_rate"], row["deal_ci95_low"], row["deal_ci95_high"])
+
+
+def _bars(ax: Any, rows: int, series: Sequence[tuple[str, Sequence[Interval | None]]], title: str) -> None:
+    """One group of bars a run (top to bottom), one bar a series in it, each with its interval."""
+    import matplotlib.pyplot as plt
+
+    colours = plt.get_cmap("tab10")
+    step = 0.8 / max(len(series), 1)
+    drawn = False
+    for k, (label, values) in enumerate(series):
+        shown = [(i - 0.4 + step * (k + 0.5), v) for i, v in enumerate(values) if v is not None]
+        if not shown:
+            continue
+        err = [[max(0.0, 100 * (v[0] - v[1])) for _, v in shown], [max(0.0, 100 * (v[2] - v[0])) for _, v in shown]]
+        ax.barh([y for y, _ in shown], [100 * v[0] for _, v in shown], height=step * 0.9, xerr=err,
+                color=colours(k % 10), ecolor="#333333", capsize=3, label=label)  # fmt: skip
+        drawn = True
+    ax.set_xlim(0, 100)
+    ax.set_ylim(rows - 0.5, -0.5)
+    ax.set_xlabel("games won (%), deal-bootstrap 95% interval")
+    ax.set_title(title)
+    if drawn:  # a run of no games yet has nothing to name
+        ax.legend(loc="lower right", fontsize=8)
 
 
 def comparison_figure(runs: Sequence[Standing]) -> Any:
-    """Each run's win rates by entrant (left) and by side of the table (right), with their
-    deal-bootstrap 95% intervals, runs top to bottom as named. A matplotlib figure; the caller
-    closes it."""
+    """Each run's win rates by entrant (left) and by side of the table (right, against parity),
+    with their deal-bootstrap 95% intervals, runs top to bottom as named. A matplotlib figure; the
+    caller closes it."""
     import matplotlib.pyplot as plt
 
-    from .report import chart_label
-
-    names = [f"{run.out.name}\n{run.spec.label}" for run in runs]
-    entrants = entrant_columns(runs)
-    most_sides = max(len(run.sides) for run in runs)
-    height = 1.6 + 0.35 * len(runs) * max(len(entrants), most_sides, 1)
+    entrants, sides = entrant_columns(runs), side_columns(runs)
+    height = 1.6 + 0.35 * len(runs) * max(len(entrants), len(sides), 1)
     fig, (left, right) = plt.subplots(1, 2, figsize=(11, height), constrained_layout=True, sharey=True)
-    colours = plt.get_cmap("tab10")
-
-    def bars(ax: Any, series: list[tuple[str, list[tuple[float, float, float] | None]]], title: str) -> None:
-        step = 0.8 / max(len(series), 1)
-        for k, (label, values) in enumerate(series):
-            ys = [i - 0.4 + step * (k + 0.5) for i in range(len(runs))]
-            shown = [(y, v) for y, v in zip(ys, values, strict=True) if v is not None]
-            if not shown:
-                continue
-            rate = [100 * v[0] for _, v in shown]
-            err = [[max(0.0, 100 * (v[0] - v[1])) for _, v in shown], [max(0.0, 100 * (v[2] - v[0])) for _, v in shown]]
-            ax.barh([y for y, _ in shown], rate, height=step * 0.9, xerr=err, color=colours(k % 10),
-                    ecolor="#333333", capsize=3, label=label)  # fmt: skip
-        ax.set_xlim(0, 100)
-        ax.set_xlabel("games won (%), deal-bootstrap 95% interval")
-        ax.set_title(title)
-        ax.legend(loc="lower right", fontsize=8)
-
-    by_entrant = []
-    for label in entrants:
-        values: list[tuple[float, float, float] | None] = []
-        for run in runs:
-            e = next((e for e in run.entrants if e.bot == label and e.games), None)
-            values.append(None if e is None else (e.win_rate, e.boot_low, e.boot_high))
-        by_entrant.append((chart_label(label), values))
-    bars(left, by_entrant, "by bot")
-    by_side = []
-    for side in range(most_sides):
-        side_values: list[tuple[float, float, float] | None] = []
-        for run in runs:
-            row = run.sides[side] if side < len(run.sides) else None
-            side_values.append(None if row is None else (row["win_rate"], row["deal_ci95_low"], row["deal_ci95_high"]))
-        named = next(run.sides[side]["side"] for run in runs if side < len(run.sides))
-        by_side.append((named, side_values))
-    bars(right, by_side, "by side of the table, whoever sat there")
-    for run_index, run in enumerate(runs):
+    _bars(left, len(runs), [(chart_label(label), [_entrant_interval(run, label) for run in runs])
+                            for label in entrants], "by bot")  # fmt: skip
+    _bars(right, len(runs), [(name, [_side_interval(run, name) for run in runs]) for name in sides],
+          "by side of the table, whoever sat there")
+    for i, run in enumerate(runs):
         if run.sides:
             parity = 100 * run.sides[0]["parity"]
-            right.plot([parity, parity], [run_index - 0.45, run_index + 0.45], color="#7a1f1f", linestyle="--",
-                       linewidth=1.0)  # fmt: skip
-    left.set_yticks(range(len(runs)), names)
-    left.set_ylim(len(runs) - 0.5, -0.5)
+            right.plot([parity, parity], [i - 0.45, i + 0.45], color="#7a1f1f", linestyle="--", linewidth=1.0)
+    left.set_yticks(range(len(runs)), [f"{run.out.name}\n{run.spec.label}" for run in runs])
     fig.suptitle("goldfields arena: runs side by side (dashed: parity)")
     return fig
 

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -134,7 +134,8 @@ def arena(
                                                   "\\[default: arena-results, or the next arena-results-N not "
                                                   "in use]")
                    ] = None,
-    force: Annotated[bool, typer.Option("--force", help="Replace a finished run in --out.")] = False,
+    force: Annotated[bool, typer.Option("--force", help="Replace a finished run in --out (or the file --chart "
+                                                        "names).")] = False,
     resume: Annotated[Path | None, typer.Option("--resume", metavar="OUT",
                                                 help="Continue the stopped run saved in OUT, playing only the games "
                                                      "not yet there; with a larger --games, add games to a run. Its "
@@ -169,14 +170,14 @@ def arena(
         given = {"--games": games, "--seed": seed, "--players": players, "--rule": rule, "--out": out,
                  "--records": records, "--seatings": seatings, "--ray": ray, "--jobs": jobs}  # fmt: skip
         extra = [name for name, value in given.items() if value is not None] + (
-            ["--individual"] if individual else []) + (["--force"] if force else [])  # fmt: skip
+            ["--individual"] if individual else []) + (["--force"] if force and chart is None else [])  # fmt: skip
         if lineup or resume is not None or extra:
             also = f" (not {', '.join(extra)})" if extra else ""
             print_error(ValueError(f"--standing reads a saved run as it is: name no bots, no --resume and no "
                                    f"other option with it{also}"))
             raise typer.Exit(2)
         if len(standing) > 1:
-            return compare_standings(console, standing, chart)
+            return compare_standings(console, standing, chart, force)
         return show_standing(console, standing[0])
     bots = list(lineup or [])
     game = bots.pop(0).lower() if bots and bots[0].lower() in registry.names() else None
@@ -351,58 +352,59 @@ def show_standing(console: Console, out: Path) -> None:
     print_summary(console, t, summarise(spec, t.lineup, results, t.seed), results)
 
 
-def compare_standings(console: Console, folders: Sequence[Path], chart: Path | None) -> None:
+def compare_standings(console: Console, folders: Sequence[Path], chart: Path | None, force: bool) -> None:
     """Saved runs side by side: each entrant's win rate, each side's, and the games' length and margin."""
-    from ..arena.compare import entrant_columns, standing_of, write_comparison_chart
+    from ..arena.compare import entrant_columns, standings_of, write_comparison_chart
 
-    if chart is not None and (problem := output_problem(chart)) is not None:
-        print_error(f"--chart: {problem}")
-        raise typer.Exit(2)
-    runs = []
-    for out in folders:
-        try:
-            runs.append(standing_of(out))
-        except (ResumeError, ValueError, KeyError) as err:
-            print_error(err if not isinstance(err, KeyError) else ValueError(f"{out}: no {err} in its manifest"))
-            raise typer.Exit(2) from None
+    if chart is not None:
+        inside = next((out for out in folders if chart.resolve().is_relative_to(out.resolve())), None)
+        problem = (f"{chart} is inside the run {inside}, which a comparison reads and never writes"
+                   if inside is not None else output_problem(chart, force=force))  # fmt: skip
+        if problem is not None:
+            print_error(f"--chart: {problem}")
+            raise typer.Exit(2)
+    try:
+        runs = standings_of(folders)
+    except (ResumeError, ValueError, KeyError) as err:
+        print_error(err if not isinstance(err, KeyError) else ValueError(f"a manifest has no {err}"))
+        raise typer.Exit(2) from None
     entrants = entrant_columns(runs)
     rounds = {run.spec.rounds_column for run in runs}
     rounds_name = rounds.pop() if len(rounds) == 1 else "hands or turns"
     table = Table(title="runs side by side", title_justify="left")
-    table.add_column("run")
-    table.add_column("table")
-    table.add_column("games", justify="right")
-    for label in entrants:
-        table.add_column(f"{label} win %", justify="right")
-    table.add_column("win % by side", justify="right")
-    table.add_column("decisions", justify="right")
-    table.add_column(rounds_name, justify="right")
-    table.add_column("margin", justify="right")
+    for name in ("run", "table", "games", *(f"{label} win %" for label in entrants), "win % by side", "decisions",
+                 rounds_name, "margin"):  # fmt: skip
+        table.add_column(name, justify="left" if name in ("run", "table") else "right")
     for run in runs:
-        cells = []
-        for label in entrants:
-            e = next((e for e in run.entrants if e.bot == label and e.games), None)
-            cells.append("" if e is None else
-                         f"{100 * e.win_rate:.1f} ({100 * e.boot_low:.0f}–{100 * e.boot_high:.0f})")  # fmt: skip
-        sides = " · ".join(f"{100 * row['win_rate']:.1f}" for row in run.sides)
-
-        def median_of(measure: str, lengths: dict[str, dict[str, object]] = run.lengths) -> str:
-            row = lengths.get(measure)
-            return "" if row is None else f"{row['median']:g}"
-
+        cells = [_interval_text(run.entrant(label)) for label in entrants]
         margin = run.lengths.get("margin")
         played = str(run.played) if run.played >= run.total else f"{run.played} of {run.total}"
-        table.add_row(str(run.out), run.spec.label, played, *cells, sides, median_of("decisions"),
-                      median_of(run.spec.rounds_column), "" if margin is None else f"{margin['mean']:.1f}")  # fmt: skip
+        table.add_row(str(run.out), run.spec.label, played, *cells,
+                      " · ".join(f"{100 * row['win_rate']:.1f}" for row in run.sides),
+                      _median_text(run.lengths.get("decisions")), _median_text(run.lengths.get(run.spec.rounds_column)),
+                      "" if margin is None else f"{margin['mean']:.1f}")  # fmt: skip
     console.print(table)
     console.print("win %: games won, with the deal-bootstrap 95% interval; by side: each side of the table in seat "
                   "order, whoever sat there; decisions and rounds: medians over the distinct games; margin: the "
                   "mean of the best side's points less the next side's", markup=False)  # fmt: skip
+    for run in runs:
+        if run.versions > 1:
+            console.print(f"[yellow]note:[/] {run.out}'s games come from {run.versions} versions of the rules and "
+                          f"bots (goldfields arena --standing {run.out} names them)")  # fmt: skip
     if chart is not None:
         if write_comparison_chart(chart, runs):
             console.print(f"wrote {chart}")
         else:
             console.print("no chart: it needs matplotlib (pip install 'goldfields[arena]')", markup=False)
+
+
+def _interval_text(e: EntrantSummary | None) -> str:
+    """A win rate with its deal interval (``61.4 (54–69)``), or nothing for a bot not in the run."""
+    return "" if e is None else f"{100 * e.win_rate:.1f} ({100 * e.boot_low:.0f}–{100 * e.boot_high:.0f})"
+
+
+def _median_text(row: Mapping[str, Any] | None) -> str:
+    return "" if row is None else f"{row['median']:g}"
 
 
 def print_summary(console: Console, t: Tournament, summary: Sequence[EntrantSummary],

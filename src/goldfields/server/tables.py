@@ -301,7 +301,7 @@ class TableManager:
         # Tables being created, in all ("live") and of bots alone ("bots"): a lone process's global
         # caps count them, or creations at once would each find the last place free.
         self._pending: Counter[str] = Counter()
-        self._profiles_swept = -math.inf  # wall time of the last look for unused profiles
+        self._profiles_swept = -math.inf  # self.clock() at the last look for unused profiles
 
     # ------------------------------------------------------------------
     # Creating, claiming, restoring
@@ -1070,16 +1070,18 @@ class TableManager:
         for table_id in archived:
             del self.tables[table_id]  # archived: its record is in the database
         await self.store.drop_steps(archived)
-        await self._drop_unused_profiles(now_wall)
+        await self._drop_unused_profiles(now_wall, now)
 
-    async def _drop_unused_profiles(self, now_wall: float) -> None:
+    async def _drop_unused_profiles(self, now_wall: float, now: float) -> None:
         """Delete the profiles that never took a seat in ``unused_profile_expiry``: looked for once
-        an hour (or once an expiry, if that is shorter), not at every sweep."""
+        an hour (or once an expiry, if that is shorter), not at every sweep. The hour is the
+        monotonic clock's, which a change of the system time cannot stretch; the profiles' age is
+        the wall clock's, as their making was stored."""
         expiry = self.settings.unused_profile_expiry
-        if expiry <= 0 or now_wall - self._profiles_swept < min(3600.0, expiry):
+        if expiry <= 0 or now - self._profiles_swept < min(3600.0, expiry):
             return
-        self._profiles_swept = now_wall
         dropped = await self.store.drop_unused_players(now_wall - expiry)
+        self._profiles_swept = now  # after the delete: one that failed is tried at the next sweep
         if dropped:
             log.info("deleted %d player profiles that never took a seat", dropped)
 

@@ -148,6 +148,17 @@ export function absolute(path) {
   return new URL(path, window.location.origin).href;
 }
 
+/** A name as the server takes it: a tab or line break pasted in becomes a space, any other control
+ * character goes (the server refuses them: they would reach every other player's screen), and it
+ * is cut to the 40 characters a name may have. */
+export function cleanName(text) {
+  return String(text || "")
+    .replace(/[\t\n\r]+/g, " ")
+    .replace(/[\u0000-\u001f\u007f-\u009f]/g, "")
+    .trim()
+    .slice(0, 40);
+}
+
 const NAME_KEY = "goldfields.name";
 export function playerName() {
   try {
@@ -201,10 +212,10 @@ export function forgetPlayer() {
 async function playerKey(name) {
   const mine = myPlayer();
   if (mine) return mine.key;
-  const wanted = (name || playerName()).trim();
+  const wanted = cleanName(name || playerName());
   if (!wanted) return null;
   try {
-    const made = await call("POST", "/api/players", { name: wanted.slice(0, 40) });
+    const made = await call("POST", "/api/players", { name: wanted });
     savePlayer(made);
     return made.key;
   } catch {

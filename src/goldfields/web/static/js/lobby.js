@@ -1,7 +1,8 @@
 // index.html: play against bots in one click, create a table, join or watch one, share a link.
 
 import {
-  absolute, api, myPlayer, mySeats, paused, playerName, savePlayer, saveToken, seatLink, setAsideUnknownPlayer, setPlayerName,
+  absolute, api, cleanName, myPlayer, mySeats, paused, playerName, savePlayer, saveToken, seatLink, setAsideUnknownPlayer,
+  setPlayerName,
 } from "./api.js";
 import { copyText, fill, h, icon, toast } from "./dom.js";
 import { applyI18n, botText, errorText, initLanguagePicker, onLanguage, optionText, rulesHtml, t, tableName } from "./i18n.js";
@@ -23,7 +24,7 @@ const els = {
 const state = { games: [], tables: [], next: null, pages: 1, form: null, rulesGame: "digging", filters: { status: "live", game: "" }, level: "medium" };
 
 function name() {
-  const value = els.name.value.trim().slice(0, 40);
+  const value = cleanName(els.name.value);
   setPlayerName(value);
   return value;
 }

@@ -2,7 +2,9 @@
 // The seat's token arrives in the link's #fragment, is kept in localStorage and removed from
 // the address bar, so a reload resumes the seat and a copied address never gives it away.
 
-import { absolute, api, forgetToken, loadToken, mySeats, paused, playerName, saveToken, seatLink, setPlayerName } from "./api.js";
+import {
+  absolute, api, cleanName, forgetToken, loadToken, mySeats, paused, playerName, saveToken, seatLink, setPlayerName,
+} from "./api.js";
 import { copyText, fill, h, icon, modal, modalOpen, toast } from "./dom.js";
 import { summaryView } from "./summary.js";
 import { applyI18n, errorText, initLanguagePicker, onLanguage, rulesHtml, seatLabel, t, tableName } from "./i18n.js";
@@ -578,14 +580,14 @@ function askName(seat) {
       [h("label", { for: "ask-name" }, t("lobby.yourName")), input],
       [
         { label: t("common.cancel") },
-        { label: t("table.takeSeat", { n: seat }), primary: true, onClick: () => { answer = input.value.trim().slice(0, 40); } },
+        { label: t("table.takeSeat", { n: seat }), primary: true, onClick: () => { answer = cleanName(input.value); } },
       ],
       { cls: "ask-name", onClose: () => resolve(answer) },
     );
     input.addEventListener("keydown", (e) => {
       if (e.key === "Enter") {
         e.preventDefault();
-        answer = input.value.trim().slice(0, 40);
+        answer = cleanName(input.value);
         close();
       }
     });

@@ -39,7 +39,7 @@ class RuleError(ValueError):
     ``rule`` is the ruling it breaks (``"D6"``, ``"G2"``, ``"notation"``...);
     ``str(error)`` starts with it, so a player always learns which rule said no.
     ``reason`` and ``params`` say the same for a program: a key such as
-    ``"chest_metal"`` with its values (``{"chest": "G", "mine_metal": "C"}``), which
+    ``"chest_metal"`` with its values (``{"chest": "silver", "metal": "copper", ...}``), which
     a client turns into the player's language (docs/server.md lists them).
     """
 

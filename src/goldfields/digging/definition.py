@@ -79,7 +79,7 @@ class Digging(GameDefinition[DiggingParams]):
         return DiggingParams(players, partnership, options)
 
     def chance_json(self, outcome: Any) -> Any:
-        # The deck as card names (top card last), readable in the stored step log.
+        # The deck as card names (top card first, as D1 deals it), readable in the stored step log.
         return [CODES[c] for c in outcome]
 
     def idle_options(self, params: DiggingParams) -> dict[str, str]:

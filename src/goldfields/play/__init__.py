@@ -1,4 +1,4 @@
-"""Playing games: the one driver shared by the arena, the demo, the terminal, the research adapters and the server."""
+"""Playing games: the one driver shared by the arena, the demo, the terminal and the research adapters."""
 
 from __future__ import annotations
 

@@ -1,10 +1,11 @@
 """The one game driver: chance, bots, time and a per-step callback, for every game.
 
 Everything that plays a game to its end goes through :class:`Driver` (the
-arena, the demo, the terminal, the research adapters, Digger simulations,
-the server's bots): it draws chance outcomes with the caller's generator,
-asks each seat's bot for its decision through that seat's view only, stamps
-timed games with a clock, and reports every step to an optional callback.
+arena, the demo, the terminal, the research adapters, Digger simulations; the
+server keeps a loop of its own, for its tables wait on people): it draws chance
+outcomes with the caller's generator, asks each seat's bot for its decision
+through that seat's view only, stamps timed games with a clock, and reports
+every step to an optional callback.
 
 Chance (the shuffled deck, the dice) is drawn only from ``chance_rng``, and
 each bot draws only from its own generator. Keeping the two apart is what

@@ -1,6 +1,6 @@
 """One game at the terminal: the loop, the commands, undo, saving and hot seat.
 
-The loop is the match runner's (goldfields.play.match) with people in it:
+The loop is the game driver's (goldfields.play.driver) with people in it:
 chance is drawn from one generator seeded by the game's seed, each bot draws
 from its own generator seeded from it first, and Digger's bots are stamped
 with a simulated clock. A human seat reads the keyboard instead of asking a

@@ -48,6 +48,32 @@ def test_a_bot_parameter_out_of_range_is_refused_with_422_naming_the_parameter_a
     assert server.get("/api/tables?status=live").json() == []
 
 
+def test_a_seat_asked_at_a_level_gets_that_levels_bot_for_its_kind_of_table(server: LiveServer) -> None:
+    digging = next(g for g in server.get("/api/games").json() if g["name"] == "digging")
+    hard, partnership_hard = digging["levels"]["hard"], digging["table_levels"]["partnership"]["hard"]
+    assert partnership_hard != hard
+    level = {"kind": "bot", "level": "hard"}
+
+    def bots(**table: Any) -> list[str | None]:
+        r = server.post("/api/tables", {"game": "digging", **table})
+        assert r.status_code == 201, r.text
+        return [s["bot"] for s in r.json()["table"]["seats"]]
+
+    assert bots(seats=[level, level, level, level]) == [partnership_hard] * 4
+    assert bots(seats=[level, level, level, level], partnership=False) == [hard] * 4
+    assert bots(seats=[level, {"kind": "bot", "level": "easy"}]) == [hard, digging["levels"]["easy"]]
+    before = server.get("/api/tables?status=live").json()
+    for seats, message in [
+        ([level, {"kind": "bot", "level": "hard", "bot": "random"}], "seat 1: give a bot or a level, not both"),
+        ([level, {"kind": "bot", "level": "expert"}], "seat 1: Digging has no level 'expert': its levels are easy"),
+        ([{"kind": "human", "level": "hard"}, level], "seat 0: a level is for a bot seat, not a human one"),
+    ]:
+        r = server.post("/api/tables", {"game": "digging", "seats": seats})
+        assert r.status_code == 422 and r.json()["code"] == "bad_config", r.text
+        assert message in r.json()["message"]
+    assert server.get("/api/tables?status=live").json() == before
+
+
 @pytest.fixture
 def toy_server(tmp_path: Path) -> Iterator[LiveServer]:
     from toy import register_toy, unregister_toy

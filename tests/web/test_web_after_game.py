@@ -423,7 +423,8 @@ def test_the_lobby_offers_easy_medium_and_hard_bots(new_page: Any, server: LiveS
     page.wait_for_url(re.compile(r"/table\.html\?t=[\w-]+&seat=0$"))
     tid = page.evaluate("new URLSearchParams(location.search).get('t')")
     seats = server.get(f"/api/tables/{tid}")["seats"]
-    assert [s["bot"] for s in seats[1:]] == [games["digging"]["levels"]["hard"]] * 3
+    # The quick game is the partnership game: its Hard is the bot measured strongest there.
+    assert [s["bot"] for s in seats[1:]] == [games["digging"]["table_levels"]["partnership"]["hard"]] * 3
     # The choice is remembered.
     page.goto("/")
     assert page.locator(".level-pick input[value='hard']").is_checked()
@@ -515,15 +516,17 @@ def test_a_rated_game_changes_the_players_rating_and_the_recovery_link_takes_the
     screenshot(page, "leaderboard")
     # A bot that is one of the lobby's levels is named as the level, its spec beside it; another
     # bot by its spec. (Three copies of one bot at a table keep their rating, so the rows are made.)
-    hard = next(g for g in server.get("/api/games") if g["name"] == "digging")["levels"]["hard"]
+    digging = next(g for g in server.get("/api/games") if g["name"] == "digging")
+    hard, partnership_hard = digging["levels"]["hard"], digging["table_levels"]["partnership"]["hard"]
     rows = [{"rank": i + 1, "player": f"bot:{b}", "name": b, "bot": b, "rating": 1.0, "games": 3, "wins": 1}
-            for i, b in enumerate([hard, "ismcts:iterations=9"])]  # fmt: skip
+            for i, b in enumerate([hard, "ismcts:iterations=9", partnership_hard])]  # fmt: skip
     page.route(re.compile(r"/api/leaderboard\?"), lambda route: route.fulfill(json={"players": rows}))
     page.reload()
     named = page.locator(".board tbody tr th")
     expect(named.first).to_contain_text("Hard bot")
     assert named.first.locator(".muted").inner_text() == hard
     assert named.nth(1).inner_text().strip() == "ismcts:iterations=9"
+    expect(named.nth(2)).to_contain_text("Hard bot")  # the partnership game's Hard is Hard too
     page.unroute(re.compile(r"/api/leaderboard\?"))
     # So is its own page: the Easy bots Ann played have a profile, named as the lobby names them.
     page.goto(f"/player.html?id={bot_player_id(easy)}")

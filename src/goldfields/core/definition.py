@@ -191,6 +191,13 @@ class GameDefinition(ABC, Generic[P]):
     levels: ClassVar[Mapping[str, str]] = {}
     """Bot specs for people choosing an opponent: ``easy``, ``medium`` and ``hard``
     (see docs/bots.md, "Levels")."""
+    table_levels: ClassVar[Mapping[str, Mapping[str, str]]] = {}
+    """A level's spec for one kind of table (:func:`mode_of`: ``partnership``, ``2p``...), where
+    another was measured stronger there than the one ``levels`` gives; see :meth:`levels_for`."""
+
+    def levels_for(self, params: P) -> dict[str, str]:
+        """Each level's bot spec at a table of ``params``: ``levels``, overridden by its kind of table's own."""
+        return {**self.levels, **self.table_levels.get(mode_of(params.to_json()), {})}
 
     # -- parameters ---------------------------------------------------------
     @property
@@ -493,6 +500,12 @@ class GameDefinition(ABC, Generic[P]):
     rule option it became (Digger's table setting ``stack_seconds`` is now its
     G3 option). A front end reads them into ``options`` for a new game; a
     stored game's are left unread, as its moves were written without them."""
+
+
+def mode_of(config: Mapping[str, Any]) -> str:
+    """A table's kind, from its parameters: ``partnership``, or ``2p``, ``3p``... The server
+    rates each kind on a ladder of its own, and a level may name another bot for one."""
+    return "partnership" if config.get("partnership") else f"{config.get('players')}p"
 
 
 def _params_of(record: Mapping[str, Any]) -> dict[str, Any]:

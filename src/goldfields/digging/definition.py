@@ -44,12 +44,18 @@ class Digging(GameDefinition[DiggingParams]):
     levels: ClassVar[Mapping[str, str]] = {
         # A newcomer beats random play; the heuristic plays like a sensible human;
         # ISMCTS thinks for the server's bot budget (0.5 s by default), guided by the shipped
-        # network: at equal time it beat plain ISMCTS in 73% of 2-player games, and by less in the
-        # partnership game (58.5% at 0.015 s a move; docs/network.md, "Strength", has the 0.25 s
-        # figures), and plain ISMCTS at 0.25 s won 96 of 100 games against the heuristic team.
+        # network: at equal time (0.25 s a move) it beat plain ISMCTS in 146 of 200 2-player games
+        # (docs/network.md, "Strength"), and plain ISMCTS at 0.25 s won 96 of 100 games against
+        # the heuristic team.
         "easy": "random",
         "medium": "heuristic",
         "hard": "ismcts:net=default",
+    }
+    table_levels: ClassVar[Mapping[str, Mapping[str, str]]] = {
+        # In the partnership game the other seats' moves are guided by the observer network, read
+        # on the searching seat's own view: at equal time (0.25 s a move) it beat plain ISMCTS in
+        # 125 of 200 games, where net=default alone was not shown stronger (docs/network.md).
+        "partnership": {"hard": "ismcts:net=selfplay,others=observer"},
     }
     analyst = "ismcts:iterations=2000"
     search = "goldfields.bots.digging_search:DiggingSearch"

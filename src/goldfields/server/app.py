@@ -51,7 +51,7 @@ from starlette.routing import Match
 
 from ..bots.registry import available_bots
 from ..core import registry
-from ..core.definition import GameDefinition, RecordError
+from ..core.definition import GameDefinition, RecordError, mode_of
 from ..core.game import RuleError
 from . import replays
 from .access import LocalAccess, RelayAccess, TableAccess, moving_error
@@ -75,7 +75,6 @@ from .limits import (
     times,
 )
 from .models import PlayerRow
-from .ratings import mode_of
 from .responses import Encoded, Kept
 from .schemas import (
     ClaimSeat,
@@ -338,6 +337,7 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
                     "idle_options": table_game(game.name).idle_options(),
                     "bots": available_bots(game.name),
                     "levels": dict(game.levels),
+                    "table_levels": {mode: {**game.levels, **own} for mode, own in game.table_levels.items()},
                     "tutorial": game.tutorial is not None,
                     "analysis": game.analyst is not None,
                 }

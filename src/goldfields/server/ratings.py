@@ -39,11 +39,6 @@ class SeatResult:
     score: int
 
 
-def mode_of(config: dict[str, Any]) -> str:
-    """The ladder a table's games are rated on: ``partnership``, or ``2p``, ``3p``..."""
-    return "partnership" if config.get("partnership") else f"{config.get('players')}p"
-
-
 def bot_player_id(spec: str) -> str:
     return "bot-" + hashlib.sha256(spec.encode()).hexdigest()[:12]
 

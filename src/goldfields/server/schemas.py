@@ -53,6 +53,11 @@ class Strict(BaseModel):
 class SeatRequest(Strict):
     kind: Literal["human", "bot"]
     bot: str | None = Field(default=None, max_length=120, description="Bot spec: 'heuristic', 'ismcts:seconds=1'...")
+    level: str | None = Field(
+        default=None, max_length=20, pattern=r"^[a-z]+$",
+        description="In place of a bot spec: a level (easy, medium, hard), played by the bot GET /api/games names "
+        "for the table's kind (table_levels, else levels).",
+    )  # fmt: skip
     name: Shown = Name
 
 
@@ -184,6 +189,11 @@ class GameInfo(BaseModel):
     bots: dict[str, str]
     levels: dict[str, str] = Field(
         default_factory=dict, description="Bot specs for people choosing opponents: easy, medium and hard."
+    )
+    table_levels: dict[str, dict[str, str]] = Field(
+        default_factory=dict,
+        description="The levels at a kind of table (partnership, 2p, 3p...) whose bots differ from levels': "
+        "a seat asked at a level gets these there.",
     )
     tutorial: bool = Field(default=False, description="Whether GET /api/games/{game}/tutorial has a guided game.")
     analysis: bool = Field(

@@ -31,13 +31,14 @@ from typing import TYPE_CHECKING, Any, Protocol
 from sqlalchemy.exc import IntegrityError
 
 from ..bots.registry import BotParameterError, make_bot
+from ..core.definition import mode_of
 from ..core.game import Event, GameState, RuleError
 from ..seeding import sealed_rng
 from .botpool import BotPool, PoolSettings, is_quick
 from .games import ConfigError, TableGame, table_game
 from .limits import NETWORK_FACTOR, network_key
 from .models import CREATOR_WIDTH, SeatRow, TableRow
-from .ratings import SeatResult, mode_of, ranks
+from .ratings import SeatResult, ranks
 from .settings import Settings
 from .store import CapReached, Caps, Store, StoredTable, TableClosed
 
@@ -396,9 +397,19 @@ class TableManager:
         if claim is not None and (claim >= players or seat_specs[claim]["kind"] != "human"):
             raise ConfigError(f"claim: seat {claim} is not a human seat of this table")
         seats = []
+        levels = game.definition.levels_for(game.params(config))
         for i, spec in enumerate(seat_specs):
+            level = spec.get("level")
+            if level is not None:
+                if spec["kind"] != "bot":
+                    raise ConfigError(f"seat {i}: a level is for a bot seat, not a human one")
+                if spec.get("bot"):
+                    raise ConfigError(f"seat {i}: give a bot or a level, not both")
+                if level not in levels:
+                    known = f"its levels are {', '.join(levels)}" if levels else "it has no levels"
+                    raise ConfigError(f"seat {i}: {game.title} has no level {level!r}: {known}")
             if spec["kind"] == "bot":
-                bot = spec.get("bot") or "heuristic"
+                bot = levels[level] if level is not None else spec.get("bot") or "heuristic"
                 try:
                     make_bot(bot, game.name, trusted=False)
                 except BotParameterError as err:

@@ -1866,9 +1866,11 @@ export function botText(name, serverText) {
 export function levelOf(games, spec, game) {
   for (const g of games || []) {
     if (game && g.name !== game) continue;
-    const levels = g.levels || {};
-    const level = spec ? Object.keys(levels).find((l) => levels[l] === spec) : undefined;
-    if (level) return level;
+    // A level may name another bot at one kind of table (the partnership game's Hard).
+    for (const levels of [g.levels || {}, ...Object.values(g.table_levels || {})]) {
+      const level = spec ? Object.keys(levels).find((l) => levels[l] === spec) : undefined;
+      if (level) return level;
+    }
   }
   return undefined;
 }

@@ -79,8 +79,9 @@ async function quickPlay(game, button) {
   const players = game === "digging" ? 4 : 3;
   const seats = [{ kind: "human", name: me }];
   const info = state.games.find((g) => g.name === game);
-  const bot = (info && info.levels && info.levels[state.level]) || "heuristic";
-  for (let i = 1; i < players; i++) seats.push({ kind: "bot", bot, name: BOT_NAMES[i - 1] });
+  // A level is sent as such: the server seats the bot measured strongest at this kind of table.
+  const bot = info && info.levels && info.levels[state.level] ? { level: state.level } : { bot: "heuristic" };
+  for (let i = 1; i < players; i++) seats.push({ kind: "bot", ...bot, name: BOT_NAMES[i - 1] });
   const body = { game, players, seats, claim: 0, player_name: me, name: me ? t("lobby.quickName", { name: me, game: t(`game.${game}`) }) : t("lobby.quickNameAnon", { game: t(`game.${game}`) }) };
   if (game === "digging") body.partnership = true;
   if (game === "digger") body.crates = "white";
@@ -283,7 +284,8 @@ function renderForm() {
   fill(els.form, rows);
 }
 
-/** A bot seat at one of the game's levels (easy, medium, hard), which names its bot. */
+/** A bot seat at one of the game's levels (easy, medium, hard); the server seats the level's bot for
+ * the table's kind (GET /api/games: table_levels), so ``bot`` here is the usual one, for its hint. */
 function levelSeat(info, level) {
   const levels = info.levels || {};
   return levels[level] ? { kind: "bot", bot: levels[level], level } : { kind: "bot", bot: "heuristic", level: null };
@@ -347,7 +349,8 @@ async function submitForm(event) {
   if (crateValues === null) return;
   const me = name();
   const seats = f.seats.slice(0, f.players).map((s, i) =>
-    s.kind === "human" ? { kind: "human" } : { kind: "bot", bot: s.bot, name: `${BOT_NAMES[(i + 4) % 5]}` });
+    s.kind === "human" ? { kind: "human" }
+      : { kind: "bot", ...(s.level ? { level: s.level } : { bot: s.bot }), name: `${BOT_NAMES[(i + 4) % 5]}` });
   const body = { game: f.game, players: f.players, seats, player_name: me };
   if (f.tableName.trim()) body.name = f.tableName.trim();
   // Only the options that differ from the game's defaults (GET /api/games).

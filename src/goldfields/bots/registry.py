@@ -167,6 +167,29 @@ def make_bot(spec: str | BotSpec, game: str, *, trusted: bool = True) -> Bot:
     return bot
 
 
+def bot_for_game(bot: Bot, game: str) -> Bot:
+    """A bot object given to play ``game`` (an opponent in the research env): refused at once if it
+    is the registry's bot of another game (a Digger heuristic at a Digging table would fail at its
+    first move, on a missing key). A bot of the caller's own making is taken as it is."""
+    bot.check_game(game)
+    mine: set[type[Bot]] = set()
+    theirs: dict[type[Bot], str] = {}
+    for name in registry.names():
+        for bot_name in known_bots(name):
+            try:
+                cls = bot_class(bot_name, name)
+            except BotSpecError:  # its library is not installed: no object of it was made either
+                continue
+            if name == game:
+                mine.add(cls)
+            else:
+                theirs.setdefault(cls, name)
+    if type(bot) not in mine and type(bot) in theirs:
+        raise ValueError(f"opponent {bot.spec()!r} is a bot for {theirs[type(bot)]}, not {game}: "
+                         f"make it with make_bot({bot.name!r}, {game!r})")
+    return bot
+
+
 def spec_of(bot: Bot) -> str:
     """The shortest spec that rebuilds ``bot``."""
     return bot.spec()

@@ -86,35 +86,11 @@ from gymnasium.wrappers import TimeLimit  # noqa: E402
 
 from ..bots import make_bot  # noqa: E402
 from ..bots.base import Bot  # noqa: E402
-from ..bots.registry import BotSpecError, bot_class, known_bots  # noqa: E402
-from ..core import registry  # noqa: E402
+from ..bots.registry import bot_for_game  # noqa: E402
 from ..core.game import RuleError  # noqa: E402
 from ..seeding import sealed_rng  # noqa: E402
 from .encoding import action_mask, as_action, encoding_for  # noqa: E402
 from .tables import DIGGER, DIGGING, Match, Spec, make_env_spec, refusal  # noqa: E402
-
-
-def _for_game(bot: Bot, game: str) -> Bot:
-    """A bot object given as an opponent: refused at once if it is the registry's bot of another
-    game (a Digger heuristic at a Digging table would fail at its first move, on a missing key).
-    A bot of the caller's own making is taken as it is."""
-    bot.check_game(game)
-    mine: set[type[Bot]] = set()
-    theirs: dict[type[Bot], str] = {}
-    for name in registry.names():
-        for bot_name in known_bots(name):
-            try:
-                cls = bot_class(bot_name, name)
-            except BotSpecError:  # its library is not installed: no object of it was made either
-                continue
-            if name == game:
-                mine.add(cls)
-            else:
-                theirs.setdefault(cls, name)
-    if type(bot) not in mine and type(bot) in theirs:
-        raise ValueError(f"opponent {bot.spec()!r} is a bot for {theirs[type(bot)]}, not {game}: "
-                         f"make it with make_bot({bot.name!r}, {game!r})")
-    return bot
 
 
 class GoldfieldsEnv(gymnasium.Env):
@@ -162,7 +138,7 @@ class GoldfieldsEnv(gymnasium.Env):
         self.game = game
         self.seat_choice: int | str = "random" if seat == "random" else index
         self.opponent_specs = others
-        self._bots = [_for_game(s, game) if isinstance(s, Bot) else make_bot(str(s), game) for s in others]
+        self._bots = [bot_for_game(s, game) if isinstance(s, Bot) else make_bot(str(s), game) for s in others]
         self.illegal_action = illegal_action
         self.illegal_penalty = float(illegal_penalty)
         self.render_mode = render_mode

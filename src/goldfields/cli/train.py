@@ -13,7 +13,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
 
 from ..arena import Interrupted
-from ..arena.runner import ClusterError, sigterm_as_interrupt
+from ..arena.runner import ClusterError, default_jobs, sigterm_as_interrupt
 from ..progress import LoggedProgress, RateColumn
 from .options import print_error
 
@@ -51,7 +51,9 @@ def train(
                                         "fitted on.")] = 3,
     guide: Annotated[bool, typer.Option("--guide/--no-guide", help="From round 2, guide the self-play search "
                                         "with the last round's network.")] = True,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Self-play processes.")] = 2,
+    jobs: Annotated[int | None, typer.Option("--jobs", "-j", metavar="N", min=1, show_default=False,
+                                             help="Self-play processes (default: all local cores, as the arena's; "
+                                                  "the games do not depend on it).")] = None,
     ray: Annotated[str | None, typer.Option("--ray", help="Play on a Ray cluster at this address ('local' starts "
                                             "one here) instead of --jobs processes.", show_default=False)] = None,
     warmup: Annotated[int, typer.Option("--warmup", min=0, help="Games of --warmup-teacher (a quick bot, "
@@ -131,7 +133,7 @@ def train(
         print_error(f"--tables: {err}")
         raise typer.Exit(2) from None
     plan = Plan(rounds=rounds, games=games, search=search, hidden=sizes, window=window, eval_games=eval_games,
-                opponent=opponent, tables=table_list, guide=guide, jobs=jobs, ray=ray, seed=seed,
+                opponent=opponent, tables=table_list, guide=guide, jobs=jobs or default_jobs(), ray=ray, seed=seed,
                 init=None if init is None else str(init), warmup=warmup, warmup_teacher=warmup_teacher,
                 dagger=dagger, dagger_opponents=tuple(dagger_opponent or ("heuristic",)), dagger_passes=dagger_passes,
                 dagger_search=dagger_search,
@@ -185,7 +187,7 @@ def train(
         spelled = [f"--rounds {rounds}", f"--games {games}", f"--search {search}",
                    f"--hidden {','.join(map(str, sizes))}", f"--window {window}", f"--eval-games {eval_games}",
                    f"--opponent {shlex.quote(opponent)}", f"--tables {table_words}",
-                   "--guide" if guide else "--no-guide", f"--jobs {jobs}", f"--seed {seed}"]
+                   "--guide" if guide else "--no-guide", f"--jobs {plan.jobs}", f"--seed {seed}"]
         if ray is not None:
             spelled.append(f"--ray {shlex.quote(ray)}")
         if init is not None:

@@ -73,8 +73,9 @@ def cases() -> list[tuple[str, Any, list[str]]]:
         definition = registry.get(game)
         kinds: dict[str, Any] = {}
         for players in range(definition.min_players, definition.max_players + 1):
-            for partnership in (None, False) if game == "digging" and players == 4 else (None,):
-                params = definition.params(players=players, **({} if partnership is None else {"partnership": False}))
+            # Digging's 4 players play the partnership game unless told not to: its 4p table too.
+            for apart in ({}, {"partnership": False}) if game == "digging" and players == 4 else ({},):
+                params = definition.params(players=players, **apart)
                 kinds.setdefault(mode_of(params.to_json()), params)
         for params in kinds.values():
             hard, usual = definition.levels_for(params)["hard"], definition.levels["hard"]

@@ -113,8 +113,11 @@ def test_every_level_of_every_kind_of_table_names_a_bot_of_its_game(name: str) -
     assert set(game.table_levels) <= kinds, "a kind of table the game has no table of"
     for own in game.table_levels.values():
         assert set(own) <= set(game.levels), "a level the lobby does not offer"
-    for players in range(game.min_players, game.max_players + 1):
-        levels = game.levels_for(game.params(players=players))
+    tables = [game.params(players=n) for n in range(game.min_players, game.max_players + 1)]
+    if name == "digging":
+        tables.append(game.params(players=4, partnership=False))
+    for params in tables:
+        levels = game.levels_for(params)
         assert set(levels) == {"easy", "medium", "hard"}
         for spec in levels.values():
             make_bot(spec, name, trusted=False).check_game(name)

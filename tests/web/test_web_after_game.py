@@ -523,10 +523,16 @@ def test_a_rated_game_changes_the_players_rating_and_the_recovery_link_takes_the
     page.route(re.compile(r"/api/leaderboard\?"), lambda route: route.fulfill(json={"players": rows}))
     page.reload()
     named = page.locator(".board tbody tr th")
+    # On the partnership ladder Hard is the partnership game's own; the Hard of other tables is
+    # named by its spec there.
+    expect(named.nth(2)).to_contain_text("Hard bot")
+    assert named.nth(2).locator(".muted").inner_text() == partnership_hard
+    assert named.first.inner_text().strip() == hard
+    assert named.nth(1).inner_text().strip() == "ismcts:iterations=9"
+    page.goto("/leaderboard.html?game=digging&mode=2p")
     expect(named.first).to_contain_text("Hard bot")
     assert named.first.locator(".muted").inner_text() == hard
-    assert named.nth(1).inner_text().strip() == "ismcts:iterations=9"
-    expect(named.nth(2)).to_contain_text("Hard bot")  # the partnership game's Hard is Hard too
+    assert named.nth(2).inner_text().strip() == partnership_hard
     page.unroute(re.compile(r"/api/leaderboard\?"))
     # So is its own page: the Easy bots Ann played have a profile, named as the lobby names them.
     page.goto(f"/player.html?id={bot_player_id(easy)}")

@@ -337,7 +337,7 @@ def create_app(database_url: str = "sqlite:///goldfields.db", settings: Settings
                     "idle_options": table_game(game.name).idle_options(),
                     "bots": available_bots(game.name),
                     "levels": dict(game.levels),
-                    "table_levels": {mode: {**game.levels, **own} for mode, own in game.table_levels.items()},
+                    "table_levels": {kind: game.kind_levels(kind) for kind in game.table_levels},
                     "tutorial": game.tutorial is not None,
                     "analysis": game.analyst is not None,
                 }

@@ -54,7 +54,7 @@ class SeatRequest(Strict):
     kind: Literal["human", "bot"]
     bot: str | None = Field(default=None, max_length=120, description="Bot spec: 'heuristic', 'ismcts:seconds=1'...")
     level: str | None = Field(
-        default=None, max_length=20, pattern=r"^[a-z]+$",
+        default=None, max_length=20,
         description="In place of a bot spec: a level (easy, medium, hard), played by the bot GET /api/games names "
         "for the table's kind (table_levels, else levels).",
     )  # fmt: skip

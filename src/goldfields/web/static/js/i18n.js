@@ -1862,12 +1862,15 @@ export function botText(name, serverText) {
 }
 
 /** The lobby level a bot spec is, read from ``GET /api/games``: in ``game`` only, or in any game
- * (the first that has it); undefined for a bot that is no level. */
-export function levelOf(games, spec, game) {
+ * (the first that has it); at one kind of table (``mode``: partnership, 2p...) only that table's
+ * levels count, else any kind's. Undefined for a bot that is no level. */
+export function levelOf(games, spec, game, mode) {
   for (const g of games || []) {
     if (game && g.name !== game) continue;
+    const kinds = g.table_levels || {};
     // A level may name another bot at one kind of table (the partnership game's Hard).
-    for (const levels of [g.levels || {}, ...Object.values(g.table_levels || {})]) {
+    const tables = mode ? [kinds[mode] || g.levels || {}] : [g.levels || {}, ...Object.values(kinds)];
+    for (const levels of tables) {
       const level = spec ? Object.keys(levels).find((l) => levels[l] === spec) : undefined;
       if (level) return level;
     }

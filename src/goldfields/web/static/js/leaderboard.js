@@ -17,10 +17,10 @@ function modes(game) {
   return out;
 }
 
-/** A row's name: a bot that is one of the lobby's levels reads as the level ("Hard bot"), its spec
- * beside it for those who want the exact bot; any other name as it is. */
+/** A row's name: a bot that is one of the lobby's levels at this ladder's kind of table reads as the
+ * level ("Hard bot"), its spec beside it for those who want the exact bot; any other name as it is. */
 function rowName(r) {
-  const level = levelOf(state.games, r.bot, state.game);
+  const level = levelOf(state.games, r.bot, state.game, state.mode);
   if (!level) return [r.name];
   return [t("lobby.levelBot", { level: t(`level.${level}`) }), " ", h("span.muted.small", r.bot)];
 }

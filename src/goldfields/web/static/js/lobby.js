@@ -284,11 +284,10 @@ function renderForm() {
   fill(els.form, rows);
 }
 
-/** A bot seat at one of the game's levels (easy, medium, hard); the server seats the level's bot for
- * the table's kind (GET /api/games: table_levels), so ``bot`` here is the usual one, for its hint. */
+/** A bot seat at one of the game's levels (easy, medium, hard): the server seats the level's bot for
+ * the table's kind (GET /api/games: table_levels), whatever the form's players become. */
 function levelSeat(info, level) {
-  const levels = info.levels || {};
-  return levels[level] ? { kind: "bot", bot: levels[level], level } : { kind: "bot", bot: "heuristic", level: null };
+  return (info.levels || {})[level] ? { kind: "bot", level } : { kind: "bot", bot: "heuristic", level: null };
 }
 
 // Digger's crate cards (G1): a card gives its points for each gem; blue always scores nothing.

@@ -52,6 +52,12 @@ def test_demo_individual_games(players: str) -> None:
     assert "Game over" in out.stdout
 
 
+def test_demo_takes_a_level_in_place_of_a_bot_spec() -> None:
+    out = run("demo", "--players", "2", "--seed", "1", "--bots", "Easy medium")  # random against heuristic
+    assert out.returncode == 0, out.stderr
+    assert "Game over" in out.stdout
+
+
 def test_demo_digger_game_and_its_record(tmp_path: Path) -> None:
     record = tmp_path / "digger.json"
     out = run("demo", "digger", "--players", "3", "--seed", "2", "--save", str(record))

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import io
 import random
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 import typer
@@ -20,7 +22,7 @@ from goldfields.terminal.front import Names
 from goldfields.terminal.screen import make_console
 from goldfields.terminal.seating import SeatingError, plan_seats
 
-from .support import capture_screen
+from .support import ScriptedKeyboard, capture_screen
 
 
 @pytest.mark.parametrize(
@@ -61,6 +63,39 @@ def test_seating_defaults_and_hot_seat() -> None:
     hot = plan_seats("digging", 4, seats=[2, 0], bots=["random heuristic"])
     assert hot.humans == (0, 2) and hot.hot_seat and hot.bot_specs == ((1, "random"), (3, "heuristic"))
     assert plan_seats("digger", 3, humans=3).bot_specs == ()
+
+
+def test_a_level_stands_for_the_lobbys_bot_of_that_table_thinking_as_on_the_server() -> None:
+    from goldfields.bots.registry import LEVEL_SECONDS, level_spec, make_bot
+    from goldfields.core import registry
+    from goldfields.server.settings import Settings
+    from goldfields.terminal.launch import digger_session, digging_session
+
+    assert Settings().bot_seconds == LEVEL_SECONDS
+    digging = registry.get("digging")
+    partnership = digging.levels_for(digging.params())
+    seating = plan_seats("digging", 4, bots=["Hard"], levels=partnership)
+    assert [spec for _, spec in seating.bot_specs] == [f"{partnership['hard']},seconds=0.5"] * 3
+    seating = plan_seats("digging", 4, bots=["easy medium hard"], levels=partnership)
+    assert [spec for _, spec in seating.bot_specs] == ["random", "heuristic", f"{partnership['hard']},seconds=0.5"]
+    # A spec with a budget of its own keeps it; a bot without a budget is as it is.
+    assert level_spec("ismcts:iterations=300", "digging") == "ismcts:iterations=300"
+    assert level_spec("search", "digger") == "search:seconds=0.5"
+    assert level_spec("heuristic", "digger") == "heuristic"
+    # The sessions read the table's levels: the partnership game's Hard is its own.
+    def hard_at(session: Callable[..., Any], players: int) -> str:
+        return session(players, bots=["hard"], screen=capture_screen()[0],
+                       keyboard=ScriptedKeyboard(lambda _: None)).names.bots[1]
+
+    def shown(spec: str, game: str = "digging") -> str:  # as a bot names itself: its fields in order
+        return make_bot(spec, game).spec()
+
+    assert hard_at(digging_session, 4) == shown(f"{partnership['hard']},seconds=0.5")
+    two = digging.levels_for(digging.params(players=2))
+    assert hard_at(digging_session, 2) == shown(f"{two['hard']},seconds=0.5") != hard_at(digging_session, 4)
+    assert hard_at(digger_session, 3) == shown("search:seconds=0.5", "digger")
+    with pytest.raises(SeatingError, match="or a level: easy, medium, hard"):
+        plan_seats("digging", 4, bots=["expert"], levels=partnership)
 
 
 @pytest.mark.parametrize(

@@ -190,6 +190,22 @@ def bot_for_game(bot: Bot, game: str) -> Bot:
     return bot
 
 
+LEVEL_SECONDS = 0.5
+"""How long a level's search thinks a move away from the server: as on it (``goldfields serve
+--bot-seconds``, 0.5 s by default), so that Hard is the same opponent everywhere."""
+
+
+def level_spec(spec: str, game: str) -> str:
+    """A level's bot spec (``GameDefinition.levels_for``) as it plays away from the server (the
+    terminal, the demo): a search its spec gives no budget thinks :data:`LEVEL_SECONDS` a move,
+    as on the server, where a table's search bots think ``--bot-seconds``."""
+    parsed = BotSpec.parse(spec)
+    known = parameters(bot_class(parsed.name, game))
+    if "seconds" not in known or {k for k, _ in parsed.params} & {"seconds", "iterations"}:
+        return spec
+    return f"{spec}{',' if parsed.params else ':'}seconds={LEVEL_SECONDS:g}"
+
+
 def spec_of(bot: Bot) -> str:
     """The shortest spec that rebuilds ``bot``."""
     return bot.spec()

@@ -13,7 +13,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from ..arena.games import GameSpec
-from ..bots.registry import BotSpecError, make_bot
+from ..bots.registry import BotSpecError, level_spec, make_bot
 from ..core import registry
 from ..core.game import Event, GameState
 from ..play.driver import play_game
@@ -100,7 +100,9 @@ def demo_command(
     params = table.params
     try:
         state = definition.new_state(params)
-        specs = [spec for item in (bots or ["heuristic"]) for spec in item.split()]
+        levels = definition.levels_for(params)
+        specs = [level_spec(levels[spec.lower()], definition.name) if spec.lower() in levels else spec
+                 for item in (bots or ["heuristic"]) for spec in item.split()]
         if len(specs) == 1:
             specs *= params.players
         if len(specs) != params.players:

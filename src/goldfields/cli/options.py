@@ -123,8 +123,9 @@ BotsOption = Annotated[
         "--bots",
         "-b",
         metavar="SPEC",
-        help="Bot spec (random, heuristic, ismcts:seconds=0.5...): one for every bot seat, or one per bot seat in "
-        "seat order (repeat the option, or separate specs by spaces).",
+        help="Bot spec (random, heuristic, ismcts:seconds=0.5...) or a level (easy, medium, hard: the lobby's bots, "
+        "searching 0.5 s a move as on the server): one for every bot seat, or one per bot seat in seat order "
+        "(repeat the option, or separate specs by spaces).",
         show_default=False,
     ),
 ]

@@ -64,6 +64,8 @@ Examples:
 
   goldfields play digging
 
+  goldfields play digging --bots hard
+
   goldfields play digging --players 2 --bots ismcts:seconds=0.5
 
   goldfields play digging --seat 0 --seat 2 --bots random

@@ -195,9 +195,13 @@ class GameDefinition(ABC, Generic[P]):
     """A level's spec for one kind of table (:func:`mode_of`: ``partnership``, ``2p``...), where
     another was measured stronger there than the one ``levels`` gives; see :meth:`levels_for`."""
 
-    def levels_for(self, params: P) -> dict[str, str]:
-        """Each level's bot spec at a table of ``params``: ``levels``, overridden by its kind of table's own."""
-        return {**self.levels, **self.table_levels.get(mode_of(params.to_json()), {})}
+    def levels_for(self, params: P | Mapping[str, Any]) -> dict[str, str]:
+        """Each level's bot spec at a table of ``params`` (or of a config or record holding them)."""
+        return self.kind_levels(mode_of(params if isinstance(params, Mapping) else params.to_json()))
+
+    def kind_levels(self, kind: str) -> dict[str, str]:
+        """Each level's bot spec at a kind of table (:func:`mode_of`): ``levels``, overridden by the kind's own."""
+        return {**self.levels, **self.table_levels.get(kind, {})}
 
     # -- parameters ---------------------------------------------------------
     @property

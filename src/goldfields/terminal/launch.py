@@ -132,7 +132,7 @@ def digging_session(
         raise SetupError(f"{err.message}{hint}") from None
     params = _with_rules(DIGGING, params, rules)
     try:
-        seating = plan_seats(DIGGING.name, players, seats, humans, bots)
+        seating = plan_seats(DIGGING.name, players, seats, humans, bots, DIGGING.levels_for(params))
     except SeatingError as err:
         raise SetupError(str(err)) from None
     return _session(DiggingFront(), DIGGING.new_state(params), seating, seed, display, screen, keyboard,
@@ -168,8 +168,9 @@ def digger_session(
                              "disagree; give one of them")
         rules[name] = given
     try:
-        state = DIGGER.new_state(_with_rules(DIGGER, DIGGER.params(players=players), rules))
-        seating = plan_seats(DIGGER.name, players, seats, humans, bots)
+        params = _with_rules(DIGGER, DIGGER.params(players=players), rules)
+        state = DIGGER.new_state(params)
+        seating = plan_seats(DIGGER.name, players, seats, humans, bots, DIGGER.levels_for(params))
     except ParamError as err:
         raise SetupError(err.message) from None
     except SeatingError as err:
@@ -212,7 +213,7 @@ def resume_session(
     if state.is_terminal():
         raise SetupError(f"the game in {path} is over: nothing is left to play (goldfields replay {path} shows it)")
     try:
-        seating = plan_seats(name, state.num_players, seats, humans, bots)
+        seating = plan_seats(name, state.num_players, seats, humans, bots, definition.levels_for(record))
     except SeatingError as err:
         raise SetupError(str(err)) from None
     front: GameFront = DiggerFront(clock) if name == DIGGER.name else DiggingFront()

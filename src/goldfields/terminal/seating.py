@@ -6,10 +6,11 @@ an exit status, never a traceback halfway through a game.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ..bots import Bot, BotSpecError, known_bots, make_bot
+from ..bots.registry import level_spec
 
 
 class SeatingError(ValueError):
@@ -47,12 +48,16 @@ def plan_seats(
     seats: Sequence[int] | None = None,
     humans: int | None = None,
     bots: Sequence[str] | None = None,
+    levels: Mapping[str, str] | None = None,
 ) -> Seating:
     """Human seats from ``seats`` (explicit) or ``humans`` (seats 0..K-1), default seat 0.
 
     ``bots`` holds one spec per bot seat (in seat order) or one for all;
-    each item may hold several specs separated by spaces.
+    each item may hold several specs separated by spaces. A spec that is one of
+    ``levels`` (the table's, ``GameDefinition.levels_for``: easy, medium, hard)
+    stands for that level's bot (:func:`level_spec`).
     """
+    levels = levels or {}
     if seats:
         human_seats = tuple(seats)
         for s in human_seats:
@@ -69,7 +74,8 @@ def plan_seats(
             raise SeatingError(f"--humans {count}: between 1 and {players} people can play a {players}-player game")
         human_seats = tuple(range(count))
     bot_seats = [s for s in range(players) if s not in human_seats]
-    specs = [spec for item in (bots or ()) for spec in item.split()]
+    specs = [level_spec(levels[spec.lower()], game) if spec.lower() in levels else spec
+             for item in (bots or ()) for spec in item.split()]
     if not bot_seats:
         if specs:
             raise SeatingError("every seat is human, so --bots has no seat to fill")
@@ -91,7 +97,9 @@ def plan_seats(
             named = known_bots(game)
             if spec.split(":", 1)[0].lower() not in named:  # the name was wrong: list the right ones
                 known = ", ".join(f"{name} ({about})" for name, about in named.items())
-                raise SeatingError(f"unknown bot {spec.split(':', 1)[0]!r}; known bots for {game}: {known}") from None
+                also = f"; or a level: {', '.join(levels)}" if levels else ""
+                raise SeatingError(f"unknown bot {spec.split(':', 1)[0]!r}; known bots for {game}: {known}{also}") \
+                    from None
             raise SeatingError(str(err)) from None  # a known bot with a wrong parameter: the error says which
     return Seating(human_seats, tuple(zip(bot_seats, specs, strict=True)))
 

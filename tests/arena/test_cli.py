@@ -29,6 +29,15 @@ def test_help_describes_the_arena() -> None:
     assert "--ray" in text and "--jobs" in text
 
 
+def test_a_level_plays_the_lobbys_bot_of_that_level_for_the_table(tmp_path: Path) -> None:
+    from goldfields.arena.store import read_manifest
+
+    result = CliRunner(env={"COLUMNS": "200"}).invoke(
+        _app(), ["arena", "Easy", "medium", "-g", "2", "--jobs", "1", "-q", "--no-records", "-o", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert list(read_manifest(tmp_path)["lineup"]) == ["random", "heuristic"]
+
+
 def test_bad_bot_spec_is_a_clear_error(tmp_path: Path) -> None:
     result = CliRunner(env={"COLUMNS": "120"}).invoke(
         _app(), ["arena", "heuristic", "ismcts:iters=3", "--out", str(tmp_path)]

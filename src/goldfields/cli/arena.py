@@ -31,7 +31,7 @@ from ..arena.report import summarise
 from ..arena.runner import ClusterError, default_jobs
 from ..arena.schedule import Seatings
 from ..arena.store import check_same_run, read_journal, read_manifest, spec_of
-from ..bots.registry import BotSpecError, known_bots
+from ..bots.registry import BotSpecError, known_bots, level_spec
 from ..core import registry
 from ..core.words import plural
 from .options import (
@@ -111,7 +111,8 @@ def arena(
     lineup: Annotated[list[str] | None, typer.Argument(
         metavar="[GAME] BOT...", show_default=False,
         help=f"The game ({', '.join(registry.names())}; default {FIRST_GAME}), then one bot spec per team or "
-             "seat, e.g. digging heuristic random.")] = None,
+             "seat, e.g. digging heuristic random. A level (easy, medium, hard) is the lobby's bot of that level "
+             "for the table, a search thinking 0.5 s a move as on the server.")] = None,
     players: ArenaPlayersOption = None,
     individual: IndividualOption = False,
     rule: RuleOption = None,
@@ -220,6 +221,8 @@ def arena(
                 spec = _one_a_bot(game, len(bots)) or spec
             if rules:
                 spec = spec.with_rules(rules)  # on the table the lineup chose: a rule may fit that one alone
+        levels = spec.definition.levels_for(spec.params)
+        bots = [level_spec(levels[b.lower()], game) if b.lower() in levels else b for b in bots]
         t = Tournament(spec, tuple(bots), games=games or DEFAULT_GAMES, seed=seed or 0, jobs=jobs or default_jobs(),
                        ray_address=ray, out=out or (DEFAULT_OUT if force else free_folder(DEFAULT_OUT)),
                        records=True if records is None else records,
@@ -245,20 +248,21 @@ def arena(
         raise typer.Exit(2) from None
     except (BotSpecError, ValueError) as err:
         known = known_bots(game if game in registry.names() else None)
+        levels = registry.get(game if game in registry.names() else FIRST_GAME).levels
         first = lineup[0].split(":", 1)[0] if lineup else ""
         shown: Exception = err
-        if lineup and first == lineup[0] and first.lower() not in registry.names() and first not in known:
+        if lineup and first == lineup[0] and first.lower() not in (*registry.names(), *levels) and first not in known:
             # The first word is a game or a bot: a typo of either reads as an unknown bot of the default game.
             shown = ValueError(f"{first!r} is neither a game ({', '.join(registry.names())}) nor a bot of "
                              f"{game or FIRST_GAME}")
         print_error(shown)
-        misnamed = any(spec.split(":", 1)[0].lower() not in known and spec.lower() not in registry.names()
+        misnamed = any(spec.split(":", 1)[0].lower() not in known and spec.lower() not in (*registry.names(), *levels)
                        for spec in (lineup or []))  # fmt: skip
         if ((isinstance(err, BotSpecError) and misnamed) or shown is not err) and "known bots" not in str(shown):
             # A bot named wrong: the right names help (with what each is, where the message lacks them).
             # A known bot with a wrong parameter or file needs only its error.
             names = ", ".join(f"{k} ({v})" for k, v in known.items())
-            ERRORS.print(f"known bots: {names}", markup=False)
+            ERRORS.print(f"known bots: {names}; or a level: {', '.join(levels)}", markup=False)
         raise typer.Exit(2) from None
     assert t.out is not None
 

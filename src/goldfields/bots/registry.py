@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import types
 import typing
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -204,6 +205,12 @@ def level_spec(spec: str, game: str) -> str:
     if "seconds" not in known or {k for k, _ in parsed.params} & {"seconds", "iterations"}:
         return spec
     return f"{spec}{',' if parsed.params else ':'}seconds={LEVEL_SECONDS:g}"
+
+
+def spec_or_level(spec: str, levels: Mapping[str, str], game: str) -> str:
+    """``spec`` as written, or where it names one of ``levels`` (a table's: easy, medium, hard, in any
+    case), that level's bot as :func:`level_spec` plays it."""
+    return level_spec(levels[spec.lower()], game) if spec.lower() in levels else spec
 
 
 def spec_of(bot: Bot) -> str:

@@ -31,7 +31,7 @@ from ..arena.report import summarise
 from ..arena.runner import ClusterError, default_jobs
 from ..arena.schedule import Seatings
 from ..arena.store import check_same_run, read_journal, read_manifest, spec_of
-from ..bots.registry import BotSpecError, known_bots, level_spec
+from ..bots.registry import BotSpecError, known_bots, spec_or_level
 from ..core import registry
 from ..core.words import plural
 from .options import (
@@ -222,7 +222,7 @@ def arena(
             if rules:
                 spec = spec.with_rules(rules)  # on the table the lineup chose: a rule may fit that one alone
         levels = spec.definition.levels_for(spec.params)
-        bots = [level_spec(levels[b.lower()], game) if b.lower() in levels else b for b in bots]
+        bots = [spec_or_level(b, levels, game) for b in bots]
         t = Tournament(spec, tuple(bots), games=games or DEFAULT_GAMES, seed=seed or 0, jobs=jobs or default_jobs(),
                        ray_address=ray, out=out or (DEFAULT_OUT if force else free_folder(DEFAULT_OUT)),
                        records=True if records is None else records,
@@ -248,21 +248,22 @@ def arena(
         raise typer.Exit(2) from None
     except (BotSpecError, ValueError) as err:
         known = known_bots(game if game in registry.names() else None)
-        levels = registry.get(game if game in registry.names() else FIRST_GAME).levels
+        level_names = list(registry.get(game if game in registry.names() else FIRST_GAME).levels)
+        words = (*registry.names(), *level_names)  # a game or a level: neither is a misnamed bot
         first = lineup[0].split(":", 1)[0] if lineup else ""
         shown: Exception = err
-        if lineup and first == lineup[0] and first.lower() not in (*registry.names(), *levels) and first not in known:
+        if lineup and first == lineup[0] and first.lower() not in words and first not in known:
             # The first word is a game or a bot: a typo of either reads as an unknown bot of the default game.
             shown = ValueError(f"{first!r} is neither a game ({', '.join(registry.names())}) nor a bot of "
                              f"{game or FIRST_GAME}")
         print_error(shown)
-        misnamed = any(spec.split(":", 1)[0].lower() not in known and spec.lower() not in (*registry.names(), *levels)
+        misnamed = any(spec.split(":", 1)[0].lower() not in known and spec.lower() not in words
                        for spec in (lineup or []))  # fmt: skip
         if ((isinstance(err, BotSpecError) and misnamed) or shown is not err) and "known bots" not in str(shown):
             # A bot named wrong: the right names help (with what each is, where the message lacks them).
             # A known bot with a wrong parameter or file needs only its error.
             names = ", ".join(f"{k} ({v})" for k, v in known.items())
-            ERRORS.print(f"known bots: {names}; or a level: {', '.join(levels)}", markup=False)
+            ERRORS.print(f"known bots: {names}; or a level: {', '.join(level_names)}", markup=False)
         raise typer.Exit(2) from None
     assert t.out is not None
 

@@ -13,7 +13,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from ..arena.games import GameSpec
-from ..bots.registry import BotSpecError, level_spec, make_bot
+from ..bots.registry import BotSpecError, make_bot, spec_or_level
 from ..core import registry
 from ..core.game import Event, GameState
 from ..play.driver import play_game
@@ -101,7 +101,7 @@ def demo_command(
     try:
         state = definition.new_state(params)
         levels = definition.levels_for(params)
-        specs = [level_spec(levels[spec.lower()], definition.name) if spec.lower() in levels else spec
+        specs = [spec_or_level(spec, levels, definition.name)
                  for item in (bots or ["heuristic"]) for spec in item.split()]
         if len(specs) == 1:
             specs *= params.players

@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ..bots import Bot, BotSpecError, known_bots, make_bot
-from ..bots.registry import level_spec
+from ..bots.registry import spec_or_level
 
 
 class SeatingError(ValueError):
@@ -74,8 +74,7 @@ def plan_seats(
             raise SeatingError(f"--humans {count}: between 1 and {players} people can play a {players}-player game")
         human_seats = tuple(range(count))
     bot_seats = [s for s in range(players) if s not in human_seats]
-    specs = [level_spec(levels[spec.lower()], game) if spec.lower() in levels else spec
-             for item in (bots or ()) for spec in item.split()]
+    specs = [spec_or_level(spec, levels, game) for item in (bots or ()) for spec in item.split()]
     if not bot_seats:
         if specs:
             raise SeatingError("every seat is human, so --bots has no seat to fill")

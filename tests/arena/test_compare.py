@@ -11,7 +11,7 @@ import typer
 from typer.testing import CliRunner
 
 from goldfields.arena import GameSpec, Tournament, run_tournament
-from goldfields.arena.compare import entrant_columns, standing_of
+from goldfields.arena.compare import comparison_rows, entrant_columns, standing_of
 from goldfields.cli import arena as arena_cli
 
 LINEUP = ("heuristic", "random")
@@ -46,6 +46,20 @@ def test_each_runs_figures_are_those_of_its_own_summary(runs: tuple[Path, Path])
             assert [float(r["win_rate"]) for r in csv.DictReader(f)] == pytest.approx(
                 [r["win_rate"] for r in run.sides], abs=1e-4)  # the file's 4 places
     assert entrant_columns([standing_of(o) for o in runs]) == ["heuristic", "random"]
+
+
+def test_the_comparison_reads_as_text_outside_the_command_line(runs: tuple[Path, Path]) -> None:
+    # A notebook gets the table the command prints, a row a run, each cell the run's own figure.
+    standings = [standing_of(o) for o in runs]
+    columns, rows = comparison_rows(standings)
+    assert columns == ["run", "table", "games", "heuristic win %", "random win %", "win % by side", "decisions",
+                       "hands", "margin"]  # fmt: skip
+    assert [row[:3] for row in rows] == [[str(runs[0]), "digging 2p individual", "6"],
+                                         [str(runs[1]), "digging 2p individual (hand_size=8)", "6"]]  # fmt: skip
+    for run, row in zip(standings, rows, strict=True):
+        heuristic = run.entrant("heuristic")
+        assert heuristic is not None and row[3].startswith(f"{100 * heuristic.win_rate:.1f} (")
+        assert row[6] == f"{run.lengths['decisions']['median']:g}"
 
 
 def test_the_runs_print_side_by_side_with_their_rules_and_draw_a_chart(runs: tuple[Path, Path],

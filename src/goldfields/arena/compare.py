@@ -92,6 +92,38 @@ def side_columns(runs: Sequence[Standing]) -> list[str]:
     return list(dict.fromkeys(row["side"] for run in runs for row in run.sides))
 
 
+def comparison_rows(runs: Sequence[Standing]) -> tuple[list[str], list[list[str]]]:
+    """The runs side by side as text, as ``goldfields arena --standing A --standing B`` prints them:
+    the column names, then a row per run (its folder, table, games played, each entrant's win % with
+    its deal interval, each side's win %, and the median decisions and rounds and mean margin of its
+    distinct games). A cell is empty where the run has no such entrant or figure."""
+    entrants = entrant_columns(runs)
+    rounds = {run.spec.rounds_column for run in runs}
+    columns = ["run", "table", "games", *(f"{label} win %" for label in entrants), "win % by side", "decisions",
+               rounds.pop() if len(rounds) == 1 else "hands or turns", "margin"]  # fmt: skip
+    rows = []
+    for run in runs:
+        margin = run.lengths.get("margin")
+        played = str(run.played) if run.played >= run.total else f"{run.played} of {run.total}"
+        rows.append([
+            str(run.out), run.spec.label, played,
+            *(_interval_text(run.entrant(label)) for label in entrants),
+            " · ".join(f"{100 * row['win_rate']:.1f}" for row in run.sides),
+            _median_text(run.lengths.get("decisions")), _median_text(run.lengths.get(run.spec.rounds_column)),
+            "" if margin is None else f"{margin['mean']:.1f}",
+        ])  # fmt: skip
+    return columns, rows
+
+
+def _interval_text(e: EntrantSummary | None) -> str:
+    """A win rate with its deal interval (``61.4 (54–69)``), or nothing for a bot not in the run."""
+    return "" if e is None else f"{100 * e.win_rate:.1f} ({100 * e.boot_low:.0f}–{100 * e.boot_high:.0f})"
+
+
+def _median_text(row: dict[str, Any] | None) -> str:
+    return "" if row is None else f"{row['median']:g}"
+
+
 def _entrant_interval(run: Standing, label: str) -> Interval | None:
     e = run.entrant(label)
     return None if e is None else (e.win_rate, e.boot_low, e.boot_high)

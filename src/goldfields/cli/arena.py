@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 from rich.console import Console
@@ -359,7 +359,7 @@ def show_standing(console: Console, out: Path) -> None:
 
 def compare_standings(console: Console, folders: Sequence[Path], chart: Path | None, force: bool) -> None:
     """Saved runs side by side: each entrant's win rate, each side's, and the games' length and margin."""
-    from ..arena.compare import entrant_columns, standings_of, write_comparison_chart
+    from ..arena.compare import comparison_rows, standings_of, write_comparison_chart
 
     if chart is not None:
         inside = next((out for out in folders if chart.resolve().is_relative_to(out.resolve())), None)
@@ -373,21 +373,12 @@ def compare_standings(console: Console, folders: Sequence[Path], chart: Path | N
     except (ResumeError, ValueError, KeyError) as err:
         print_error(err if not isinstance(err, KeyError) else ValueError(f"a manifest has no {err}"))
         raise typer.Exit(2) from None
-    entrants = entrant_columns(runs)
-    rounds = {run.spec.rounds_column for run in runs}
-    rounds_name = rounds.pop() if len(rounds) == 1 else "hands or turns"
+    columns, rows = comparison_rows(runs)
     table = Table(title="runs side by side", title_justify="left")
-    for name in ("run", "table", "games", *(f"{label} win %" for label in entrants), "win % by side", "decisions",
-                 rounds_name, "margin"):  # fmt: skip
+    for name in columns:
         table.add_column(name, justify="left" if name in ("run", "table") else "right")
-    for run in runs:
-        cells = [_interval_text(run.entrant(label)) for label in entrants]
-        margin = run.lengths.get("margin")
-        played = str(run.played) if run.played >= run.total else f"{run.played} of {run.total}"
-        table.add_row(str(run.out), run.spec.label, played, *cells,
-                      " · ".join(f"{100 * row['win_rate']:.1f}" for row in run.sides),
-                      _median_text(run.lengths.get("decisions")), _median_text(run.lengths.get(run.spec.rounds_column)),
-                      "" if margin is None else f"{margin['mean']:.1f}")  # fmt: skip
+    for row in rows:
+        table.add_row(*row)
     console.print(table)
     console.print("win %: games won, with the deal-bootstrap 95% interval; by side: each side of the table in seat "
                   "order, whoever sat there; decisions and rounds: medians over the distinct games; margin: the "
@@ -401,15 +392,6 @@ def compare_standings(console: Console, folders: Sequence[Path], chart: Path | N
             console.print(f"wrote {chart}")
         else:
             console.print("no chart: it needs matplotlib (pip install 'goldfields[arena]')", markup=False)
-
-
-def _interval_text(e: EntrantSummary | None) -> str:
-    """A win rate with its deal interval (``61.4 (54–69)``), or nothing for a bot not in the run."""
-    return "" if e is None else f"{100 * e.win_rate:.1f} ({100 * e.boot_low:.0f}–{100 * e.boot_high:.0f})"
-
-
-def _median_text(row: Mapping[str, Any] | None) -> str:
-    return "" if row is None else f"{row['median']:g}"
 
 
 def print_summary(console: Console, t: Tournament, summary: Sequence[EntrantSummary],

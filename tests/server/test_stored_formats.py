@@ -37,9 +37,19 @@ async def _store_old_table(store: Store, game: str, config: dict[str, Any], step
 async def _restore_and_finish(db: Path) -> Any:
     """Restore the stored table and let its bots play it to the end (a generous wait, not a timing)."""
     manager = TableManager(Store(f"sqlite:///{db}"), Settings(bot_delay=0.0))
+    # The state as restored, taken before the table first moves on: a quick bot may move
+    # before restore() returns, and a copy taken after it would then hold that move too.
+    restored_states: dict[str, Any] = {}
+    advance = manager._advance
+
+    async def snapshot_then_advance(table: Any) -> None:
+        restored_states.setdefault(table.id, table.state.clone())
+        await advance(table)
+
+    manager._advance = snapshot_then_advance  # type: ignore[method-assign]
     await manager.restore()
     table = manager.tables["old"]
-    restored = table.state.clone()
+    restored = restored_states["old"]
     for _ in range(6000):
         if table.status == "finished":
             break

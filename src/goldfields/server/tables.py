@@ -400,9 +400,13 @@ class TableManager:
         levels = game.definition.levels_for(game.params(config))
         for i, spec in enumerate(seat_specs):
             level = spec.get("level")
+            if spec["kind"] != "bot":
+                # Silently dropping a bot asked for a human seat would leave the creator waiting
+                # for a player who never comes.
+                for field in ("level", "bot"):
+                    if spec.get(field):
+                        raise ConfigError(f"seat {i}: a {field} is for a bot seat, not a human one")
             if level is not None:
-                if spec["kind"] != "bot":
-                    raise ConfigError(f"seat {i}: a level is for a bot seat, not a human one")
                 if spec.get("bot"):
                     raise ConfigError(f"seat {i}: give a bot or a level, not both")
                 if level not in levels:

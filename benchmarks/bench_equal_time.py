@@ -25,21 +25,16 @@ import statistics
 import time
 from pathlib import Path
 
+from decisions import choices
+
 from goldfields.bots.ismcts import ISMCTSBot
 from goldfields.bots.registry import make_bot
-from goldfields.core import registry
 from goldfields.core.game import GameState
 
 
 def decisions(paths: list[Path]) -> list[GameState]:
     """Every position of the records where the seat to move has more than one legal move."""
-    out: list[GameState] = []
-    for path in paths:
-        record = json.loads(path.read_text(encoding="utf-8"))
-        for state, _, _ in registry.get(record["game"]).walk(record):
-            if not state.is_terminal() and not state.is_chance_node() and len(state.legal_actions()) > 1:
-                out.append(state.clone())
-    return out
+    return [state for path in paths for state in choices(json.loads(path.read_text(encoding="utf-8")))]
 
 
 def main() -> None:

@@ -24,6 +24,7 @@ import statistics
 import time
 from typing import Any
 
+from decisions import choices
 from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
@@ -44,9 +45,7 @@ def positions(game: str, params: Any, count: int, seed: int) -> list[GameState]:
     while len(found) < 4 * count:
         bots = [make_bot("heuristic", game) for _ in range(params.players)]
         final = play_game(lambda: definition.new_state(params), bots, random.Random(rng.getrandbits(32)))
-        for state, _, _ in definition.walk(final.record()):
-            if not state.is_terminal() and not state.is_chance_node() and len(state.legal_actions()) > 1:
-                found.append(state.clone())
+        found.extend(choices(final.record()))
     return rng.sample(found, count)
 
 

@@ -130,6 +130,9 @@ def test_the_hard_level_of_the_partnership_game_is_the_search_measured_there() -
     assert game.levels_for(game.params())["hard"] == "ismcts:net=selfplay,others=observer"
     assert game.levels_for(game.params(players=2))["hard"] == "ismcts:net=default"
     assert game.levels_for(game.params(players=4, partnership=False))["hard"] == "ismcts:net=default"
+    # A record or config is read as parameters, defaults and all: 4 players are a partnership.
+    assert game.levels_for({"game": "digging", "players": 4, "hands": []}) == game.levels_for(game.params())
+    assert game.levels_for({"players": 4, "partnership": False})["hard"] == "ismcts:net=default"
 
 
 def test_digger_writes_timed_moves_in_both_directions() -> None:

@@ -610,3 +610,20 @@ def test_the_recap_is_cut_to_screen_rows_so_wrapped_lines_leave_the_moves_in_sig
         assert shown == ["(3 earlier lines: type log to see them)", *lines[-5:]]  # 1 + 5 one-row lines
     else:
         assert shown == ["(6 earlier lines: type log to see them)", *lines[-2:]]  # 1 + 2 + 2 rows
+
+
+def test_a_resumed_game_seats_the_hard_level_of_its_own_kind_of_table(tmp_path: Any) -> None:
+    """A record that leaves "partnership" out (its default at 4 players) is a partnership game:
+    its Hard is the partnership game's, as at a new table."""
+    saved = tmp_path / "game.json"
+    first = iter(["1", f"save {saved}", "quit", "n"])
+    new = digging_session(4, bots=["hard"], seed=34, screen=capture_screen()[0],
+                          keyboard=ScriptedKeyboard(lambda p: next(first)))
+    new.run()
+    record = json.loads(saved.read_text())
+    del record["partnership"]
+    saved.write_text(json.dumps(record))
+    keyboard = ScriptedKeyboard(lambda p: "quit" if "your move" in p.lower() else "n")
+    resumed = resume_session(saved, bots=["hard"], seed=35, screen=capture_screen()[0], keyboard=keyboard)
+    assert resumed.names.bots == new.names.bots
+    assert "others=observer" in resumed.names.bots[1]

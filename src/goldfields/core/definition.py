@@ -197,7 +197,12 @@ class GameDefinition(ABC, Generic[P]):
 
     def levels_for(self, params: P | Mapping[str, Any]) -> dict[str, str]:
         """Each level's bot spec at a table of ``params`` (or of a config or record holding them)."""
-        return self.kind_levels(mode_of(params if isinstance(params, Mapping) else params.to_json()))
+        if isinstance(params, Mapping):
+            # Read as parameters, so that one left out takes its default: a 4-player Digging
+            # record without "partnership" is a partnership game.
+            known = {f.name for f in dataclasses.fields(self.params_type)}
+            params = self.params_from_json({k: v for k, v in params.items() if k in known})
+        return self.kind_levels(mode_of(params.to_json()))
 
     def kind_levels(self, kind: str) -> dict[str, str]:
         """Each level's bot spec at a kind of table (:func:`mode_of`): ``levels``, overridden by the kind's own."""

@@ -71,7 +71,10 @@ def test_demo_digger_game_and_its_record(tmp_path: Path) -> None:
 def test_demo_rejects_unknown_bots() -> None:
     out = run("demo", "--bots", "genius")
     assert out.returncode == 2
-    assert "genius" in out.stderr + out.stdout
+    said = " ".join(out.stderr.split())
+    # The right names, as play and arena give them: the bots with what each is, and the levels.
+    assert "unknown bot 'genius'; known bots for digging: random (uniformly random" in said
+    assert said.endswith("or a level: easy, medium, hard")
 
 
 def test_replay_exit_statuses(tmp_path: Path) -> None:

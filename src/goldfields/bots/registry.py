@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import types
 import typing
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -107,6 +107,24 @@ def known_bots(game: str | None = None) -> dict[str, str]:
         for bot, text in known_bots(name).items():
             out.setdefault(bot, text)
     return out
+
+
+def naming_help(game: str, levels: Iterable[str] = ()) -> str:
+    """The names a bot of ``game`` goes by, for an error that met a wrong one: each bot with what it
+    is, then ``levels`` (a table's easy, medium, hard), where the command takes them."""
+    known = ", ".join(f"{name} ({about})" for name, about in known_bots(game).items())
+    shown = ", ".join(levels)
+    return f"{known}; or a level: {shown}" if shown else known
+
+
+def misnamed(spec: str, game: str, levels: Iterable[str] = ()) -> str | None:
+    """Where ``spec`` names no bot of ``game``: an error with the right names (:func:`naming_help`);
+    ``None`` for a known bot, whose wrong parameter its own error names."""
+    name = spec.split(":", 1)[0]
+    if name.lower() in known_bots(game):
+        return None
+    why = f"bot {name!r} does not play {game}" if name.lower() in known_bots() else f"unknown bot {name!r}"
+    return f"{why}; known bots for {game}: {naming_help(game, levels)}"
 
 
 def available_bots(game: str) -> dict[str, str]:

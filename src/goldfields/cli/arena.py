@@ -31,7 +31,7 @@ from ..arena.report import summarise
 from ..arena.runner import ClusterError, default_jobs
 from ..arena.schedule import Seatings
 from ..arena.store import check_same_run, read_journal, read_manifest, spec_of
-from ..bots.registry import BotSpecError, known_bots, spec_or_level
+from ..bots.registry import LEVEL_SECONDS, BotSpecError, known_bots, misnamed, naming_help, spec_or_level
 from ..core import registry
 from ..core.words import plural
 from .options import (
@@ -112,7 +112,7 @@ def arena(
         metavar="[GAME] BOT...", show_default=False,
         help=f"The game ({', '.join(registry.names())}; default {FIRST_GAME}), then one bot spec per team or "
              "seat, e.g. digging heuristic random. A level (easy, medium, hard) is the lobby's bot of that level "
-             "for the table, a search thinking 0.5 s a move as on the server.")] = None,
+             f"for the table, a search thinking {LEVEL_SECONDS:g} s a move as on the server.")] = None,
     players: ArenaPlayersOption = None,
     individual: IndividualOption = False,
     rule: RuleOption = None,
@@ -222,6 +222,9 @@ def arena(
             if rules:
                 spec = spec.with_rules(rules)  # on the table the lineup chose: a rule may fit that one alone
         levels = spec.definition.levels_for(spec.params)
+        # A level whose bot searches plays for a time, not a number of iterations: said at the start.
+        timed = sorted({b.lower() for b in bots
+                        if b.lower() in levels and spec_or_level(b, levels, game) != levels[b.lower()]})  # fmt: skip
         bots = [spec_or_level(b, levels, game) for b in bots]
         t = Tournament(spec, tuple(bots), games=games or DEFAULT_GAMES, seed=seed or 0, jobs=jobs or default_jobs(),
                        ray_address=ray, out=out or (DEFAULT_OUT if force else free_folder(DEFAULT_OUT)),
@@ -247,23 +250,22 @@ def arena(
         print_error(err)
         raise typer.Exit(2) from None
     except (BotSpecError, ValueError) as err:
-        known = known_bots(game if game in registry.names() else None)
-        level_names = list(registry.get(game if game in registry.names() else FIRST_GAME).levels)
+        named = game if game in registry.names() else FIRST_GAME
+        level_names = list(registry.get(named).levels)
         words = (*registry.names(), *level_names)  # a game or a level: neither is a misnamed bot
         first = lineup[0].split(":", 1)[0] if lineup else ""
-        shown: Exception = err
-        if lineup and first == lineup[0] and first.lower() not in words and first not in known:
+        if lineup and first == lineup[0] and first.lower() not in words \
+                and first not in known_bots(game if game in registry.names() else None):
             # The first word is a game or a bot: a typo of either reads as an unknown bot of the default game.
-            shown = ValueError(f"{first!r} is neither a game ({', '.join(registry.names())}) nor a bot of "
-                             f"{game or FIRST_GAME}")
-        print_error(shown)
-        misnamed = any(spec.split(":", 1)[0].lower() not in known and spec.lower() not in words
-                       for spec in (lineup or []))  # fmt: skip
-        if ((isinstance(err, BotSpecError) and misnamed) or shown is not err) and "known bots" not in str(shown):
-            # A bot named wrong: the right names help (with what each is, where the message lacks them).
-            # A known bot with a wrong parameter or file needs only its error.
-            names = ", ".join(f"{k} ({v})" for k, v in known.items())
-            ERRORS.print(f"known bots: {names}; or a level: {', '.join(level_names)}", markup=False)
+            print_error(f"{first!r} is neither a game ({', '.join(registry.names())}) nor a bot of {named}")
+            ERRORS.print(f"known bots: {naming_help(named, level_names)}", markup=False)
+        elif isinstance(err, BotSpecError):
+            # A bot named wrong: the right names, with what each is. A known bot with a wrong
+            # parameter or file needs only its error.
+            wrong = (misnamed(spec, named, level_names) for spec in lineup or [] if spec.lower() not in words)
+            print_error(next(filter(None, wrong), err))
+        else:
+            print_error(err)
         raise typer.Exit(2) from None
     assert t.out is not None
 
@@ -279,6 +281,10 @@ def arena(
             console.print(f"[yellow]note:[/] every side plays {bots[0]}: if it is deterministic, the "
                           f"{plural(t.per_deal, t.seating_word)} of a deal replay one game; --seatings one plays "
                           "each deal once", markup=True)
+        if timed:
+            console.print(f"[yellow]note:[/] {' and '.join(timed)} think{'s' if len(timed) == 1 else ''} "
+                          f"{LEVEL_SECONDS:g} s a move, so the results depend on this machine and its load; for a "
+                          "reproducible run, give the search an iteration budget (ismcts:iterations=N,...)")
         if resume is None and t.total > t.games:
             # Every seating of a deal is played, or the deal's luck would not cancel; say what that costs.
             asked = f"{plural(t.games, 'game')} {'asked' if games else '(the default)'}"

@@ -13,7 +13,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from ..arena.games import GameSpec
-from ..bots.registry import BotSpecError, make_bot, spec_or_level
+from ..bots.registry import BotSpecError, make_bot, misnamed, spec_or_level
 from ..core import registry
 from ..core.game import Event, GameState
 from ..play.driver import play_game
@@ -108,7 +108,9 @@ def demo_command(
         if len(specs) != params.players:
             raise ValueError(f"{params.players} seats need one bot spec for all or one each; got {len(specs)}")
         seat_bots = [make_bot(spec, definition.name) for spec in specs]
-    except (ValueError, BotSpecError) as err:
+    except BotSpecError as err:
+        refuse(next(filter(None, (misnamed(spec, definition.name, levels) for spec in specs)), err))
+    except ValueError as err:
         refuse(err)
     # Said before the game, not after it: a record written over is gone.
     problem = None if save_to is None else output_problem(save_to, force=force)

@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from ..bots import Bot, BotSpecError, known_bots, make_bot
-from ..bots.registry import spec_or_level
+from ..bots import Bot, BotSpecError, make_bot
+from ..bots.registry import misnamed, spec_or_level
 
 
 class SeatingError(ValueError):
@@ -93,13 +93,8 @@ def plan_seats(
         try:
             make_bot(spec, game)
         except BotSpecError as err:
-            named = known_bots(game)
-            if spec.split(":", 1)[0].lower() not in named:  # the name was wrong: list the right ones
-                known = ", ".join(f"{name} ({about})" for name, about in named.items())
-                also = f"; or a level: {', '.join(levels)}" if levels else ""
-                raise SeatingError(f"unknown bot {spec.split(':', 1)[0]!r}; known bots for {game}: {known}{also}") \
-                    from None
-            raise SeatingError(str(err)) from None  # a known bot with a wrong parameter: the error says which
+            # A known bot with a wrong parameter: its error says which. A wrong name: the right ones.
+            raise SeatingError(misnamed(spec, game, levels) or str(err)) from None
     return Seating(human_seats, tuple(zip(bot_seats, specs, strict=True)))
 
 

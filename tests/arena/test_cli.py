@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import importlib.util
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -36,6 +37,29 @@ def test_a_level_plays_the_lobbys_bot_of_that_level_for_the_table(tmp_path: Path
         _app(), ["arena", "Easy", "medium", "-g", "2", "--jobs", "1", "-q", "--no-records", "-o", str(tmp_path)])
     assert result.exit_code == 0, result.output
     assert list(read_manifest(tmp_path)["lineup"]) == ["random", "heuristic"]
+
+
+@pytest.mark.parametrize(("table", "kind"), [([], "partnership"), (["-n", "3"], "3p"), (["-n", "4", "--individual"], "4p")])
+def test_a_level_is_the_bot_of_its_kind_of_table_and_says_it_plays_for_a_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, table: list[str], kind: str
+) -> None:
+    from goldfields.core import registry
+
+    asked: list[tuple[str, ...]] = []
+
+    def capture(t: arena.Tournament, *args: object, announce: Callable[[], None], **kwargs: object) -> None:
+        asked.append(t.lineup)  # the lineup the run would play: no game is played
+        announce()
+        raise typer.Exit(0)
+
+    monkeypatch.setattr(arena, "run_tournament", capture)
+    sides = 2 if kind == "partnership" else int(kind[0])
+    result = CliRunner(env={"COLUMNS": "400"}).invoke(
+        _app(), ["arena", "hard", *["heuristic"] * (sides - 1), *table, "-g", "2", "-o", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    hard = registry.get("digging").kind_levels(kind)["hard"]
+    assert asked == [(f"{hard},seconds=0.5", *["heuristic"] * (sides - 1))]
+    assert "hard thinks 0.5 s a move, so the results depend on this machine" in " ".join(result.output.split())
 
 
 def test_bad_bot_spec_is_a_clear_error(tmp_path: Path) -> None:

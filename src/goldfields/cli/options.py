@@ -20,6 +20,7 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
+from ..bots.registry import LEVEL_SECONDS
 from ..core import registry
 
 GameName = StrEnum("GameName", {name: name for name in registry.names()})  # type: ignore[misc]
@@ -124,8 +125,8 @@ BotsOption = Annotated[
         "-b",
         metavar="SPEC",
         help="Bot spec (random, heuristic, ismcts:seconds=0.5...) or a level (easy, medium, hard: the lobby's bots, "
-        "searching 0.5 s a move as on the server): one for every bot seat, or one per bot seat in seat order "
-        "(repeat the option, or separate specs by spaces).",
+        f"searching {LEVEL_SECONDS:g} s a move as on the server): one for every bot seat, or one per bot seat in "
+        "seat order (repeat the option, or separate specs by spaces).",
         show_default=False,
     ),
 ]

@@ -10,6 +10,8 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
+from ..bots.registry import LEVEL_SECONDS
+
 DEFAULT_WORKERS = max(1, (os.cpu_count() or 2) - 1)
 """Bot worker processes: one core is left to the server's event loop."""
 DEFAULT_DEADLINE = 5.0
@@ -21,8 +23,9 @@ class Settings:
     """Seconds a bot waits before moving, so that people can follow."""
     grace_seconds: float = 20.0
     """How long a disconnected player's seat waits before a bot stands in."""
-    bot_seconds: float = 0.5
-    """Thinking budget for search bots on the server."""
+    bot_seconds: float = LEVEL_SECONDS
+    """Thinking budget for search bots on the server: by default a level's away from it (the
+    terminal, the arena), so that Hard is the same opponent everywhere."""
     analysis_seconds: float = 0.1
     """Search time per decision when a finished game's moves are analysed for the replay viewer."""
     standin_bot: str = "heuristic"

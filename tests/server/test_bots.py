@@ -69,6 +69,7 @@ def test_a_seat_asked_at_a_level_gets_that_levels_bot_for_its_kind_of_table(serv
         ([level, {"kind": "bot", "level": "Hard"}], "seat 1: Digging has no level 'Hard': its levels are easy"),
         ([{"kind": "human", "level": "hard"}, level], "seat 0: a level is for a bot seat, not a human one"),
         ([{"kind": "human", "bot": "random"}, level], "seat 0: a bot is for a bot seat, not a human one"),
+        ([{"kind": "human", "bot": ""}, level], "seat 0: a bot is for a bot seat, not a human one"),
     ]:
         r = server.post("/api/tables", {"game": "digging", "seats": seats})
         assert r.status_code == 422 and r.json()["code"] == "bad_config", r.text

@@ -404,7 +404,7 @@ class TableManager:
                 # Silently dropping a bot asked for a human seat would leave the creator waiting
                 # for a player who never comes.
                 for field in ("level", "bot"):
-                    if spec.get(field):
+                    if spec.get(field) is not None:
                         raise ConfigError(f"seat {i}: a {field} is for a bot seat, not a human one")
             if level is not None:
                 if spec.get("bot"):

@@ -39,7 +39,9 @@ def test_a_level_plays_the_lobbys_bot_of_that_level_for_the_table(tmp_path: Path
     assert list(read_manifest(tmp_path)["lineup"]) == ["random", "heuristic"]
 
 
-@pytest.mark.parametrize(("table", "kind"), [([], "partnership"), (["-n", "3"], "3p"), (["-n", "4", "--individual"], "4p")])
+@pytest.mark.parametrize(
+    ("table", "kind"), [([], "partnership"), (["-n", "3"], "3p"), (["-n", "4", "--individual"], "4p")]
+)
 def test_a_level_is_the_bot_of_its_kind_of_table_and_says_it_plays_for_a_time(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, table: list[str], kind: str
 ) -> None:

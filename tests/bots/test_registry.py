@@ -42,6 +42,8 @@ def test_make_bot_per_game_and_typed_parameters() -> None:
         ("ismcts:iterations=0", "iterations=0 is not allowed; iterations must be from 1 to 10_000_000"),
         ("ismcts:c=1,c=2", "given twice"),
         ("search", "does not play digging"),
+        ("Hard", "unknown bot 'hard' (hard is a level, not a bot spec: its bot is 'ismcts:net=default', at a "
+                 "partnership table 'ismcts:net=selfplay,others=observer'); known bots for digging"),
         ("", "empty bot spec"),
         ("heuristic:", "'heuristic:' ends with ':' and no parameter: write 'heuristic'"),
     ],

@@ -148,6 +148,13 @@ def bot_class(name: str, game: str) -> type[Bot]:
     if name not in bots:
         anywhere = name in known_bots()
         why = f"bot {name!r} does not play {game}" if anywhere else f"unknown bot {name!r}"
+        definition, level = registry.get(game), name.lower()
+        if level in definition.levels:
+            # The command line reads levels; the Python API, the research adapters and a server
+            # seat's "bot" take specs. Say which spec, rather than only that the name is wrong.
+            kinds = "".join(f", at a {kind} table {specs[level]!r}"
+                            for kind, specs in definition.table_levels.items() if level in specs)
+            why += f" ({level} is a level, not a bot spec: its bot is {definition.levels[level]!r}{kinds})"
         raise BotSpecError(f"{why}; known bots for {game}: {', '.join(bots)}")
     try:
         cls: type[Bot] = load(bots[name][0])

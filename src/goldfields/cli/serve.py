@@ -11,6 +11,7 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 
+from ..bots.registry import LEVEL_SECONDS
 from ..server.listen import ListenError, listen
 from ..server.settings import DEFAULT_DEADLINE, DEFAULT_WORKERS, Settings
 from .options import print_error
@@ -97,7 +98,7 @@ def serve_command(
             rich_help_panel=BOTS,
             help="Seconds a search bot (ismcts, search: the Hard level) thinks per move.",
         ),
-    ] = 0.5,
+    ] = LEVEL_SECONDS,
     analysis_seconds: Annotated[
         float,
         typer.Option(

@@ -69,6 +69,7 @@ def test_a_seat_asked_at_a_level_gets_that_levels_bot_for_its_kind_of_table(serv
     before = tables()
     for seats, message in [
         ([level, {"kind": "bot", "level": "hard", "bot": "random"}], "seat 1: give a bot or a level, not both"),
+        ([level, {"kind": "bot", "level": "hard", "bot": ""}], "seat 1: give a bot or a level, not both"),
         ([level, {"kind": "bot", "level": "expert"}], "seat 1: Digging has no level 'expert': its levels are easy"),
         ([level, {"kind": "bot", "level": "Hard"}], "seat 1: Digging has no level 'Hard': its levels are easy"),
         ([{"kind": "human", "level": "hard"}, level], "seat 0: a level is for a bot seat, not a human one"),

@@ -49,8 +49,9 @@ class Digger(GameDefinition[DiggerParams]):
         "search": "Monte Carlo search of rolls, grabs and the stop, under the simulated clock",
     }
     levels: ClassVar[Mapping[str, str]] = {
-        # The search, in the server's bot budget (0.5 s), or 200 iterations (about 0.2 s) elsewhere,
-        # where it beat two heuristics in 74% of 150 games (docs/bots.md).
+        # The search, thinking the server's bot budget (0.5 s) a move there and away from it
+        # (bots.registry.level_spec); at 200 iterations (about 0.2 s) it beat two heuristics in
+        # 74% of 150 games (docs/bots.md).
         "easy": "random",
         "medium": "heuristic",
         "hard": "search",

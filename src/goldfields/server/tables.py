@@ -407,7 +407,7 @@ class TableManager:
                     if spec.get(field) is not None:
                         raise ConfigError(f"seat {i}: a {field} is for a bot seat, not a human one")
             if level is not None:
-                if spec.get("bot"):
+                if spec.get("bot") is not None:
                     raise ConfigError(f"seat {i}: give a bot or a level, not both")
                 if level not in levels:
                     known = f"its levels are {', '.join(levels)}" if levels else "it has no levels"

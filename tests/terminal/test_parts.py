@@ -66,8 +66,9 @@ def test_seating_defaults_and_hot_seat() -> None:
 
 
 def test_a_level_stands_for_the_lobbys_bot_of_that_table_thinking_as_on_the_server() -> None:
-    from goldfields.bots.registry import LEVEL_SECONDS, level_spec, make_bot
+    from goldfields.bots.registry import level_spec, make_bot
     from goldfields.core import registry
+    from goldfields.core.definition import LEVEL_SECONDS
     from goldfields.server.settings import Settings
     from goldfields.terminal.launch import digger_session, digging_session
 

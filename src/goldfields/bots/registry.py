@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core import registry
-from ..core.definition import load
+from ..core.definition import LEVEL_SECONDS, load
 from .base import Bot, bounds_of, default_text, parameters
 
 # Bots that play every game through the engine interface alone.
@@ -112,7 +112,7 @@ def known_bots(game: str | None = None) -> dict[str, str]:
 def naming_help(game: str, levels: Iterable[str] = ()) -> str:
     """The names a bot of ``game`` goes by, for an error that met a wrong one: each bot with what it
     is, then ``levels`` (a table's easy, medium, hard), where the command takes them."""
-    known = ", ".join(f"{name} ({about})" for name, about in known_bots(game).items())
+    known = ", ".join(f"{name} ({about})" if about else name for name, about in known_bots(game).items())
     shown = ", ".join(levels)
     return f"{known}; or a level: {shown}" if shown else known
 
@@ -121,7 +121,7 @@ def misnamed(spec: str, game: str, levels: Iterable[str] = ()) -> str | None:
     """Where ``spec`` names no bot of ``game``: an error with the right names (:func:`naming_help`);
     ``None`` for a known bot, whose wrong parameter its own error names."""
     name = spec.split(":", 1)[0]
-    if name.lower() in known_bots(game):
+    if not name or name.lower() in known_bots(game):  # no name at all: make_bot's error shows how to write one
         return None
     why = f"bot {name!r} does not play {game}" if name.lower() in known_bots() else f"unknown bot {name!r}"
     return f"{why}; known bots for {game}: {naming_help(game, levels)}"
@@ -215,10 +215,6 @@ def bot_for_game(bot: Bot, game: str) -> Bot:
                          f"make it with make_bot({bot.name!r}, {game!r})")
     return bot
 
-
-LEVEL_SECONDS = 0.5
-"""How long a level's search thinks a move away from the server: as on it (``goldfields serve
---bot-seconds``, 0.5 s by default), so that Hard is the same opponent everywhere."""
 
 
 def level_spec(spec: str, game: str) -> str:

@@ -20,8 +20,8 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
-from ..bots.registry import LEVEL_SECONDS
 from ..core import registry
+from ..core.definition import LEVEL_SECONDS
 
 GameName = StrEnum("GameName", {name: name for name in registry.names()})  # type: ignore[misc]
 """Every registered game, as the command line names it."""

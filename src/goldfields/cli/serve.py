@@ -11,7 +11,7 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 
-from ..bots.registry import LEVEL_SECONDS
+from ..core.definition import LEVEL_SECONDS
 from ..server.listen import ListenError, listen
 from ..server.settings import DEFAULT_DEADLINE, DEFAULT_WORKERS, Settings
 from .options import print_error

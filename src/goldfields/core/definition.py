@@ -134,6 +134,12 @@ class Stamper(Protocol):
 Narrator = Callable[[Mapping[str, Any], Callable[[int], str]], str]
 
 
+LEVEL_SECONDS = 0.5
+"""How long a level's search thinks a move: the server's default ``--bot-seconds``, and the
+terminal's, the demo's and the arena's (``bots.registry.level_spec``), so that Hard is the same
+opponent everywhere."""
+
+
 class GameDefinition(ABC, Generic[P]):
     """One game, defined once. Subclass it in the game's package and register an
     instance (see :func:`goldfields.core.registry.register`)."""
@@ -196,7 +202,8 @@ class GameDefinition(ABC, Generic[P]):
     another was measured stronger there than the one ``levels`` gives; see :meth:`levels_for`."""
 
     def levels_for(self, params: P | Mapping[str, Any]) -> dict[str, str]:
-        """Each level's bot spec at a table of ``params`` (or of a config or record holding them)."""
+        """Each level's bot spec at a table of ``params`` (or of a config or record holding them;
+        raises :class:`ParamError` for parameters this game does not take)."""
         if isinstance(params, Mapping):
             # Read as parameters, so that one left out takes its default: a 4-player Digging
             # record without "partnership" is a partnership game.

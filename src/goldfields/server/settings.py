@@ -1,8 +1,9 @@
 """The server's settings: the house rules, its limits, and how bots think.
 
 Every field is an option of ``goldfields serve`` (see ``goldfields serve --help``
-and docs/server.md). This module imports nothing beyond the standard library, so
-that the command line can show the defaults without the server's libraries.
+and docs/server.md). This module imports nothing beyond the standard library and
+``goldfields.core``, so that the command line can show the defaults without the
+server's libraries.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from ..bots.registry import LEVEL_SECONDS
+from ..core.definition import LEVEL_SECONDS
 
 DEFAULT_WORKERS = max(1, (os.cpu_count() or 2) - 1)
 """Bot worker processes: one core is left to the server's event loop."""

@@ -46,6 +46,7 @@ def test_a_level_is_the_bot_of_its_kind_of_table_and_says_it_plays_for_a_time(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, table: list[str], kind: str
 ) -> None:
     from goldfields.core import registry
+    from goldfields.core.definition import LEVEL_SECONDS
 
     asked: list[tuple[str, ...]] = []
 
@@ -60,8 +61,10 @@ def test_a_level_is_the_bot_of_its_kind_of_table_and_says_it_plays_for_a_time(
         _app(), ["arena", "hard", *["heuristic"] * (sides - 1), *table, "-g", "2", "-o", str(tmp_path)])
     assert result.exit_code == 0, result.output
     hard = registry.get("digging").kind_levels(kind)["hard"]
-    assert asked == [(f"{hard},seconds=0.5", *["heuristic"] * (sides - 1))]
-    assert "hard thinks 0.5 s a move, so the results depend on this machine" in " ".join(result.output.split())
+    assert asked == [(f"{hard},seconds={LEVEL_SECONDS:g}", *["heuristic"] * (sides - 1))]
+    said = " ".join(result.output.split())
+    assert f"hard thinks {LEVEL_SECONDS:g} s a move, so the results depend on this machine" in said
+    assert f"give the search an iteration budget ({hard},iterations=N)" in said
 
 
 def test_bad_bot_spec_is_a_clear_error(tmp_path: Path) -> None:

@@ -10,6 +10,7 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from ..arena import (
@@ -31,8 +32,9 @@ from ..arena.report import summarise
 from ..arena.runner import ClusterError, default_jobs
 from ..arena.schedule import Seatings
 from ..arena.store import check_same_run, read_journal, read_manifest, spec_of
-from ..bots.registry import LEVEL_SECONDS, BotSpecError, known_bots, misnamed, naming_help, spec_or_level
+from ..bots.registry import BotSpecError, known_bots, misnamed, naming_help, spec_or_level
 from ..core import registry
+from ..core.definition import LEVEL_SECONDS
 from ..core.words import plural
 from .options import (
     ERRORS,
@@ -222,10 +224,10 @@ def arena(
             if rules:
                 spec = spec.with_rules(rules)  # on the table the lineup chose: a rule may fit that one alone
         levels = spec.definition.levels_for(spec.params)
+        asked, bots = bots, [spec_or_level(b, levels, game) for b in bots]
         # A level whose bot searches plays for a time, not a number of iterations: said at the start.
-        timed = sorted({b.lower() for b in bots
-                        if b.lower() in levels and spec_or_level(b, levels, game) != levels[b.lower()]})  # fmt: skip
-        bots = [spec_or_level(b, levels, game) for b in bots]
+        timed = {a.lower(): levels[a.lower()] for a, b in zip(asked, bots, strict=True)
+                 if a.lower() in levels and b != levels[a.lower()]}  # fmt: skip
         t = Tournament(spec, tuple(bots), games=games or DEFAULT_GAMES, seed=seed or 0, jobs=jobs or default_jobs(),
                        ray_address=ray, out=out or (DEFAULT_OUT if force else free_folder(DEFAULT_OUT)),
                        records=True if records is None else records,
@@ -255,7 +257,7 @@ def arena(
         words = (*registry.names(), *level_names)  # a game or a level: neither is a misnamed bot
         first = lineup[0].split(":", 1)[0] if lineup else ""
         if lineup and first == lineup[0] and first.lower() not in words \
-                and first not in known_bots(game if game in registry.names() else None):
+                and first.lower() not in known_bots(game if game in registry.names() else None):
             # The first word is a game or a bot: a typo of either reads as an unknown bot of the default game.
             print_error(f"{first!r} is neither a game ({', '.join(registry.names())}) nor a bot of {named}")
             ERRORS.print(f"known bots: {naming_help(named, level_names)}", markup=False)
@@ -282,9 +284,10 @@ def arena(
                           f"{plural(t.per_deal, t.seating_word)} of a deal replay one game; --seatings one plays "
                           "each deal once", markup=True)
         if timed:
-            console.print(f"[yellow]note:[/] {' and '.join(timed)} think{'s' if len(timed) == 1 else ''} "
+            budgets = " or ".join(f"{s}{',' if ':' in s else ':'}iterations=N" for s in dict.fromkeys(timed.values()))
+            console.print(f"[yellow]note:[/] {' and '.join(sorted(timed))} think{'s' if len(timed) == 1 else ''} "
                           f"{LEVEL_SECONDS:g} s a move, so the results depend on this machine and its load; for a "
-                          "reproducible run, give the search an iteration budget (ismcts:iterations=N,...)")
+                          f"reproducible run, give the search an iteration budget ({escape(budgets)})")
         if resume is None and t.total > t.games:
             # Every seating of a deal is played, or the deal's luck would not cancel; say what that costs.
             asked = f"{plural(t.games, 'game')} {'asked' if games else '(the default)'}"

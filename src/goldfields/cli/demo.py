@@ -98,18 +98,19 @@ def demo_command(
     except ValueError as err:
         refuse(f"--rule: {err}")
     params = table.params
+    asked = [spec for item in (bots or ["heuristic"]) for spec in item.split()]
+    levels = definition.levels_for(params)
     try:
         state = definition.new_state(params)
-        levels = definition.levels_for(params)
-        specs = [spec_or_level(spec, levels, definition.name)
-                 for item in (bots or ["heuristic"]) for spec in item.split()]
+        specs = [spec_or_level(spec, levels, definition.name) for spec in asked]
         if len(specs) == 1:
             specs *= params.players
         if len(specs) != params.players:
             raise ValueError(f"{params.players} seats need one bot spec for all or one each; got {len(specs)}")
         seat_bots = [make_bot(spec, definition.name) for spec in specs]
     except BotSpecError as err:
-        refuse(next(filter(None, (misnamed(spec, definition.name, levels) for spec in specs)), err))
+        wrong = (misnamed(spec, definition.name, levels) for spec in asked if spec.lower() not in levels)
+        refuse(next(filter(None, wrong), err))
     except ValueError as err:
         refuse(err)
     # Said before the game, not after it: a record written over is gone.

@@ -21,7 +21,7 @@ import statistics
 from rich.progress import Progress
 
 from goldfields.bots import make_bot
-from goldfields.bots.analysis import _win, analyst, decisions, judge, searcher_for
+from goldfields.bots.analysis import analyst, decisions, estimate, judge, searcher_for
 from goldfields.core import registry
 from goldfields.play import play_game
 
@@ -52,10 +52,11 @@ def main() -> None:
                 agreed += 1
                 continue
             root = searcher.search(pos.view, random.Random(1_000_000 + i), searcher.budget(), also=(pos.played,))
-            mean = sum(ch.w for ch in root.children.values()) / max(1, sum(ch.n for ch in root.children.values()))
             same.append(j.best_win - j.played_win)
-            fresh.append(_win(root, j.best, mean) - _win(root, pos.played, mean))
+            fresh.append(estimate(root, j.best) - estimate(root, pos.played))
     n = len(same)
+    if n < 2:
+        raise SystemExit(f"the judge disagreed on {n} of {len(sample)} decisions: too few to compare; add --positions")
     print(f"{len(sample)} decisions of seat 0 at {args.players} players; the judge agreed with {agreed}")
     print(f"on the {n} others, mean drop (points of winning chance, unclipped):")
     print(f"  valued by the search that chose: {100 * statistics.mean(same):.2f}")

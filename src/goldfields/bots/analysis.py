@@ -112,8 +112,7 @@ def judge(searcher: ISMCTSBot, view: SeatView, played: int, rng: random.Random, 
     root = searcher.search(view, rng, budget, also=(played,))
     legal = view.legal_actions()
     best = root.chosen(search_game_for(view.game_name, searcher.policy).root_moves(view, legal))
-    mean = sum(ch.w for ch in root.children.values()) / max(1, sum(ch.n for ch in root.children.values()))
-    return Judgement(best, _win(root, played, mean), _win(root, best, mean))
+    return Judgement(best, estimate(root, played), estimate(root, best))
 
 
 def searcher_for(spec: str, game: str, trusted: bool = True) -> ISMCTSBot:
@@ -155,8 +154,10 @@ tried only a few times has a mean of few samples; pulled toward the position's m
 reported as a large blunder on the strength of one unlucky sample."""
 
 
-def _win(root: Node, action: int, mean: float) -> float:
-    """The search's estimate for ``action``: the mover's (or team's) chance of winning, from 0 to 1."""
+def estimate(root: Node, action: int) -> float:
+    """The search's estimate for ``action`` at ``root``: the mover's (or team's) chance of winning,
+    from 0 to 1, pulled toward the position's mean result by :data:`SHRINK` visits' worth."""
+    mean = sum(ch.w for ch in root.children.values()) / max(1, sum(ch.n for ch in root.children.values()))
     node = root.children.get(action)
     n, w = (node.n, node.w) if node is not None else (0, 0.0)
     return (w + SHRINK * mean) / (n + SHRINK)

@@ -75,6 +75,7 @@ def test_a_seat_asked_at_a_level_gets_that_levels_bot_for_its_kind_of_table(serv
         ([{"kind": "human", "level": "hard"}, level], "seat 0: a level is for a bot seat, not a human one"),
         ([{"kind": "human", "bot": "random"}, level], "seat 0: a bot is for a bot seat, not a human one"),
         ([{"kind": "human", "bot": ""}, level], "seat 0: a bot is for a bot seat, not a human one"),
+        ([level, {"kind": "bot", "bot": "Hard"}], 'seat 1: \'Hard\' is a level, not a bot: ask for "level": "hard"'),
     ]:
         r = server.post("/api/tables", {"game": "digging", "seats": seats})
         assert r.status_code == 422 and r.json()["code"] == "bad_config", r.text

@@ -413,7 +413,10 @@ class TableManager:
                     known = f"its levels are {', '.join(levels)}" if levels else "it has no levels"
                     raise ConfigError(f"seat {i}: {game.title} has no level {level!r}: {known}")
             if spec["kind"] == "bot":
-                bot = levels[level] if level is not None else spec.get("bot") or "heuristic"
+                named = spec.get("bot") or ""
+                if named.lower() in levels:  # an API user's likeliest slip: the request has a field for it
+                    raise ConfigError(f'seat {i}: {named!r} is a level, not a bot: ask for "level": "{named.lower()}"')
+                bot = levels[level] if level is not None else named or "heuristic"
                 try:
                     make_bot(bot, game.name, trusted=False)
                 except BotParameterError as err:

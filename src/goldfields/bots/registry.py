@@ -216,7 +216,6 @@ def bot_for_game(bot: Bot, game: str) -> Bot:
     return bot
 
 
-
 def level_spec(spec: str, game: str) -> str:
     """A level's bot spec (``GameDefinition.levels_for``) as it plays away from the server (the
     terminal, the demo): a search its spec gives no budget thinks :data:`LEVEL_SECONDS` a move,

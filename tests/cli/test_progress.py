@@ -65,3 +65,21 @@ def test_work_cut_short_does_not_repeat_its_last_line_in_a_file() -> None:
         bar.advance(task)  # and then it stops, one game short
     lines = console.file.getvalue().splitlines()  # type: ignore[attr-defined]
     assert [line.split() for line in lines if line.strip()] == [["games", "1/3"], ["games", "2/3"]]
+
+
+def test_the_time_left_follows_the_pace_of_the_whole_run_not_only_the_last_half_minute() -> None:
+    from goldfields.progress import RemainingColumn
+
+    now = [0.0]
+    bar = LoggedProgress(RemainingColumn(), console=Console(file=io.StringIO()), get_time=lambda: now[0])
+    # A resumed run: 4 of 10 games were played before it began, and are no part of its pace.
+    task = bar.add_task("games", total=10, completed=4, before=4)
+    column = RemainingColumn()
+    assert column.render(bar.tasks[0]).plain == "-:--:--"  # no game of this run yet
+    now[0] = 100.0
+    bar.advance(task)
+    now[0] = 200.0
+    bar.advance(task)  # two games in 200 s, each longer than Rich's half-minute window
+    assert column.render(bar.tasks[0]).plain == "0:06:40"  # four games left, at 100 s each
+    bar.update(task, completed=10)
+    assert column.render(bar.tasks[0]).plain == "0:00:00"

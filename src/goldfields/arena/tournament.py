@@ -12,12 +12,12 @@ from typing import Any
 
 from rich import box
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from ..bots.registry import BotSpec, make_bot
 from ..core.words import plural
-from ..progress import LoggedProgress
+from ..progress import LoggedProgress, RemainingColumn
 from .games import GameSpec
 from .report import (
     EntrantSummary,
@@ -168,12 +168,12 @@ def run_tournament(
                         BarColumn(),
                         MofNCompleteColumn(),
                         TimeElapsedColumn(),
-                        TimeRemainingColumn(),
+                        RemainingColumn(),
                         console=console,
                         transient=False,
                     )
                     with bar:
-                        task = bar.add_task(f"{t.spec.label}", total=len(jobs), completed=len(done))
+                        task = bar.add_task(f"{t.spec.label}", total=len(jobs), completed=len(done), before=len(done))
 
                         def advance(result: GameResult) -> None:
                             finished(result)

@@ -14,7 +14,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsed
 
 from ..arena import Interrupted
 from ..arena.runner import ClusterError, default_jobs, sigterm_as_interrupt
-from ..progress import LoggedProgress, RateColumn
+from ..progress import LoggedProgress, RateColumn, RemainingColumn
 from .options import print_error
 
 HELP = "\n\n".join(
@@ -147,7 +147,7 @@ def train(
         raise typer.Exit(2) from None
     # The bar carries the last round's loss and win rate, so a glance at it tells how training goes.
     with LoggedProgress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), RateColumn("games"),
-                        TimeElapsedColumn(), TextColumn("{task.fields[standing]}"),
+                        TimeElapsedColumn(), RemainingColumn(), TextColumn("{task.fields[standing]}"),
                         console=console) as progress:  # fmt: skip
         task = progress.add_task("games", total=warmup + rounds * (games + dagger * dagger_passes), standing="")
 

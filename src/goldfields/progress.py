@@ -73,10 +73,10 @@ class RateColumn(ProgressColumn):
         self.unit = unit
 
     def render(self, task: Task) -> Text:
-        elapsed = task.finished_time if task.finished else task.elapsed
-        if not task.completed or not elapsed:
+        rate = pace(task)
+        if rate is None:
             return Text(f"- {self.unit}/s", style="progress.data.speed")
-        return Text(f"{task.completed / elapsed:.2f} {self.unit}/s", style="progress.data.speed")
+        return Text(f"{rate:.2f} {self.unit}/s", style="progress.data.speed")
 
 
 class RemainingColumn(ProgressColumn):
@@ -87,8 +87,15 @@ class RemainingColumn(ProgressColumn):
     def render(self, task: Task) -> Text:
         if task.finished:
             return Text("0:00:00", style="progress.remaining")
-        done = task.completed - task.fields.get("before", 0)
-        if task.total is None or done <= 0 or not task.elapsed:
+        rate = pace(task)
+        if task.total is None or rate is None:
             return Text("-:--:--", style="progress.remaining")
-        left = (task.total - task.completed) * task.elapsed / done
-        return Text(str(timedelta(seconds=round(left))), style="progress.remaining")
+        return Text(str(timedelta(seconds=round((task.total - task.completed) / rate))), style="progress.remaining")
+
+
+def pace(task: Task) -> float | None:
+    """Work done a second over the whole run (None before any): the work a resumed run found
+    done already (the task's ``before`` field) is left out."""
+    elapsed = task.finished_time if task.finished else task.elapsed
+    done = task.completed - task.fields.get("before", 0)
+    return done / elapsed if done > 0 and elapsed else None
